@@ -1,0 +1,52 @@
+"""Extractors: one module per kind of source. Each is pure: Snapshot in, list[Claim] out.
+
+An extractor module defines:
+    NAME: str                              e.g. "pytorch_governance"
+    VERSION: int                           bumped whenever its output changes
+    def matches(url: str, snapshot: Snapshot | None) -> bool
+        True when this extractor should handle the URL (or, given the snapshot, its content)
+    def extract(snapshot: Snapshot) -> list[Claim]
+        never does I/O, never reads the clock or globals; raises ExtractionError subclasses
+
+`choose(url, snapshot, name=None)` picks one: by explicit name, else the first whose `matches`
+accepts the URL, else the first that accepts the content.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from ingest.errors import NoExtractorError
+from ingest.models import Snapshot
+
+from . import pytorch_governance
+
+REGISTRY: dict[str, ModuleType] = {
+    pytorch_governance.NAME: pytorch_governance,
+}
+
+
+def get(name: str) -> ModuleType:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(REGISTRY))
+        raise NoExtractorError(name, f"no extractor named '{name}' (known: {known})") from None
+
+
+def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) -> ModuleType:
+    if name:
+        return get(name)
+    for module in REGISTRY.values():
+        if module.matches(url, None):
+            return module
+    if snapshot is not None:
+        for module in REGISTRY.values():
+            if module.matches(url, snapshot):
+                return module
+    raise NoExtractorError(url, "no extractor claims this URL or its content")
+
+
+def tag(module: ModuleType) -> str:
+    """The `extractor` field claims carry, e.g. 'pytorch_governance/1'."""
+    return f"{module.NAME}/{module.VERSION}"

@@ -1,0 +1,124 @@
+"""One error tree for ingest. Every message says what went wrong and where.
+
+    IngestError
+    ├── ConfigError                 a setting or file the tool needs is unusable
+    ├── FetchError                  a URL could not be fetched            (url, reason)
+    │   ├── HTTPStatusError         the server answered with an error     (+ status)
+    │   ├── RefusedURLError         the URL is not allowed (scheme, private address)
+    │   ├── ResponseTooLargeError   the body grew past INGEST_MAX_BYTES   (+ limit)
+    │   └── ReplayMissError         no recorded response for the URL      (+ as_of)
+    ├── ExtractionError             a document could not be turned into claims (url, reason)
+    │   ├── UnsupportedFormatError  the bytes are not a format we read
+    │   ├── NoExtractorError        no extractor claims the URL or content
+    │   └── RedirectStubError       the document is only a redirect stub  (+ target)
+    ├── ProfileError                a profile file is missing or malformed (path, reason)
+    ├── StoreError                  the database or snapshot store failed
+    └── ReviewError                 an editor's decision cannot be applied
+        ├── ChangeNotFoundError     no change with that id                (change_id)
+        └── AlreadyDecidedError     someone decided it first              (change_id, status)
+
+All errors keep their fields through pickling (Prefect moves them between processes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class IngestError(Exception):
+    """Base class of every error ingest raises on purpose."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.message, self.fields))
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _rebuild(cls: type[IngestError], message: str, fields: dict[str, Any]) -> IngestError:
+    err = Exception.__new__(cls)
+    IngestError.__init__(err, message, **fields)
+    return err
+
+
+class ConfigError(IngestError):
+    pass
+
+
+class FetchError(IngestError):
+    def __init__(self, url: str, reason: str, **fields: Any) -> None:
+        super().__init__(f"could not fetch url '{url}': {reason}", url=url, reason=reason, **fields)
+
+
+class HTTPStatusError(FetchError):
+    def __init__(self, url: str, status: int, reason: str = "") -> None:
+        why = f"server answered HTTP {status}" + (f" ({reason})" if reason else "")
+        FetchError.__init__(self, url, why, status=status)
+
+
+class RefusedURLError(FetchError):
+    pass
+
+
+class ResponseTooLargeError(FetchError):
+    def __init__(self, url: str, limit: int) -> None:
+        FetchError.__init__(self, url, f"body larger than the limit of {limit} bytes", limit=limit)
+
+
+class ReplayMissError(FetchError):
+    def __init__(self, url: str, as_of: str | None = None) -> None:
+        when = f" in force on {as_of}" if as_of else ""
+        FetchError.__init__(self, url, f"no recorded response{when} in the replay archive",
+                            as_of=as_of)
+
+
+class ExtractionError(IngestError):
+    def __init__(self, url: str, reason: str, **fields: Any) -> None:
+        super().__init__(f"could not extract claims from '{url}': {reason}", url=url,
+                         reason=reason, **fields)
+
+
+class UnsupportedFormatError(ExtractionError):
+    pass
+
+
+class NoExtractorError(ExtractionError):
+    pass
+
+
+class RedirectStubError(ExtractionError):
+    def __init__(self, url: str, target: str) -> None:
+        ExtractionError.__init__(self, url, f"the document is a redirect stub to '{target}'",
+                                 target=target)
+
+
+class ProfileError(IngestError):
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"profile '{path}': {reason}", path=path, reason=reason)
+
+
+class StoreError(IngestError):
+    pass
+
+
+class ReviewError(IngestError):
+    pass
+
+
+class ChangeNotFoundError(ReviewError):
+    def __init__(self, change_id: str) -> None:
+        super().__init__(f"no change with id '{change_id}'", change_id=change_id)
+
+
+class AlreadyDecidedError(ReviewError):
+    def __init__(self, change_id: str, status: str, by: str | None = None) -> None:
+        who = f" by {by}" if by else ""
+        super().__init__(f"change '{change_id}' was already {status}{who}", change_id=change_id,
+                         status=status, by=by)

@@ -1,0 +1,171 @@
+"""The data that flows through ingest, as DESIGN.md defines it.
+
+Source -> Snapshot -> [Claim] -> resolve -> diff against Profile -> [Change] -> Decision.
+JSON shapes follow the contract; new optional fields may be added, none renamed or removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ChangeKind = Literal["added", "changed", "removed"]
+ChangeStatus = Literal["pending", "accepted", "rejected", "superseded"]
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def iso_z(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def stable_hash(*parts: Any, length: int = 16) -> str:
+    """A short hash of JSON-serialisable parts, the same in every process and run."""
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:length]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class Source(_Model):
+    """A URL the nightly refresh checks, with what the wiki cites it as."""
+
+    url: str
+    extractor: str | None = None
+    title: str | None = None
+    publisher: str | None = None
+    kind: str | None = None  # the reference kind the wiki prints: Documentation, Paper, ...
+    authoritative: list[str] = Field(
+        default_factory=list,
+        description="'predicate:object' pairs this source is authoritative for, e.g. "
+        "'maintainer:PyTorch': a profile fact of that kind it no longer states is flagged removed.",
+    )
+
+
+class Snapshot(_Model):
+    """One response, stored once by sha256."""
+
+    url: str  # the URL the document was finally served from
+    requested_url: str | None = None  # the URL asked for, when redirects were followed
+    status_code: int = 200
+    headers: dict[str, str] = Field(default_factory=dict)
+    body: bytes = b""
+    sha256: str = ""
+    fetched_at: datetime = Field(default_factory=utcnow)
+
+    def model_post_init(self, __context: Any) -> None:
+        if not self.sha256:
+            self.sha256 = sha256_hex(self.body)
+
+    @property
+    def content_type(self) -> str:
+        for key, value in self.headers.items():
+            if key.lower() == "content-type":
+                return value.split(";")[0].strip().lower()
+        return ""
+
+    @property
+    def source_url(self) -> str:
+        return self.requested_url or self.url
+
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+
+class Subject(_Model):
+    name: str
+    github: str | None = None
+    orcid: str | None = None
+    email: str | None = None
+
+
+class Evidence(_Model):
+    url: str
+    sha256: str
+    locator: str
+    quote: str
+
+
+class Claim(_Model):
+    subject: Subject
+    predicate: str
+    object: str
+    qualifiers: dict[str, Any] = Field(default_factory=dict)
+    evidence: Evidence
+    extractor: str
+
+    def to_line(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, sort_keys=False)
+
+
+class ProfileClaim(_Model):
+    id: str
+    predicate: str
+    object: str
+    qualifiers: dict[str, Any] = Field(default_factory=dict)
+    refs: list[str] = Field(default_factory=list)
+
+
+class Reference(_Model):
+    id: str
+    title: str | None = None
+    url: str | None = None
+    publisher: str | None = None
+    kind: str | None = None
+    published: str | None = None
+    accessed: str | None = None
+
+
+class Profile(_Model):
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    accounts: dict[str, str] = Field(default_factory=dict)
+    claims: list[ProfileClaim] = Field(default_factory=list)
+    references: list[Reference] = Field(default_factory=list)
+    reviewed: str | None = None
+    updated: str | None = None
+
+    def reference_for(self, url: str) -> Reference | None:
+        for ref in self.references:
+            if ref.url == url:
+                return ref
+        return None
+
+
+class Change(_Model):
+    id: str
+    profile: str
+    kind: ChangeKind
+    claim: dict[str, Any] | None = None  # the candidate claim (None for some removals)
+    previous: dict[str, Any] | None = None  # the profile claim, or None
+    source_url: str
+    status: ChangeStatus = "pending"
+    created: str = Field(default_factory=lambda: iso_z(utcnow()))
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        return data
+
+
+class Decision(_Model):
+    change_id: str
+    status: Literal["accepted", "rejected"]
+    editor: str
+    note: str | None = None
+    decided_at: str = Field(default_factory=lambda: iso_z(utcnow()))

@@ -1,0 +1,47 @@
+"""Guess a document's format from its bytes (and, as a hint only, its content type and URL)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Format = Literal["html", "markdown", "rst", "pdf", "atom", "json", "text"]
+
+_HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body|<meta|<article|<div|<section)",
+                         re.IGNORECASE)
+_HTML_ANY = re.compile(rb"<(html|body|article|div|h[1-6]|ul|li|p|meta|title)[\s>]", re.IGNORECASE)
+_ATOM = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(feed|rss|rdf:RDF)[\s>]", re.DOTALL)
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$", re.MULTILINE)
+_MD_HEADING = re.compile(r"^#{1,6} \S", re.MULTILINE)
+_MD_LINK = re.compile(r"\[[^\]]+\]\([^)]+\)")
+_RST_LINK = re.compile(r"`[^`<]+<[^>]+>`__?")
+
+
+def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
+    """The format of a document, judged by its content first."""
+    head = body[:4096]
+    if head.lstrip().startswith(b"%PDF-"):
+        return "pdf"
+    if _ATOM.match(head):
+        return "atom"
+    if _HTML_START.match(head):
+        return "html"
+    stripped = head.lstrip()
+    if stripped[:1] in (b"{", b"[") and "json" in content_type:
+        return "json"
+    text = body[:65536].decode("utf-8", errors="replace")
+    md_score = len(_MD_HEADING.findall(text)) + len(_MD_LINK.findall(text))
+    rst_score = len(_RST_UNDERLINE.findall(text)) + len(_RST_LINK.findall(text))
+    if rst_score and rst_score >= md_score:
+        return "rst"
+    if md_score:
+        return "markdown"
+    if _HTML_ANY.search(head):
+        return "html"
+    if "html" in content_type:
+        return "html"
+    if url.endswith((".md", ".markdown")):
+        return "markdown"
+    if url.endswith(".rst"):
+        return "rst"
+    return "text"
