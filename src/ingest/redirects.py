@@ -1,0 +1,39 @@
+"""Find where an HTML redirect stub points (meta refresh, else a canonical link on a stub page).
+
+Sphinx docs serve `/docs/stable/...` as a tiny page with a meta refresh and a canonical link to the
+versioned page. A full page also carries a canonical link (often to itself or to `stable`), so the
+canonical link only counts as a redirect on a page with no content of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser
+
+META_REFRESH = 'meta[http-equiv="refresh" i]'
+CANONICAL = 'link[rel="canonical" i]'
+_REFRESH_URL = re.compile(r"^\s*\d*\s*[;,]?\s*url\s*=\s*['\"]?([^'\"]+)['\"]?\s*$", re.IGNORECASE)
+STUB_MAX_TEXT = 200  # characters of visible text: more than this is a real page, not a stub
+
+
+def stub_target(body: bytes, base_url: str) -> str | None:
+    """The absolute URL an HTML redirect stub points to, or None for a real page."""
+    head = body[:2048].lower()
+    if b"<" not in head:
+        return None
+    tree = LexborHTMLParser(body[:200_000].decode("utf-8", errors="replace"))
+    refresh = tree.css_first(META_REFRESH)
+    if refresh is not None:
+        match = _REFRESH_URL.match(refresh.attributes.get("content") or "")
+        if match:
+            return urljoin(base_url, match.group(1).strip())
+    canonical = tree.css_first(CANONICAL)
+    if canonical is not None and canonical.attributes.get("href"):
+        body_node = tree.body
+        text = body_node.text(separator=" ", strip=True) if body_node is not None else ""
+        target = urljoin(base_url, canonical.attributes["href"] or "")
+        if len(text) <= STUB_MAX_TEXT and target != base_url:
+            return target
+    return None
