@@ -75,14 +75,16 @@ class ResponseTooLargeError(FetchError):
 class ReplayMissError(FetchError):
     def __init__(self, url: str, as_of: str | None = None) -> None:
         when = f" in force on {as_of}" if as_of else ""
-        FetchError.__init__(self, url, f"no recorded response{when} in the replay archive",
-                            as_of=as_of)
+        FetchError.__init__(
+            self, url, f"no recorded response{when} in the replay archive", as_of=as_of
+        )
 
 
 class ExtractionError(IngestError):
     def __init__(self, url: str, reason: str, **fields: Any) -> None:
-        super().__init__(f"could not extract claims from '{url}': {reason}", url=url,
-                         reason=reason, **fields)
+        super().__init__(
+            f"could not extract claims from '{url}': {reason}", url=url, reason=reason, **fields
+        )
 
 
 class UnsupportedFormatError(ExtractionError):
@@ -95,8 +97,9 @@ class NoExtractorError(ExtractionError):
 
 class RedirectStubError(ExtractionError):
     def __init__(self, url: str, target: str) -> None:
-        ExtractionError.__init__(self, url, f"the document is a redirect stub to '{target}'",
-                                 target=target)
+        ExtractionError.__init__(
+            self, url, f"the document is a redirect stub to '{target}'", target=target
+        )
 
 
 class ProfileError(IngestError):
@@ -120,5 +123,9 @@ class ChangeNotFoundError(ReviewError):
 class AlreadyDecidedError(ReviewError):
     def __init__(self, change_id: str, status: str, by: str | None = None) -> None:
         who = f" by {by}" if by else ""
-        super().__init__(f"change '{change_id}' was already {status}{who}", change_id=change_id,
-                         status=status, by=by)
+        super().__init__(
+            f"change '{change_id}' was already {status}{who}",
+            change_id=change_id,
+            status=status,
+            by=by,
+        )

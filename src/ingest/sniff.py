@@ -7,8 +7,9 @@ from typing import Literal
 
 Format = Literal["html", "markdown", "rst", "pdf", "atom", "json", "text"]
 
-_HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body|<meta|<article|<div|<section)",
-                         re.IGNORECASE)
+_HTML_START = re.compile(
+    rb"^\s*(<!doctype html|<html|<head|<body|<meta|<article|<div|<section)", re.IGNORECASE
+)
 _HTML_ANY = re.compile(rb"<(html|body|article|div|h[1-6]|ul|li|p|meta|title)[\s>]", re.IGNORECASE)
 _ATOM = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(feed|rss|rdf:RDF)[\s>]", re.DOTALL)
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$", re.MULTILINE)

@@ -1,0 +1,92 @@
+"""What makes two statements the same fact, for any predicate.
+
+A profile written by an editor may give a maintainer role's `scope` without its `section`, or the
+other way round ("torch.optim", "Optimizers (torch.optim)", "CUDA", "NestedTensor"): `areas` turns
+either into the set of names the role is known by, and two roles match when those sets meet.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ingest.names import fold
+
+_PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<inner>[^()]*)\)\s*$")
+# qualifiers whose difference makes a `changed` flag, per predicate (others are descriptive)
+COMPARED: dict[str, tuple[str, ...]] = {
+    "maintainer": ("status", "section", "role"),
+    "affiliation": ("affiliation_text",),
+    "author_of": (),
+}
+DEFAULT_COMPARED = ("status",)
+
+
+def areas(qualifiers: dict[str, Any]) -> set[str]:
+    """Folded names of the module or library a role covers, from its scope and section."""
+    out: set[str] = set()
+    for key in ("scope", "section"):
+        value = qualifiers.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        out.add(fold(value))
+        match = _PAREN.match(value)
+        if match:
+            out.add(fold(match.group("name")))
+            out.add(fold(match.group("inner")))
+    out.discard("")
+    return out
+
+
+def _is_area_level(qualifiers: dict[str, Any]) -> bool:
+    return qualifiers.get("level") not in (None, "lead", "core")
+
+
+def identity(predicate: str, obj: str, qualifiers: dict[str, Any]) -> tuple[str, ...]:
+    """A coarse key: statements with different keys are never the same fact."""
+    if predicate == "maintainer":
+        return (
+            predicate,
+            fold(obj),
+            str(qualifiers.get("level") or ""),
+            fold(str(qualifiers.get("role") or "")),
+        )
+    if predicate == "affiliation":
+        return (predicate, fold(obj), fold(str(qualifiers.get("work") or "")))
+    return (predicate, fold(obj))
+
+
+def same_fact(
+    a_pred: str, a_obj: str, a_q: dict[str, Any], b_pred: str, b_obj: str, b_q: dict[str, Any]
+) -> bool:
+    if identity(a_pred, a_obj, a_q) != identity(b_pred, b_obj, b_q):
+        return False
+    if a_pred == "maintainer" and (_is_area_level(a_q) or _is_area_level(b_q)):
+        return bool(areas(a_q) & areas(b_q))
+    return True
+
+
+def differences(predicate: str, profile_q: dict[str, Any], claim_q: dict[str, Any]) -> list[str]:
+    """Qualifiers the profile states differently from the claim.
+
+    A qualifier the profile leaves out is no difference, except an `emeritus` status: a profile
+    that says nothing of status means a current role.
+    """
+    keys = COMPARED.get(predicate, DEFAULT_COMPARED)
+    diffs = {k for k in keys if k in profile_q and k in claim_q and profile_q[k] != claim_q[k]}
+    if "status" not in profile_q and claim_q.get("status") == "emeritus":
+        diffs.add("status")
+    return sorted(diffs)
+
+
+def similar_area(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:
+    """Two headings that look like one renamed (shared words, or one extends the other)."""
+    a_words = {w for area in areas(a_q) for w in area.split()}
+    b_words = {w for area in areas(b_q) for w in area.split()}
+    if not a_words or not b_words:
+        return False
+    for x in areas(a_q):
+        for y in areas(b_q):
+            if x and y and (x.startswith(y) or y.startswith(x)):
+                return True
+    return len(a_words & b_words) / len(a_words | b_words) >= 0.5
