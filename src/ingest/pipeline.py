@@ -1,0 +1,169 @@
+"""One source, end to end after the fetch: store, extract, resolve, guard, diff, enqueue.
+
+Plain functions over an open Store; the Prefect flows call these from coarse tasks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import extractors
+from ingest.diff import DiffInput, detect_renames, diff
+from ingest.documents import looks_like_login
+from ingest.errors import IngestError
+from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcnow
+from ingest.names import fold
+from ingest.queue import enqueue
+from ingest.resolve import Resolver
+from ingest.settings import Settings
+from ingest.store import Store
+
+OutcomeStatus = Literal["fetched", "unchanged", "failed", "skipped"]
+
+
+@dataclass
+class SourceOutcome:
+    url: str
+    status: OutcomeStatus
+    snapshot: str | None = None
+    final_url: str | None = None
+    extractor: str | None = None
+    claims: int = 0
+    people: int = 0
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)
+    unknown_people: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def people_of(claims: list[Claim]) -> set[str]:
+    return {c.subject.github or fold(c.subject.name) for c in claims}
+
+
+def extract_claims(
+    snapshot: Snapshot, extractor_name: str | None, source_url: str
+) -> tuple[str, list[Claim]]:
+    module = extractors.choose(source_url, snapshot, extractor_name)
+    return extractors.tag(module), module.extract(snapshot)
+
+
+def process_snapshot(
+    store: Store,
+    settings: Settings,
+    source: Source,
+    snapshot: Snapshot,
+    profiles: dict[str, Profile],
+    *,
+    status: OutcomeStatus = "fetched",
+    extractor_name: str | None = None,
+) -> SourceOutcome:
+    """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue."""
+    outcome = SourceOutcome(
+        url=source.url, status=status, snapshot=snapshot.sha256, final_url=snapshot.url
+    )
+    state = store.source_state(source.url) or {}
+    previous_sha = state.get("last_sha256")
+    store.put_snapshot(snapshot)
+    module = extractors.choose(source.url, snapshot, extractor_name or source.extractor)
+    tag = extractors.tag(module)
+    outcome.extractor = tag
+    found = store.claims_for(snapshot.sha256)
+    if not found or any(c.extractor != tag for c in found):
+        found = module.extract(snapshot)
+        store.put_claims(snapshot.sha256, source.url, found)
+    outcome.claims = len(found)
+
+    resolver = Resolver(profiles)
+    resolved: list[tuple[str, Claim]] = []
+    unknown: dict[str, str] = {}
+    for claim in found:
+        pid = resolver.resolve(claim.subject)
+        if pid is None:
+            label = claim.subject.name + (
+                f" ({claim.subject.github})" if claim.subject.github else ""
+            )
+            unknown.setdefault(fold(label), label)
+        else:
+            resolved.append((pid, claim))
+    outcome.unknown_people = sorted(unknown.values(), key=fold)
+
+    people = len(people_of(found))
+    outcome.people = people
+    before = state.get("people_count")
+    if not found:
+        outcome.alerts.append(
+            f"layout: no list of people found in '{snapshot.url}'; no removals flagged"
+        )
+    elif before and people < settings.layout_min_ratio * before:
+        outcome.alerts.append(
+            f"layout: '{snapshot.url}' lists {people} people, {before} last "
+            "time; no removals flagged"
+        )
+    if looks_like_login(snapshot):
+        outcome.alerts.append(
+            f"layout: '{snapshot.url}' looks like a login page; no removals flagged"
+        )
+    healthy = not outcome.alerts
+
+    renames: dict[str, str] = {}
+    if previous_sha and previous_sha != snapshot.sha256:
+        renames = detect_renames(store.claims_for(previous_sha), found)
+    proposed = diff(
+        DiffInput(
+            source=source,
+            snapshot_sha256=snapshot.sha256,
+            resolved=resolved,
+            profiles=profiles,
+            allow_removals=healthy,
+            renames=renames,
+            extractor=tag,
+            now=iso_z(utcnow()),
+        )
+    )
+    result = enqueue(store, proposed, source.url, snapshot.sha256, retire_stale=healthy)
+    pending = set(result.new + result.refreshed + result.reopened)
+    outcome.changes = [store_change(store, c.id) for c in proposed if c.id in pending]
+
+    update: dict[str, Any] = {
+        "last_status": status,
+        "last_checked": iso_z(utcnow()),
+        "fail_streak": 0,
+        "last_error": None,
+    }
+    if healthy:
+        update["last_sha256"] = snapshot.sha256
+        update["people_count"] = people
+    store.update_source_state(source.url, **update)
+    return outcome
+
+
+def store_change(store: Store, change_id: str) -> dict[str, Any]:
+    from ingest.store import row_to_change
+
+    row = store.get_change(change_id)
+    assert row is not None
+    return row_to_change(row).to_json()
+
+
+def record_failure(store: Store, source: Source, error: IngestError | Exception) -> SourceOutcome:
+    """A failed source: noted, nothing stored before is touched."""
+    state = store.source_state(source.url) or {}
+    streak = int(state.get("fail_streak") or 0) + 1
+    store.update_source_state(
+        source.url,
+        last_status="failed",
+        last_checked=iso_z(utcnow()),
+        fail_streak=streak,
+        last_error=str(error),
+    )
+    return SourceOutcome(
+        url=source.url, status="failed", error=str(error), alerts=[f"failed: {error}"]
+    )
+
+
+def changes_of(outcomes: list[SourceOutcome]) -> list[Change]:
+    return [Change.model_validate(c) for o in outcomes for c in o.changes]

@@ -1,0 +1,116 @@
+"""The review queue's rules: each change queued once, rejections remembered, stale flags retired.
+
+- a change id already pending is refreshed (its latest evidence kept), not queued twice;
+- a rejected (or accepted) change seen again stays decided unless its evidence changed, in which
+  case it is proposed again (status back to `pending`, an audit entry says why);
+- a pending change of this source that the latest healthy snapshot no longer proposes is
+  `superseded`: the editor is never asked about a fact the source stopped stating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+
+from ingest.diff import evidence_key
+from ingest.models import Change, iso_z, utcnow
+from ingest.store import Store, changes
+
+
+@dataclass
+class EnqueueResult:
+    new: list[str] = field(default_factory=list)
+    refreshed: list[str] = field(default_factory=list)
+    reopened: list[str] = field(default_factory=list)
+    kept_decided: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+
+    @property
+    def queued(self) -> list[str]:
+        """Changes that are pending because of this run and were not pending before."""
+        return self.new + self.reopened
+
+
+def enqueue(
+    store: Store,
+    proposed: list[Change],
+    source_url: str,
+    snapshot_sha256: str | None,
+    *,
+    retire_stale: bool = True,
+    actor: str = "ingest",
+) -> EnqueueResult:
+    result = EnqueueResult()
+    now = iso_z(utcnow())
+    proposed_ids = {c.id for c in proposed}
+    with store.begin() as conn:
+        for change in proposed:
+            key = evidence_key(change)
+            row = store.get_change(change.id, conn)
+            values = {
+                "claim": change.claim,
+                "previous": change.previous,
+                "updated": now,
+                "evidence_key": key,
+                "snapshot_sha256": snapshot_sha256,
+            }
+            if row is None:
+                conn.execute(
+                    changes.insert().values(
+                        id=change.id,
+                        profile=change.profile,
+                        kind=change.kind,
+                        source_url=change.source_url,
+                        status="pending",
+                        created=now,
+                        **values,
+                    )
+                )
+                result.new.append(change.id)
+            elif row["status"] == "pending":
+                conn.execute(changes.update().where(changes.c.id == change.id).values(**values))
+                result.refreshed.append(change.id)
+            elif row["status"] == "superseded" or row["evidence_key"] != key:
+                conn.execute(
+                    changes.update()
+                    .where(changes.c.id == change.id)
+                    .values(status="pending", **values)
+                )
+                why = "stated again" if row["status"] == "superseded" else "evidence changed"
+                store.audit(
+                    conn,
+                    actor,
+                    "reopened",
+                    change_id=change.id,
+                    profile=change.profile,
+                    previous_status=row["status"],
+                    reason=why,
+                )
+                result.reopened.append(change.id)
+            else:
+                result.kept_decided.append(change.id)
+        if retire_stale:
+            stale = conn.execute(
+                sa.select(changes.c.id, changes.c.profile).where(
+                    changes.c.source_url == source_url, changes.c.status == "pending"
+                )
+            ).all()
+            for change_id, profile in stale:
+                if change_id in proposed_ids:
+                    continue
+                conn.execute(
+                    changes.update()
+                    .where(changes.c.id == change_id, changes.c.status == "pending")
+                    .values(status="superseded", updated=now)
+                )
+                store.audit(
+                    conn,
+                    actor,
+                    "superseded",
+                    change_id=change_id,
+                    profile=profile,
+                    reason="the source no longer states it",
+                )
+                result.superseded.append(change_id)
+    return result

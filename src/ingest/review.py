@@ -1,0 +1,223 @@
+"""Editors' decisions: accept or reject a queued change, exactly once, never lost.
+
+Accepting writes the profile file atomically (claim added, updated or removed; the source's
+reference added or its `accessed` date refreshed; `updated` set), records the decision with the
+profile's exact text before and after, and appends to the audit log, all or nothing. When two
+editors decide the same change at once, the conditional update lets exactly one through; the other
+gets AlreadyDecidedError saying who decided it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from ingest.documents import publisher_of, title_of
+from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ReviewError, StoreError
+from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
+from ingest.profiles import load_profile, profile_path, render
+from ingest.store import Store, changes, decisions, row_to_change, write_atomic
+
+
+@dataclass
+class Decided:
+    change: Change
+    status: str
+    profile_file: Path | None
+
+
+def resolve_id(store: Store, change_id: str) -> str:
+    """A full change id from an id or an unambiguous prefix of at least 6 characters."""
+    if store.get_change(change_id):
+        return change_id
+    if len(change_id) >= 6:
+        found = store.find_changes(change_id)
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise ReviewError(f"change id prefix '{change_id}' is ambiguous ({len(found)} match)")
+    raise ChangeNotFoundError(change_id)
+
+
+@contextmanager
+def _profile_lock(folder: Path) -> Iterator[None]:
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".ingest.lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _last_decider(conn: sa.Connection, change_id: str) -> str | None:
+    return conn.execute(
+        sa.select(decisions.c.editor)
+        .where(decisions.c.change_id == change_id)
+        .order_by(decisions.c.id.desc())
+        .limit(1)
+    ).scalar()
+
+
+def decide(
+    store: Store,
+    profiles_dir: Path,
+    change_id: str,
+    status: str,
+    editor: str,
+    note: str | None = None,
+    today: date | None = None,
+) -> Decided:
+    """Accept or reject one pending change."""
+    if status not in ("accepted", "rejected"):
+        raise ReviewError(f"unknown decision '{status}' (accept or reject)")
+    if not editor.strip():
+        raise ReviewError("a decision needs the editor's name")
+    change_id = resolve_id(store, change_id)
+    now = iso_z(utcnow())
+    written: tuple[Path, str] | None = None
+    try:
+        with _profile_lock(profiles_dir), store.begin() as conn:
+            won = conn.execute(
+                changes.update()
+                .where(changes.c.id == change_id, changes.c.status == "pending")
+                .values(status=status, updated=now)
+            ).rowcount
+            row = store.get_change(change_id, conn)
+            if row is None:
+                raise ChangeNotFoundError(change_id)
+            if won != 1:
+                raise AlreadyDecidedError(change_id, row["status"], _last_decider(conn, change_id))
+            change = row_to_change(row)
+            path: Path | None = None
+            before = after = None
+            if status == "accepted":
+                path = profile_path(profiles_dir, change.profile)
+                profile = load_profile(path)
+                before = path.read_text(encoding="utf-8")
+                ref = reference_for_change(store, change, row.get("snapshot_sha256"))
+                after = render(apply_change(profile, change, ref, today or utcnow().date()))
+            conn.execute(
+                decisions.insert().values(
+                    change_id=change_id,
+                    status=status,
+                    editor=editor,
+                    note=note,
+                    decided_at=now,
+                    profile_path=str(path) if path else None,
+                    profile_before=before,
+                    profile_after=after,
+                )
+            )
+            store.audit(
+                conn,
+                editor,
+                status,
+                change_id=change_id,
+                profile=change.profile,
+                note=note,
+                kind=change.kind,
+                source_url=change.source_url,
+            )
+            if path is not None and after is not None and before is not None:
+                try:
+                    write_atomic(path, after.encode("utf-8"))
+                except OSError as exc:
+                    raise StoreError(f"cannot write profile '{path}': {exc}") from exc
+                written = (path, before)
+    except BaseException:
+        if written is not None:  # the database rolled back: put the profile back as it was
+            write_atomic(written[0], written[1].encode("utf-8"))
+        raise
+    change.status = status  # type: ignore[assignment]
+    return Decided(change=change, status=status, profile_file=path)
+
+
+def reference_for_change(
+    store: Store, change: Change, snapshot_sha256: str | None
+) -> dict[str, Any]:
+    """Title, publisher, kind and accessed date for the reference an accepted change cites."""
+    state = store.source_state(change.source_url) or {}
+    meta = dict(state.get("meta") or {})
+    info: dict[str, Any] = {
+        "url": change.source_url,
+        "title": meta.get("title"),
+        "publisher": meta.get("publisher"),
+        "kind": meta.get("kind"),
+    }
+    if snapshot_sha256:
+        try:
+            snap = store.get_snapshot(snapshot_sha256)
+        except StoreError:
+            snap = None
+        if snap is not None:
+            info["title"] = info["title"] or title_of(snap)
+            info["accessed"] = snap.fetched_at.date().isoformat()
+    info["publisher"] = info["publisher"] or publisher_of(change.source_url)
+    return info
+
+
+def _next_id(prefix: str, taken: list[str]) -> str:
+    numbers = [
+        int(t[len(prefix) :]) for t in taken if t.startswith(prefix) and t[len(prefix) :].isdigit()
+    ]
+    return f"{prefix}{max(numbers, default=0) + 1}"
+
+
+def _ensure_reference(profile: Profile, info: dict[str, Any], today: date) -> str:
+    accessed = today.isoformat()
+    ref = profile.reference_for(info["url"])
+    if ref is None:
+        ref = Reference(
+            id=_next_id("r", [r.id for r in profile.references]),
+            url=info["url"],
+            title=info.get("title"),
+            publisher=info.get("publisher"),
+            kind=info.get("kind"),
+            accessed=accessed,
+        )
+        profile.references.append(ref)
+    else:
+        ref.accessed = accessed
+        for key in ("title", "publisher", "kind"):
+            if getattr(ref, key) is None and info.get(key):
+                setattr(ref, key, info[key])
+    return ref.id
+
+
+def apply_change(
+    profile: Profile, change: Change, ref_info: dict[str, Any], today: date
+) -> Profile:
+    """The profile with one accepted change applied (a new object; pure)."""
+    profile = profile.model_copy(deep=True)
+    claim = change.claim or {}
+    prev_id = (change.previous or {}).get("id")
+    if change.kind == "removed":
+        profile.claims = [c for c in profile.claims if c.id != prev_id]
+    else:
+        ref_id = _ensure_reference(profile, ref_info, today)
+        target = next((c for c in profile.claims if c.id == prev_id), None)
+        if change.kind == "changed" and target is not None:
+            target.object = claim["object"]
+            target.qualifiers = dict(claim.get("qualifiers") or {})
+            if ref_id not in target.refs:
+                target.refs.append(ref_id)
+        else:
+            profile.claims.append(
+                ProfileClaim(
+                    id=_next_id("c", [c.id for c in profile.claims]),
+                    predicate=claim["predicate"],
+                    object=claim["object"],
+                    qualifiers=dict(claim.get("qualifiers") or {}),
+                    refs=[ref_id],
+                )
+            )
+    profile.updated = today.isoformat()
+    return profile
