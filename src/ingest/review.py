@@ -221,3 +221,20 @@ def apply_change(
             )
     profile.updated = today.isoformat()
     return profile
+
+
+def history(store: Store, change_id: str) -> list[dict[str, Any]]:
+    """The decisions taken on a change, oldest first (without the profile texts)."""
+    with store.begin() as conn:
+        rows = (
+            conn.execute(
+                sa.select(
+                    decisions.c.status, decisions.c.editor, decisions.c.note, decisions.c.decided_at
+                )
+                .where(decisions.c.change_id == change_id)
+                .order_by(decisions.c.id)
+            )
+            .mappings()
+            .all()
+        )
+    return [dict(r) for r in rows]

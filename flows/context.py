@@ -1,0 +1,38 @@
+"""What every flow opens first: settings, store, profiles, and one HTTP client for the run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import httpx
+
+from ingest.fetch import make_client
+from ingest.models import Profile
+from ingest.profiles import load_profiles
+from ingest.replay import ReplayArchive
+from ingest.settings import Settings, get_settings
+from ingest.store import Store
+
+
+@dataclass
+class RunContext:
+    settings: Settings
+    store: Store
+    profiles: dict[str, Profile]
+
+    @classmethod
+    def open(cls) -> RunContext:
+        settings = get_settings()
+        store = Store.open(settings)
+        return cls(settings=settings, store=store, profiles=load_profiles(settings.profiles_dir))
+
+    def client(self, replay: str | None = None, as_of: date | None = None) -> httpx.Client:
+        transport = None
+        if replay:
+            transport = ReplayArchive.load(Path(replay)).transport(as_of)
+        return make_client(self.settings, transport=transport)
+
+    def close(self) -> None:
+        self.store.close()

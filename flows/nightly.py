@@ -1,0 +1,76 @@
+"""The nightly refresh: every registered source and every reference a profile cites.
+
+ingest nightly                          live, over the network
+ingest nightly --replay fixtures/web    offline, from recorded responses
+ingest nightly --replay DIR --as-of 2024-06-01   the versions in force that day
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from typing import Any
+
+from prefect import flow
+from prefect.artifacts import create_markdown_artifact
+
+from flows.context import RunContext
+from flows.tasks import fetch_source, process_source
+from ingest.errors import IngestError
+from ingest.models import iso_z, utcnow
+from ingest.pipeline import record_failure
+from ingest.registry import load_registry, plan
+from ingest.report import RunReport
+
+
+@flow(name="nightly-refresh", log_prints=True)
+def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict[str, Any]:
+    ctx = RunContext.open()
+    day = date.fromisoformat(as_of) if as_of else None
+    report = RunReport(
+        run_id=uuid.uuid4().hex[:12],
+        kind="nightly",
+        started=iso_z(utcnow()),
+        as_of=as_of,
+        replay=replay,
+    )
+    try:
+        todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles)
+        report.skipped = todo.skipped
+        for source in todo.sources:
+            ctx.store.upsert_source(source)
+        ctx.store.start_run(report.run_id, "nightly")
+        with ctx.client(replay, day) as client:
+            futures = [
+                (
+                    source,
+                    fetch_source.submit(
+                        client, source, ctx.settings, ctx.store.source_state(source.url)
+                    ),
+                )
+                for source in todo.sources
+            ]
+            for source, future in futures:
+                try:
+                    fetched = future.result()
+                except IngestError as exc:
+                    ctx.store.record_fetch(
+                        source.url, "failed", error=str(exc), run_id=report.run_id
+                    )
+                    report.outcomes.append(record_failure(ctx.store, source, exc))
+                    continue
+                report.outcomes.append(
+                    process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles)
+                )
+        report.finished = iso_z(utcnow())
+        ctx.store.finish_run(report.run_id, report.to_json())
+        name = as_of or utcnow().date().isoformat()
+        path = report.write(ctx.settings.reports_dir, name)
+        create_markdown_artifact(
+            report.markdown(), key="nightly-report", description=f"ingest nightly refresh {name}"
+        )
+        result = report.to_json()
+        result["report_file"] = str(path)
+        return result
+    finally:
+        ctx.close()

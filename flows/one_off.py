@@ -1,0 +1,76 @@
+"""One URL, now: fetch it (or take the editor's file as its body), extract, diff, enqueue."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from prefect import flow
+from prefect.artifacts import create_markdown_artifact
+
+from flows.context import RunContext
+from flows.tasks import fetch_source, process_file, process_source
+from ingest.errors import ConfigError, IngestError
+from ingest.models import Snapshot, iso_z, utcnow
+from ingest.pipeline import SourceOutcome, record_failure
+from ingest.registry import load_registry, source_for
+from ingest.report import RunReport
+from ingest.sniff import sniff_format
+
+CONTENT_TYPES = {
+    "html": "text/html",
+    "markdown": "text/markdown",
+    "rst": "text/x-rst",
+    "pdf": "application/pdf",
+    "atom": "application/atom+xml",
+    "json": "application/json",
+    "text": "text/plain",
+}
+
+
+def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise ConfigError(f"file '{path}' is {size} bytes, over the limit of {max_bytes}")
+        body = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read file '{path}': {exc.strerror or exc}") from exc
+    fmt = sniff_format(body, "", str(path))
+    return Snapshot(url=url, headers={"content-type": CONTENT_TYPES[fmt]}, body=body)
+
+
+@flow(name="ingest-url", log_prints=True)
+def ingest_url(url: str, file: str | None = None, extractor: str | None = None) -> dict[str, Any]:
+    ctx = RunContext.open()
+    report = RunReport(run_id=uuid.uuid4().hex[:12], kind="one-off", started=iso_z(utcnow()))
+    try:
+        source = source_for(url, load_registry(ctx.settings.sources_file), extractor)
+        ctx.store.upsert_source(source)
+        outcome: SourceOutcome
+        try:
+            if file:
+                snapshot = snapshot_from_file(url, Path(file), ctx.settings.max_bytes)
+                outcome = process_file(
+                    ctx.store, ctx.settings, source, snapshot, ctx.profiles, extractor
+                )
+            else:
+                with ctx.client() as client:
+                    fetched = fetch_source(
+                        client, source, ctx.settings, ctx.store.source_state(url)
+                    )
+                outcome = process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles)
+        except IngestError as exc:
+            outcome = record_failure(ctx.store, source, exc)
+        report.outcomes.append(outcome)
+        report.finished = iso_z(utcnow())
+        path = report.write(ctx.settings.reports_dir / "one-off", report.run_id)
+        create_markdown_artifact(
+            report.markdown(), key="one-off-report", description=f"ingest one-off run for {url}"
+        )
+        result = outcome.to_json()
+        result["report_file"] = str(path)
+        return result
+    finally:
+        ctx.close()

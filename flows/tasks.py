@@ -1,0 +1,101 @@
+"""Prefect tasks: one per I/O step, coarse (per source), retries on the network step only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from ingest.errors import IngestError
+from ingest.fetch import FetchResult, fetch, is_transient
+from ingest.models import Profile, Snapshot, Source
+from ingest.pipeline import OutcomeStatus, SourceOutcome, process_snapshot, record_failure
+from ingest.settings import Settings
+from ingest.store import Store
+
+FETCH_RETRIES = 2
+FETCH_RETRY_DELAYS = [2.0, 8.0]  # seconds, with jitter added
+
+
+def _retry_transient(task: Any, task_run: Any, state: Any) -> bool:
+    """Retry only what may succeed later: timeouts, connection errors, 429 and 5xx."""
+    try:
+        state.result()
+    except Exception as exc:  # noqa: BLE001 - we classify, not handle
+        return is_transient(exc)
+    return False
+
+
+@task(
+    name="fetch-source",
+    retries=FETCH_RETRIES,
+    retry_delay_seconds=FETCH_RETRY_DELAYS,
+    retry_jitter_factor=0.5,
+    retry_condition_fn=_retry_transient,
+    cache_policy=NO_CACHE,
+)
+def fetch_source(
+    client: httpx.Client, source: Source, settings: Settings, state: dict[str, Any] | None
+) -> FetchResult:
+    state = state or {}
+    return fetch(
+        client,
+        source.url,
+        settings=settings,
+        etag=state.get("etag"),
+        last_modified=state.get("last_modified"),
+        previous_sha256=state.get("last_sha256"),
+    )
+
+
+@task(name="process-source", cache_policy=NO_CACHE)
+def process_source(
+    store: Store,
+    settings: Settings,
+    source: Source,
+    fetched: FetchResult,
+    profiles: dict[str, Profile],
+) -> SourceOutcome:
+    """Store, extract (unless unchanged), diff and enqueue one fetched source."""
+    try:
+        snapshot = fetched.snapshot
+        status = fetched.status
+        if snapshot is None:  # a 304: the stored snapshot still holds
+            last = (store.source_state(source.url) or {}).get("last_sha256")
+            if not last:
+                raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
+            snapshot = store.get_snapshot(last)
+        outcome = process_snapshot(store, settings, source, snapshot, profiles, status=status)
+        store.update_source_state(
+            source.url, etag=fetched.etag, last_modified=fetched.last_modified
+        )
+        store.record_fetch(
+            source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status
+        )
+        return outcome
+    except IngestError as exc:
+        store.record_fetch(source.url, "failed", error=str(exc))
+        return record_failure(store, source, exc)
+
+
+@task(name="process-file", cache_policy=NO_CACHE)
+def process_file(
+    store: Store,
+    settings: Settings,
+    source: Source,
+    snapshot: Snapshot,
+    profiles: dict[str, Profile],
+    extractor: str | None,
+) -> SourceOutcome:
+    """A one-off run on a body the editor supplied: no fetch, same pipeline."""
+    state = store.source_state(source.url) or {}
+    status: OutcomeStatus = (
+        "unchanged" if state.get("last_sha256") == snapshot.sha256 else "fetched"
+    )
+    outcome = process_snapshot(
+        store, settings, source, snapshot, profiles, status=status, extractor_name=extractor
+    )
+    store.record_fetch(source.url, status, sha256=snapshot.sha256)
+    return outcome

@@ -1,0 +1,297 @@
+"""The `ingest` command line: each command parses its arguments, calls one library function and
+turns domain errors into a clear message (exit 1); bad usage exits 2.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ingest.errors import IngestError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail_cleanly(func: F) -> F:
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except IngestError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _prefect_quiet() -> AbstractContextManager[Any]:
+    from ingest import prefect_setup
+
+    prefect_setup.configure()
+    from prefect.settings import temporary_settings
+
+    return temporary_settings(updates={"flows.heartbeat_frequency": None})
+
+
+def _echo_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ingest")
+def main() -> None:
+    """ingest: keep the AI People Wiki's profiles honest.
+
+    Fetches sources, extracts candidate claims with evidence, compares them with the profiles and
+    queues every difference for an editor. Settings come from INGEST_* environment variables.
+    """
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--url", required=True, help="The URL the document was (or would be) served at.")
+@click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
+@_fail_cleanly
+def extract(file: Path, url: str, extractor: str | None) -> None:
+    """Print the claims in FILE as JSON lines; writes nothing.
+
+    Example: ingest extract page.md --url https://docs.pytorch.org/docs/stable/community/persons_of_interest.html
+    """
+    from flows.one_off import snapshot_from_file
+    from ingest.pipeline import extract_claims
+    from ingest.settings import get_settings
+
+    snapshot = snapshot_from_file(url, file, get_settings().max_bytes)
+    _tag, claims = extract_claims(snapshot, extractor, url)
+    for claim in claims:
+        click.echo(claim.to_line())
+
+
+@main.command()
+@click.argument("url")
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Take this file as the URL's body instead of fetching it.",
+)
+@click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_fail_cleanly
+def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> None:
+    """One-off: fetch URL (or read --file), extract, diff and queue the flags.
+
+    Example: ingest run https://docs.pytorch.org/docs/2.13/community/persons_of_interest.md --json
+    """
+    with _prefect_quiet():
+        from flows.one_off import ingest_url
+
+        result = ingest_url(url, file=str(file) if file else None, extractor=extractor)
+    summary = {k: result[k] for k in ("url", "status", "snapshot")}
+    summary["claims"] = result["claims"]
+    summary["changes"] = result["changes"]
+    summary["alerts"] = result["alerts"]
+    for key in ("final_url", "extractor", "people", "unknown_people", "error", "report_file"):
+        summary[key] = result.get(key)
+    if as_json:
+        _echo_json(summary)
+    else:
+        _print_run(summary)
+    if result["status"] == "failed":
+        click.echo(f"error: {result.get('error')}", err=True)
+        sys.exit(1)
+
+
+def _print_run(summary: dict[str, Any]) -> None:
+    from ingest.report import describe
+
+    click.echo(
+        f"{summary['url']}: {summary['status']}, {summary['claims']} claims, "
+        f"{len(summary['changes'])} flags"
+    )
+    for change in summary["changes"]:
+        click.echo(
+            f"  {change['id']}  {change['profile']:<22} {change['kind']:<8} {describe(change)}"
+        )
+    for alert in summary["alerts"]:
+        click.echo(f"  alert: {alert}")
+    if summary.get("unknown_people"):
+        click.echo(f"  {len(summary['unknown_people'])} people on the page have no profile")
+    if summary.get("report_file"):
+        click.echo(f"  report: {summary['report_file']}")
+
+
+@main.command()
+@click.option(
+    "--replay",
+    type=click.Path(exists=True, file_okay=False),
+    help="Serve recorded responses from this archive instead of the network.",
+)
+@click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="With --replay: use the versions in force on this day.",
+)
+@_fail_cleanly
+def nightly(replay: str | None, as_of: Any) -> None:
+    """The nightly refresh over every source; writes a report under INGEST_HOME/reports.
+
+    Example: ingest nightly --replay fixtures/web --as-of 2026-06-10
+    """
+    day = as_of.date().isoformat() if as_of else None
+    with _prefect_quiet():
+        from flows.nightly import nightly_refresh
+
+        result = nightly_refresh(replay=replay, as_of=day)
+    counts, flags = result["counts"], result["flags"]
+    click.echo(
+        f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
+        f"{counts['failed']} failed, {counts['skipped']} not checked; "
+        f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
+        f"{flags.get('removed', 0)} removed"
+    )
+    for source in result["sources"]:
+        for alert in source["alerts"]:
+            click.echo(f"  alert: {alert}")
+    click.echo(f"report: {result['report_file']}")
+
+
+@main.group()
+def review() -> None:
+    """The editors' review queue."""
+
+
+def _store() -> Any:
+    from ingest.settings import get_settings
+    from ingest.store import Store
+
+    settings = get_settings()
+    return settings, Store.open(settings)
+
+
+@review.command("list")
+@click.option(
+    "--status",
+    default="pending",
+    show_default=True,
+    type=click.Choice(["pending", "accepted", "rejected", "superseded", "all"]),
+)
+@click.option("--profile", help="Only changes to this profile.")
+@click.option("--source", "source_url", help="Only changes from this source URL.")
+@click.option("--kind", type=click.Choice(["added", "changed", "removed"]))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@_fail_cleanly
+def review_list(
+    status: str, profile: str | None, source_url: str | None, kind: str | None, as_json: bool
+) -> None:
+    """List flagged changes.
+
+    Example: ingest review list --json
+    """
+    from ingest.report import describe
+
+    _settings, store = _store()
+    found = store.list_changes(
+        status=None if status == "all" else status,
+        profile=profile,
+        source_url=source_url,
+        kind=kind,
+    )
+    for change in found:
+        if as_json:
+            _echo_json(change.to_json())
+        else:
+            click.echo(
+                f"{change.id}  {change.status:<9} {change.profile:<22} {change.kind:<8} "
+                f"{describe(change.to_json())}"
+            )
+    if not as_json:
+        click.echo(f"{len(found)} change(s)", err=True)
+
+
+@review.command("show")
+@click.argument("change_id")
+@_fail_cleanly
+def review_show(change_id: str) -> None:
+    """Show one change in full, with its decisions.
+
+    Example: ingest review show 3f2a9c1d0b7e4a55
+    """
+    from ingest.review import history, resolve_id
+
+    _settings, store = _store()
+    full = resolve_id(store, change_id)
+    row = store.get_change(full)
+    from ingest.store import row_to_change
+
+    data = row_to_change(row).to_json()
+    data["decisions"] = history(store, full)
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _editor(editor: str | None) -> str:
+    if editor:
+        return editor
+    return os.environ.get("INGEST_EDITOR") or getpass.getuser()
+
+
+def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | None) -> None:
+    from ingest.review import decide
+
+    settings, store = _store()
+    failed = 0
+    for change_id in ids:
+        try:
+            done = decide(store, settings.profiles_dir, change_id, status, _editor(editor), note)
+        except IngestError as exc:
+            click.echo(f"error: {exc}", err=True)
+            failed += 1
+            continue
+        where = f" -> {done.profile_file}" if done.profile_file else ""
+        click.echo(f"{done.change.id} {status}{where}")
+    if failed:
+        sys.exit(1)
+
+
+_note = click.option("--note", help="Why: kept with the decision in the audit log.")
+_editor_opt = click.option("--editor", help="Who decides (default: $INGEST_EDITOR or the user).")
+
+
+@review.command("accept")
+@click.argument("ids", nargs=-1, required=True)
+@_note
+@_editor_opt
+@_fail_cleanly
+def review_accept(ids: tuple[str, ...], note: str | None, editor: str | None) -> None:
+    """Accept changes: write them into the profiles, with their references.
+
+    Example: ingest review accept 3f2a9c1d0b7e4a55 --note "checked on the page"
+    """
+    _decide(ids, "accepted", note, editor)
+
+
+@review.command("reject")
+@click.argument("ids", nargs=-1, required=True)
+@_note
+@_editor_opt
+@_fail_cleanly
+def review_reject(ids: tuple[str, ...], note: str | None, editor: str | None) -> None:
+    """Reject changes: they are not proposed again unless their evidence changes.
+
+    Example: ingest review reject 3f2a9c1d0b7e4a55 --note "old page"
+    """
+    _decide(ids, "rejected", note, editor)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
