@@ -11,34 +11,12 @@ from prefect.artifacts import create_markdown_artifact
 
 from flows.context import RunContext
 from flows.tasks import fetch_source, process_file, process_source
-from ingest.errors import ConfigError, IngestError
-from ingest.models import Snapshot, iso_z, utcnow
+from ingest.documents import snapshot_from_file
+from ingest.errors import IngestError
+from ingest.models import iso_z, utcnow
 from ingest.pipeline import SourceOutcome, record_failure
 from ingest.registry import load_registry, source_for
 from ingest.report import RunReport
-from ingest.sniff import sniff_format
-
-CONTENT_TYPES = {
-    "html": "text/html",
-    "markdown": "text/markdown",
-    "rst": "text/x-rst",
-    "pdf": "application/pdf",
-    "atom": "application/atom+xml",
-    "json": "application/json",
-    "text": "text/plain",
-}
-
-
-def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise ConfigError(f"file '{path}' is {size} bytes, over the limit of {max_bytes}")
-        body = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read file '{path}': {exc.strerror or exc}") from exc
-    fmt = sniff_format(body, "", str(path))
-    return Snapshot(url=url, headers={"content-type": CONTENT_TYPES[fmt]}, body=body)
 
 
 @flow(name="ingest-url", log_prints=True)

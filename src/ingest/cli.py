@@ -66,7 +66,7 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
 
     Example: ingest extract page.md --url https://docs.pytorch.org/docs/stable/community/persons_of_interest.html
     """
-    from flows.one_off import snapshot_from_file
+    from ingest.documents import snapshot_from_file
     from ingest.pipeline import extract_claims
     from ingest.settings import get_settings
 

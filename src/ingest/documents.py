@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
+from ingest.errors import ConfigError
 from ingest.models import Snapshot
 from ingest.sniff import sniff_format
 
@@ -56,3 +58,27 @@ def publisher_of(url: str) -> str:
 def looks_like_login(snapshot: Snapshot) -> bool:
     head = snapshot.body[:100_000]
     return any(p.search(head) for p in LOGIN_MARKERS)
+
+
+CONTENT_TYPES = {
+    "html": "text/html",
+    "markdown": "text/markdown",
+    "rst": "text/x-rst",
+    "pdf": "application/pdf",
+    "atom": "application/atom+xml",
+    "json": "application/json",
+    "text": "text/plain",
+}
+
+
+def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
+    """A snapshot of a local file standing for URL's body; its format is sniffed from the bytes."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise ConfigError(f"file '{path}' is {size} bytes, over the limit of {max_bytes}")
+        body = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read file '{path}': {exc.strerror or exc}") from exc
+    fmt = sniff_format(body, "", "")
+    return Snapshot(url=url, headers={"content-type": CONTENT_TYPES[fmt]}, body=body)
