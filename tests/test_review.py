@@ -1,0 +1,175 @@
+"""The queue and the editors' decisions, against a real SQLite file and real profile files."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import date
+
+import pytest
+
+from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ReviewError
+from ingest.models import Source
+from ingest.pipeline import process_snapshot
+from ingest.profiles import load_profiles
+from ingest.review import decide, history
+from ingest.settings import Settings
+from ingest.store import Store
+
+from .helpers import page
+
+URL = "https://example.org/maintainers"
+SOURCE = Source(url=URL, extractor="pytorch_governance", title="Maintainers",
+                publisher="Example", kind="Documentation", authoritative=["maintainer:PyTorch"])
+
+
+def lead_page(lead: tuple[str, str], core: list[tuple[str, str]]):
+    return page(("Lead Core Maintainer", "", [lead]), ("Core Maintainers", "", core), url=URL)
+
+
+CORE = [("Soumith Chintala", "soumith"), ("Natalia Gimelshein", "ngimel"),
+        ("Edward Yang", "ezyang")]
+
+
+def run_page(store: Store, settings: Settings, snap):
+    store.upsert_source(SOURCE)
+    return process_snapshot(store, settings, SOURCE, snap, load_profiles(settings.profiles_dir))
+
+
+def test_same_change_is_queued_once(store: Store, workspace: Settings) -> None:
+    snap = lead_page(("Alban Desmaison", "albanD"), CORE)
+    first = run_page(store, workspace, snap)
+    second = run_page(store, workspace, snap)
+    assert [c["id"] for c in first.changes] == [c["id"] for c in second.changes]
+    assert len(store.list_changes(status="pending")) == len(first.changes) > 0
+
+
+def test_accept_writes_profile_reference_and_audit(store: Store, workspace: Settings) -> None:
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    soumith_core = next(c for c in run.changes if c["profile"] == "soumith-chintala"
+                        and c["claim"]["qualifiers"]["level"] == "core")
+    done = decide(store, workspace.profiles_dir, soumith_core["id"], "accepted", "ed",
+                  note="seen on the page", today=date(2026, 11, 29))
+    assert done.status == "accepted"
+    data = json.loads((workspace.profiles_dir / "soumith-chintala.json").read_text())
+    added = [c for c in data["claims"] if c["qualifiers"].get("section") == "Core Maintainers"]
+    assert len(added) == 1
+    ref = next(r for r in data["references"] if r["id"] == added[0]["refs"][0])
+    assert ref["url"] == URL and ref["title"] == "Maintainers" and ref["publisher"] == "Example"
+    assert ref["accessed"] == "2026-11-29" and data["updated"] == "2026-11-29"
+    entry = store.audit_entries()[0]
+    assert (entry["actor"], entry["action"], entry["change_id"]) == ("ed", "accepted",
+                                                                     soumith_core["id"])
+    assert entry["detail"]["note"] == "seen on the page"
+    assert history(store, soumith_core["id"])[0]["editor"] == "ed"
+
+
+def test_accepting_everything_then_rerun_flags_nothing(store: Store, workspace: Settings
+                                                       ) -> None:
+    snap = lead_page(("Alban Desmaison", "albanD"), CORE)
+    run = run_page(store, workspace, snap)
+    assert run.changes
+    for change in run.changes:
+        decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    assert run_page(store, workspace, snap).changes == []
+
+
+def test_rejected_change_is_not_proposed_again_unless_evidence_changes(
+        store: Store, workspace: Settings) -> None:
+    snap = lead_page(("Alban Desmaison", "albanD"), CORE)
+    run = run_page(store, workspace, snap)
+    target = next(c for c in run.changes if c["profile"] == "soumith-chintala")
+    decide(store, workspace.profiles_dir, target["id"], "rejected", "ed", note="no")
+    again = run_page(store, workspace, snap)
+    assert target["id"] not in [c["id"] for c in again.changes]
+    assert store.get_change(target["id"])["status"] == "rejected"
+    # the same fact printed differently (a new display name) is new evidence
+    core = [("Soumith Chintala (co-creator)", "soumith")] + CORE[1:]
+    changed = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), core))
+    assert target["id"] in [c["id"] for c in changed.changes]
+    assert store.get_change(target["id"])["status"] == "pending"
+
+
+def test_stale_pending_change_is_superseded(store: Store, workspace: Settings) -> None:
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    soumith = [c for c in run.changes if c["profile"] == "soumith-chintala"]
+    assert soumith
+    without = [p for p in CORE if p[1] != "soumith"] + [("Piotr Bialecki", "ptrblck")]
+    run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), without))
+    assert all(store.get_change(c["id"])["status"] == "superseded" for c in soumith)
+
+
+def test_layout_guard_flags_no_removals(store: Store, workspace: Settings) -> None:
+    many = CORE + [(f"Person {i}", f"p{i}") for i in range(20)]
+    run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), many))
+    pending = {c.id for c in store.list_changes(status="pending")}
+    broken = page(("Core Maintainers", "", [("Edward Yang", "ezyang")]), url=URL)
+    outcome = run_page(store, workspace, broken)
+    assert any("layout" in a for a in outcome.alerts)
+    assert not [c for c in outcome.changes if c["kind"] == "removed"]
+    # nothing queued before was lost or retired
+    assert pending <= {c.id for c in store.list_changes(status="pending")}
+    empty = page(url=URL)
+    outcome = run_page(store, workspace, empty)
+    assert outcome.claims == 0 and any("no list" in a for a in outcome.alerts)
+
+
+def test_decisions_are_final_and_named(store: Store, workspace: Settings) -> None:
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    cid = run.changes[0]["id"]
+    decide(store, workspace.profiles_dir, cid, "rejected", "first")
+    with pytest.raises(AlreadyDecidedError) as err:
+        decide(store, workspace.profiles_dir, cid, "accepted", "second")
+    assert err.value.by == "first" and "rejected" in str(err.value)
+    with pytest.raises(ChangeNotFoundError):
+        decide(store, workspace.profiles_dir, "nope", "accepted", "x")
+    with pytest.raises(ReviewError):
+        decide(store, workspace.profiles_dir, cid[:8], "maybe", "x")
+
+
+def test_two_editors_racing_apply_exactly_one_decision(workspace: Settings) -> None:
+    setup = Store.open(workspace)
+    run = run_page(setup, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    target = next(c for c in run.changes if c["kind"] == "added")
+    cid = target["id"]
+    setup.close()
+    results: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def editor(name: str) -> None:
+        own = Store.open(workspace)  # each editor its own connection pool, like two processes
+        barrier.wait()
+        try:
+            decide(own, workspace.profiles_dir, cid, "accepted", name)
+            results.append("won")
+        except AlreadyDecidedError:
+            results.append("lost")
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=editor, args=(n,)) for n in ("ann", "bob")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["lost", "won"]
+    check = Store.open(workspace)
+    assert len(history(check, cid)) == 1
+    profile = json.loads((workspace.profiles_dir / f"{target['profile']}.json").read_text())
+    section = target["claim"]["qualifiers"]["section"]
+    written = [c for c in profile["claims"] if c["qualifiers"].get("section") == section]
+    assert len(written) == 1
+    check.close()
+
+
+def test_failed_profile_write_rolls_back(store: Store, workspace: Settings) -> None:
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    change = run.changes[0]
+    path = workspace.profiles_dir / f"{change['profile']}.json"
+    before = path.read_text()
+    path.write_text("{not json")
+    with pytest.raises(Exception, match="profile"):
+        decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    assert store.get_change(change["id"])["status"] == "pending"
+    assert history(store, change["id"]) == []
+    path.write_text(before)
