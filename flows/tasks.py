@@ -47,6 +47,7 @@ def fetch_source(
         etag=state.get("etag"),
         last_modified=state.get("last_modified"),
         previous_sha256=state.get("last_sha256"),
+        validated_url=state.get("final_url"),
     )
 
 
@@ -69,7 +70,10 @@ def process_source(
             snapshot = store.get_snapshot(last)
         outcome = process_snapshot(store, settings, source, snapshot, profiles, status=status)
         store.update_source_state(
-            source.url, etag=fetched.etag, last_modified=fetched.last_modified
+            source.url,
+            etag=fetched.etag,
+            last_modified=fetched.last_modified,
+            final_url=fetched.final_url,
         )
         store.record_fetch(
             source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status

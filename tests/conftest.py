@@ -18,7 +18,7 @@ STABLE_URL = "https://docs.pytorch.org/docs/stable/community/persons_of_interest
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    """INGEST_HOME and INGEST_PROFILES_DIR in a temporary folder (profiles copied from the bundle)."""
+    """INGEST_HOME and INGEST_PROFILES_DIR in a temporary folder (bundled profiles copied)."""
     home = tmp_path / "home"
     profiles = tmp_path / "profiles"
     shutil.copytree(BUNDLED_PROFILES, profiles)

@@ -12,13 +12,25 @@ SOURCE = Source(url=URL, authoritative=["maintainer:PyTorch"])
 
 
 def profile(*claims: ProfileClaim, refs: list[Reference] | None = None) -> Profile:
-    return Profile(id="ada-lovelace", name="Ada Lovelace", accounts={"github": "AdaL"},
-                   claims=list(claims), references=refs or [])
+    return Profile(
+        id="ada-lovelace",
+        name="Ada Lovelace",
+        accounts={"github": "AdaL"},
+        claims=list(claims),
+        references=refs or [],
+    )
 
 
-def pc(cid: str, level: str, section: str | None = None, scope: str | None = None,
-       status: str | None = "current", predicate: str = "maintainer", obj: str = "PyTorch",
-       refs: list[str] | None = None) -> ProfileClaim:
+def pc(
+    cid: str,
+    level: str,
+    section: str | None = None,
+    scope: str | None = None,
+    status: str | None = "current",
+    predicate: str = "maintainer",
+    obj: str = "PyTorch",
+    refs: list[str] | None = None,
+) -> ProfileClaim:
     q = {"level": level}
     if section:
         q["section"] = section
@@ -30,25 +42,44 @@ def pc(cid: str, level: str, section: str | None = None, scope: str | None = Non
 
 
 def run(p: Profile, claims, allow_removals: bool = True, renames=None):
-    return diff(DiffInput(source=SOURCE, snapshot_sha256="0" * 64,
-                          resolved=[(p.id, c) for c in claims], profiles={p.id: p},
-                          allow_removals=allow_removals, renames=renames or {}))
+    return diff(
+        DiffInput(
+            source=SOURCE,
+            snapshot_sha256="0" * 64,
+            resolved=[(p.id, c) for c in claims],
+            profiles={p.id: p},
+            allow_removals=allow_removals,
+            renames=renames or {},
+        )
+    )
 
 
 def test_matching_statement_flags_nothing() -> None:
     p = profile(pc("c1", "module", "Optimizers (torch.optim)", "torch.optim"))
-    assert run(p, [claim("Ada Lovelace", "adal", "module", "Optimizers (torch.optim)",
-                         "torch.optim")]) == []
+    assert (
+        run(p, [claim("Ada Lovelace", "adal", "module", "Optimizers (torch.optim)", "torch.optim")])
+        == []
+    )
 
 
 def test_scope_only_or_section_only_profiles_match() -> None:
-    page_claims = [claim("Ada Lovelace", "adal", "module", "Optimizers (torch.optim)",
-                         "torch.optim"),
-                   claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA"),
-                   claim("Ada Lovelace", "adal", "module", "NestedTensor (torch.nested)",
-                         "torch.nested", status="emeritus")]
-    p = profile(pc("c1", "module", scope="torch.optim"), pc("c2", "module", section="CUDA"),
-                pc("c3", "module", scope="NestedTensor", status="emeritus"))
+    page_claims = [
+        claim("Ada Lovelace", "adal", "module", "Optimizers (torch.optim)", "torch.optim"),
+        claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA"),
+        claim(
+            "Ada Lovelace",
+            "adal",
+            "module",
+            "NestedTensor (torch.nested)",
+            "torch.nested",
+            status="emeritus",
+        ),
+    ]
+    p = profile(
+        pc("c1", "module", scope="torch.optim"),
+        pc("c2", "module", section="CUDA"),
+        pc("c3", "module", scope="NestedTensor", status="emeritus"),
+    )
     assert run(p, page_claims) == []
 
 
@@ -62,8 +93,7 @@ def test_new_fact_is_added_with_the_candidate_claim() -> None:
 
 def test_status_change_is_one_changed_flag() -> None:
     p = profile(pc("c1", "module", "CUDA", "CUDA"))
-    [change] = run(p, [claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA",
-                             status="emeritus")])
+    [change] = run(p, [claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA", status="emeritus")])
     assert change.kind == "changed"
     assert change.previous["id"] == "c1"
     assert change.claim["qualifiers"]["status"] == "emeritus"
@@ -74,41 +104,55 @@ def test_missing_authoritative_fact_is_removed_unless_guarded() -> None:
     changes = run(p, [claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA")])
     assert [(c.kind, c.previous["id"]) for c in changes] == [("removed", "c1")]
     assert changes[0].claim["evidence"]["quote"] == ""
-    assert run(p, [claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA")],
-               allow_removals=False) == []
+    assert (
+        run(p, [claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA")], allow_removals=False)
+        == []
+    )
 
 
 def test_facts_outside_the_sources_authority_are_left_alone() -> None:
-    p = profile(pc("c1", "lead", predicate="position", obj="Meta", section=None),
-                pc("c2", "core", "Core Maintainers", obj="TensorFlow"))
+    p = profile(
+        pc("c1", "lead", predicate="position", obj="Meta", section=None),
+        pc("c2", "core", "Core Maintainers", obj="TensorFlow"),
+    )
     assert run(p, []) == []
 
 
 def test_a_fact_citing_the_source_is_removed_when_gone() -> None:
     ref = Reference(id="r1", url=URL, title="page")
-    p = profile(pc("c1", "lead", predicate="speaker", obj="Some Event", section=None,
-                   refs=["r1"]), refs=[ref])
+    p = profile(
+        pc("c1", "lead", predicate="speaker", obj="Some Event", section=None, refs=["r1"]),
+        refs=[ref],
+    )
     [change] = run(p, [])
     assert change.kind == "removed" and change.previous["id"] == "c1"
 
 
 def test_renamed_heading_gives_one_changed_flag() -> None:
     p = profile(pc("c1", "module", "Apple M1/MPS", "Apple M1/MPS"))
-    [change] = run(p, [claim("Ada Lovelace", "adal", "module", "Apple M1/MPS/Metal",
-                             "Apple M1/MPS/Metal")])
+    [change] = run(
+        p, [claim("Ada Lovelace", "adal", "module", "Apple M1/MPS/Metal", "Apple M1/MPS/Metal")]
+    )
     assert change.kind == "changed"
     assert change.claim["qualifiers"]["section"] == "Apple M1/MPS/Metal"
 
 
 def test_rename_detected_from_page_history() -> None:
     old = [claim(n, n.lower(), "module", "Performance Tools") for n in ("Ada", "Bob", "Cy")]
-    new = [claim(n, n.lower(), "module", "Profiling and Monitoring Tools")
-           for n in ("Ada", "Bob", "Dee")]
+    new = [
+        claim(n, n.lower(), "module", "Profiling and Monitoring Tools")
+        for n in ("Ada", "Bob", "Dee")
+    ]
     renames = detect_renames(old, new)
     assert renames == {"Performance Tools": "Profiling and Monitoring Tools"}
     p = profile(pc("c1", "module", "Performance Tools", "Performance Tools"))
-    new_claim = claim("Ada Lovelace", "adal", "module", "Profiling and Monitoring Tools",
-                      "Profiling and Monitoring Tools")
+    new_claim = claim(
+        "Ada Lovelace",
+        "adal",
+        "module",
+        "Profiling and Monitoring Tools",
+        "Profiling and Monitoring Tools",
+    )
     [change] = run(p, [new_claim], renames=renames)
     assert change.kind == "changed"
     # without the history the two headings share too little to pair: added + removed
@@ -117,15 +161,21 @@ def test_rename_detected_from_page_history() -> None:
 
 def test_unrelated_move_is_added_and_removed() -> None:
     p = profile(pc("c1", "module", "Distributed", "Distributed"))
-    kinds = sorted(c.kind for c in run(p, [claim("Ada Lovelace", "adal", "module",
-                                                 "Sparse (torch.sparse)", "torch.sparse")]))
+    kinds = sorted(
+        c.kind
+        for c in run(
+            p, [claim("Ada Lovelace", "adal", "module", "Sparse (torch.sparse)", "torch.sparse")]
+        )
+    )
     assert kinds == ["added", "removed"]
 
 
 def test_change_ids_are_stable_and_distinct() -> None:
     p = profile(pc("c1", "module", "CUDA", "CUDA"))
-    claims = [claim("Ada Lovelace", "adal", "core", "Core Maintainers"),
-              claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA", status="emeritus")]
+    claims = [
+        claim("Ada Lovelace", "adal", "core", "Core Maintainers"),
+        claim("Ada Lovelace", "adal", "module", "CUDA", "CUDA", status="emeritus"),
+    ]
     first = [c.id for c in run(p, claims)]
     again = [c.id for c in run(p, list(reversed(claims)))]
     assert sorted(first) == sorted(again)

@@ -19,16 +19,25 @@ from ingest.store import Store
 from .helpers import page
 
 URL = "https://example.org/maintainers"
-SOURCE = Source(url=URL, extractor="pytorch_governance", title="Maintainers",
-                publisher="Example", kind="Documentation", authoritative=["maintainer:PyTorch"])
+SOURCE = Source(
+    url=URL,
+    extractor="pytorch_governance",
+    title="Maintainers",
+    publisher="Example",
+    kind="Documentation",
+    authoritative=["maintainer:PyTorch"],
+)
 
 
 def lead_page(lead: tuple[str, str], core: list[tuple[str, str]]):
     return page(("Lead Core Maintainer", "", [lead]), ("Core Maintainers", "", core), url=URL)
 
 
-CORE = [("Soumith Chintala", "soumith"), ("Natalia Gimelshein", "ngimel"),
-        ("Edward Yang", "ezyang")]
+CORE = [
+    ("Soumith Chintala", "soumith"),
+    ("Natalia Gimelshein", "ngimel"),
+    ("Edward Yang", "ezyang"),
+]
 
 
 def run_page(store: Store, settings: Settings, snap):
@@ -46,10 +55,20 @@ def test_same_change_is_queued_once(store: Store, workspace: Settings) -> None:
 
 def test_accept_writes_profile_reference_and_audit(store: Store, workspace: Settings) -> None:
     run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
-    soumith_core = next(c for c in run.changes if c["profile"] == "soumith-chintala"
-                        and c["claim"]["qualifiers"]["level"] == "core")
-    done = decide(store, workspace.profiles_dir, soumith_core["id"], "accepted", "ed",
-                  note="seen on the page", today=date(2026, 11, 29))
+    soumith_core = next(
+        c
+        for c in run.changes
+        if c["profile"] == "soumith-chintala" and c["claim"]["qualifiers"]["level"] == "core"
+    )
+    done = decide(
+        store,
+        workspace.profiles_dir,
+        soumith_core["id"],
+        "accepted",
+        "ed",
+        note="seen on the page",
+        today=date(2026, 11, 29),
+    )
     assert done.status == "accepted"
     data = json.loads((workspace.profiles_dir / "soumith-chintala.json").read_text())
     added = [c for c in data["claims"] if c["qualifiers"].get("section") == "Core Maintainers"]
@@ -58,14 +77,16 @@ def test_accept_writes_profile_reference_and_audit(store: Store, workspace: Sett
     assert ref["url"] == URL and ref["title"] == "Maintainers" and ref["publisher"] == "Example"
     assert ref["accessed"] == "2026-11-29" and data["updated"] == "2026-11-29"
     entry = store.audit_entries()[0]
-    assert (entry["actor"], entry["action"], entry["change_id"]) == ("ed", "accepted",
-                                                                     soumith_core["id"])
+    assert (entry["actor"], entry["action"], entry["change_id"]) == (
+        "ed",
+        "accepted",
+        soumith_core["id"],
+    )
     assert entry["detail"]["note"] == "seen on the page"
     assert history(store, soumith_core["id"])[0]["editor"] == "ed"
 
 
-def test_accepting_everything_then_rerun_flags_nothing(store: Store, workspace: Settings
-                                                       ) -> None:
+def test_accepting_everything_then_rerun_flags_nothing(store: Store, workspace: Settings) -> None:
     snap = lead_page(("Alban Desmaison", "albanD"), CORE)
     run = run_page(store, workspace, snap)
     assert run.changes
@@ -75,7 +96,8 @@ def test_accepting_everything_then_rerun_flags_nothing(store: Store, workspace: 
 
 
 def test_rejected_change_is_not_proposed_again_unless_evidence_changes(
-        store: Store, workspace: Settings) -> None:
+    store: Store, workspace: Settings
+) -> None:
     snap = lead_page(("Alban Desmaison", "albanD"), CORE)
     run = run_page(store, workspace, snap)
     target = next(c for c in run.changes if c["profile"] == "soumith-chintala")

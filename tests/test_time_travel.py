@@ -37,17 +37,21 @@ VERSIONS = [  # in date order (fixtures/governance/PROVENANCE.md)
     "persons_of_interest.7f149bc3.md",
 ]
 LATER_PEOPLE = {  # profiles with no claims yet for those not on the 2022 page
-    "ngimel": "Natalia Gimelshein", "chillee": "Horace He", "kapilsh": "Kapil Sharma",
+    "ngimel": "Natalia Gimelshein",
+    "chillee": "Horace He",
+    "kapilsh": "Kapil Sharma",
     "jspisak": "Joe Spisak",
 }
-SOURCE = Source(url=STABLE_URL, extractor="pytorch_governance",
-                authoritative=["maintainer:PyTorch"])
+SOURCE = Source(
+    url=STABLE_URL, extractor="pytorch_governance", authoritative=["maintainer:PyTorch"]
+)
 ROLE_KEYS = ("level", "section", "scope", "status")
 
 
 def page_claims(name: str) -> list[Claim]:
     return extractors.get("pytorch_governance").extract(
-        snapshot_from_file(STABLE_URL, GOVERNANCE / name, 10**8))
+        snapshot_from_file(STABLE_URL, GOVERNANCE / name, 10**8)
+    )
 
 
 def key_of(claim: Claim) -> str:
@@ -81,10 +85,18 @@ def profiles_2022(workspace: Settings) -> dict[str, str]:
             q = {k: c.qualifiers[k] for k in ROLE_KEYS if k in c.qualifiers}
             if q not in seen:
                 seen.append(q)
-        write_profile(folder, Profile(
-            id=pid, name=first.subject.name, accounts=accounts,
-            claims=[ProfileClaim(id=f"c{i}", predicate="maintainer", object="PyTorch",
-                                 qualifiers=q) for i, q in enumerate(seen, 1)]))
+        write_profile(
+            folder,
+            Profile(
+                id=pid,
+                name=first.subject.name,
+                accounts=accounts,
+                claims=[
+                    ProfileClaim(id=f"c{i}", predicate="maintainer", object="PyTorch", qualifiers=q)
+                    for i, q in enumerate(seen, 1)
+                ],
+            ),
+        )
         ids[key] = pid
     for handle, name in LATER_PEOPLE.items():
         if handle in ids:
@@ -99,8 +111,9 @@ def run(store: Store, settings: Settings, name: str):
     return process_snapshot(store, settings, SOURCE, snap, load_profiles(settings.profiles_dir))
 
 
-def test_replaying_history_keeps_every_profile_exact(store: Store, workspace: Settings,
-                                                     profiles_2022: dict[str, str]) -> None:
+def test_replaying_history_keeps_every_profile_exact(
+    store: Store, workspace: Settings, profiles_2022: dict[str, str]
+) -> None:
     store.upsert_source(SOURCE)
     first = run(store, workspace, VERSIONS[0])
     assert first.changes == [] and first.claims > 100
@@ -139,7 +152,8 @@ def test_replaying_history_keeps_every_profile_exact(store: Store, workspace: Se
     soumith = roles(c.qualifiers for c in profiles["soumith-chintala"].claims)
     assert not any(r[0] == "lead" for r in soumith)
     assert ("core", "Core Maintainers", None, "emeritus") in roles(
-        c.qualifiers for c in profiles["dmytro-dzhulgakov"].claims)
+        c.qualifiers for c in profiles["dmytro-dzhulgakov"].claims
+    )
     kapil = profiles["kapil-sharma"].claims
     assert kapil and kapil[0].refs, "an accepted claim cites the page"
     ref = profiles["kapil-sharma"].references[0]
@@ -152,8 +166,9 @@ def _pid_for(claim: Claim, profiles: dict[str, Profile]) -> str | None:
     return Resolver(profiles).resolve(claim.subject)
 
 
-def test_audit_log_records_every_decision(store: Store, workspace: Settings,
-                                          profiles_2022: dict[str, str]) -> None:
+def test_audit_log_records_every_decision(
+    store: Store, workspace: Settings, profiles_2022: dict[str, str]
+) -> None:
     store.upsert_source(SOURCE)
     run(store, workspace, VERSIONS[0])
     outcome = run(store, workspace, VERSIONS[2])

@@ -43,6 +43,7 @@ sources = sa.Table(
     sa.Column("people_count", sa.Integer),  # distinct people in the last healthy snapshot
     sa.Column("fail_streak", sa.Integer, nullable=False, default=0),
     sa.Column("last_error", sa.Text),
+    sa.Column("final_url", sa.Text),  # added by migration 2
 )
 
 snapshots = sa.Table(
@@ -149,7 +150,14 @@ def _migration_1(conn: Connection) -> None:
             conn.exec_driver_sql(ddl)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1]
+def _migration_2(conn: Connection) -> None:
+    """Remember the URL a source was finally served from: validators belong to that hop."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("sources")}
+    if "final_url" not in columns:
+        conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN final_url TEXT")
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
 
 
 class Store:

@@ -1,0 +1,70 @@
+"""Storage: snapshots once by sha256, idempotent claims, migrations, an append-only audit log."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from ingest.errors import StoreError
+from ingest.models import Snapshot
+from ingest.settings import Settings
+from ingest.store import MIGRATIONS, Store
+
+from .helpers import claim
+
+
+def test_snapshot_is_stored_once_and_read_back(store: Store, workspace: Settings) -> None:
+    snap = Snapshot(
+        url="https://example.org/a", headers={"content-type": "text/html"}, body=b"<p>hi</p>"
+    )
+    assert store.put_snapshot(snap) is True
+    assert store.put_snapshot(snap.model_copy()) is False
+    files = list(workspace.snapshots_dir.rglob("*"))
+    assert [f.name for f in files if f.is_file()] == [snap.sha256]
+    back = store.get_snapshot(snap.sha256)
+    assert back.body == b"<p>hi</p>" and back.content_type == "text/html"
+
+
+def test_missing_snapshot_is_a_clear_error(store: Store) -> None:
+    with pytest.raises(StoreError, match="no snapshot with sha256 'abc'"):
+        store.get_snapshot("abc")
+
+
+def test_claims_are_idempotent(store: Store) -> None:
+    claims = [
+        claim("Ada", "ada", "core", "Core Maintainers"),
+        claim("Bob", "bob", "core", "Core Maintainers"),
+    ]
+    assert store.put_claims("f" * 64, "https://example.org/a", claims) == 2
+    assert store.put_claims("f" * 64, "https://example.org/a", claims) == 0
+    assert [c.subject.name for c in store.claims_for("f" * 64)] == ["Ada", "Bob"]
+
+
+def test_audit_log_is_append_only(store: Store) -> None:
+    with store.begin() as conn:
+        store.audit(conn, "ed", "accepted", change_id="x", note="n")
+    with pytest.raises(sa.exc.IntegrityError, match="append-only"), store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE audit_log SET actor = 'mallory'")
+    with pytest.raises(sa.exc.IntegrityError, match="append-only"), store.engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM audit_log")
+    assert store.audit_entries()[0]["actor"] == "ed"
+
+
+def test_an_old_database_is_migrated_in_place(store: Store, workspace: Settings) -> None:
+    store.update_source_state("https://example.org/a", etag="e1")
+    with store.engine.begin() as conn:  # make it look like a version-1 database
+        conn.exec_driver_sql("ALTER TABLE sources DROP COLUMN final_url")
+        conn.exec_driver_sql("UPDATE schema_version SET version = 1")
+    store.close()
+    reopened = Store.open(workspace)
+    assert reopened.migrate() == len(MIGRATIONS)
+    state = reopened.source_state("https://example.org/a")
+    assert state["etag"] == "e1" and "final_url" in state
+    reopened.close()
+
+
+def test_unusable_database_url_is_a_store_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("INGEST_HOME", str(tmp_path))
+    monkeypatch.setenv("INGEST_DATABASE_URL", "nosuchdialect://x")
+    with pytest.raises(StoreError, match="cannot open database"):
+        Store.open(Settings())
