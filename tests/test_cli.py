@@ -1,0 +1,137 @@
+"""The command line contract of DESIGN.md: formats, exit codes, messages."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ingest.cli import main
+from ingest.settings import Settings
+
+from .conftest import GOVERNANCE, ROOT, STABLE_URL
+
+LATEST = GOVERNANCE / "persons_of_interest.7f149bc3.md"
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_extract_prints_claims_as_json_lines_and_writes_nothing(workspace: Settings) -> None:
+    code, out, _err = cli("extract", str(LATEST), "--url", STABLE_URL)
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 258
+    assert lines[0]["subject"] == {"name": "Alban Desmaison", "github": "alband"}
+    assert lines[0]["qualifiers"]["level"] == "lead"
+    assert {"subject", "predicate", "object", "qualifiers", "evidence", "extractor"} <= set(
+        lines[0])
+    assert not workspace.home.exists()
+
+
+def test_extract_sniffs_format_whatever_the_url_says(workspace: Settings) -> None:
+    html = GOVERNANCE / "docs-2.2.persons_of_interest.e3880b57.article-excerpt.html"
+    code, out, _ = cli("extract", str(html), "--url", "https://example.org/page.md",
+                       "--extractor", "pytorch_governance")
+    assert code == 0 and len(out.splitlines()) == 184
+
+
+def test_extract_errors_name_the_file_and_cause(workspace: Settings, tmp_path: Path) -> None:
+    stub = GOVERNANCE / "docs-stable.persons_of_interest.redirect-to-2.13.27bf56bd.html"
+    code, _out, err = cli("extract", str(stub), "--url", STABLE_URL)
+    assert code == 1 and "redirect stub" in err and "2.13" in err
+    code, _out, err = cli("extract", str(LATEST), "--url", STABLE_URL, "--extractor", "nope")
+    assert code == 1 and "no extractor named 'nope'" in err
+    unknown = tmp_path / "x.txt"
+    unknown.write_text("hello")
+    code, _out, err = cli("extract", str(unknown), "--url", "https://example.org/x")
+    assert code == 1 and "https://example.org/x" in err
+
+
+def test_bad_usage_exits_2(workspace: Settings) -> None:
+    assert cli("extract", str(LATEST))[0] == 2  # --url missing
+    assert cli("review", "list", "--status", "maybe")[0] == 2
+    assert cli("frobnicate")[0] == 2
+
+
+def test_review_commands_round_trip(workspace: Settings) -> None:
+    from ingest.models import Source
+    from ingest.pipeline import process_snapshot
+    from ingest.documents import snapshot_from_file
+    from ingest.profiles import load_profiles
+    from ingest.store import Store
+
+    store = Store.open(workspace)
+    source = Source(url=STABLE_URL, extractor="pytorch_governance",
+                    authoritative=["maintainer:PyTorch"])
+    store.upsert_source(source)
+    process_snapshot(store, workspace, source, snapshot_from_file(STABLE_URL, LATEST, 10**8),
+                     load_profiles(workspace.profiles_dir))
+    store.close()
+
+    code, out, _ = cli("review", "list", "--json")
+    changes = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(changes) == 5
+    assert set(changes[0]) >= {"id", "profile", "kind", "claim", "previous", "source_url",
+                               "status", "created"}
+    assert all(c["status"] == "pending" for c in changes)
+    first, second = changes[0]["id"], changes[1]["id"]
+
+    code, out, _ = cli("review", "show", first[:8])
+    assert code == 0 and json.loads(out)["id"] == first
+
+    code, out, _ = cli("review", "accept", first, "--note", "ok", "--editor", "ann")
+    assert code == 0 and first in out
+    code, out, err = cli("review", "reject", first, second, "--editor", "bob")
+    assert code == 1 and "already accepted by ann" in err and second in out
+    code, out, _ = cli("review", "list", "--status", "all", "--json")
+    statuses = {json.loads(x)["id"]: json.loads(x)["status"] for x in out.splitlines()}
+    assert statuses[first] == "accepted" and statuses[second] == "rejected"
+    code, out, _ = cli("review", "show", first)
+    assert json.loads(out)["decisions"][0]["note"] == "ok"
+    code, _out, err = cli("review", "accept", "doesnotexist")
+    assert code == 1 and "no change with id 'doesnotexist'" in err
+
+
+def test_every_command_is_documented() -> None:
+    readme = (ROOT / "README.md").read_text()
+
+    def walk(group, prefix):
+        for name, command in group.commands.items():
+            full = f"{prefix} {name}".strip()
+            if hasattr(command, "commands"):
+                yield from walk(command, full)
+            else:
+                assert command.help and "Example:" in command.help, full
+                yield full
+
+    for full in walk(main, ""):
+        assert f"ingest {full}" in readme, full
+
+
+@pytest.mark.prefect
+def test_run_json_through_a_real_prefect_flow(workspace: Settings) -> None:
+    """`ingest run --json` in a subprocess: one real Prefect flow run, clean JSON on stdout."""
+    env = dict(os.environ)
+    args = [sys.executable, "-m", "ingest.cli", "run", STABLE_URL, "--file",
+            str(GOVERNANCE / "docs-main.persons_of_interest.4bc782c2.md"), "--json"]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["url"] == STABLE_URL and result["status"] == "fetched"
+    assert result["claims"] == 257 and len(result["snapshot"]) == 64
+    assert isinstance(result["alerts"], list)
+    kinds = {(c["profile"], c["kind"]) for c in result["changes"]}
+    assert ("soumith-chintala", "added") in kinds
+    # the seeds are confirmed, not flagged: Alban's lead role is already in his profile
+    assert not [c for c in result["changes"] if c["profile"] == "alban-desmaison"
+                and c["claim"]["qualifiers"]["level"] == "lead"]
+    again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert json.loads(again.stdout)["status"] == "unchanged"
