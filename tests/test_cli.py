@@ -32,14 +32,21 @@ def test_extract_prints_claims_as_json_lines_and_writes_nothing(workspace: Setti
     assert lines[0]["subject"] == {"name": "Alban Desmaison", "github": "alband"}
     assert lines[0]["qualifiers"]["level"] == "lead"
     assert {"subject", "predicate", "object", "qualifiers", "evidence", "extractor"} <= set(
-        lines[0])
+        lines[0]
+    )
     assert not workspace.home.exists()
 
 
 def test_extract_sniffs_format_whatever_the_url_says(workspace: Settings) -> None:
     html = GOVERNANCE / "docs-2.2.persons_of_interest.e3880b57.article-excerpt.html"
-    code, out, _ = cli("extract", str(html), "--url", "https://example.org/page.md",
-                       "--extractor", "pytorch_governance")
+    code, out, _ = cli(
+        "extract",
+        str(html),
+        "--url",
+        "https://example.org/page.md",
+        "--extractor",
+        "pytorch_governance",
+    )
     assert code == 0 and len(out.splitlines()) == 184
 
 
@@ -62,25 +69,39 @@ def test_bad_usage_exits_2(workspace: Settings) -> None:
 
 
 def test_review_commands_round_trip(workspace: Settings) -> None:
+    from ingest.documents import snapshot_from_file
     from ingest.models import Source
     from ingest.pipeline import process_snapshot
-    from ingest.documents import snapshot_from_file
     from ingest.profiles import load_profiles
     from ingest.store import Store
 
     store = Store.open(workspace)
-    source = Source(url=STABLE_URL, extractor="pytorch_governance",
-                    authoritative=["maintainer:PyTorch"])
+    source = Source(
+        url=STABLE_URL, extractor="pytorch_governance", authoritative=["maintainer:PyTorch"]
+    )
     store.upsert_source(source)
-    process_snapshot(store, workspace, source, snapshot_from_file(STABLE_URL, LATEST, 10**8),
-                     load_profiles(workspace.profiles_dir))
+    process_snapshot(
+        store,
+        workspace,
+        source,
+        snapshot_from_file(STABLE_URL, LATEST, 10**8),
+        load_profiles(workspace.profiles_dir),
+    )
     store.close()
 
     code, out, _ = cli("review", "list", "--json")
     changes = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(changes) == 5
-    assert set(changes[0]) >= {"id", "profile", "kind", "claim", "previous", "source_url",
-                               "status", "created"}
+    assert set(changes[0]) >= {
+        "id",
+        "profile",
+        "kind",
+        "claim",
+        "previous",
+        "source_url",
+        "status",
+        "created",
+    }
     assert all(c["status"] == "pending" for c in changes)
     first, second = changes[0]["id"], changes[1]["id"]
 
@@ -120,8 +141,16 @@ def test_every_command_is_documented() -> None:
 def test_run_json_through_a_real_prefect_flow(workspace: Settings) -> None:
     """`ingest run --json` in a subprocess: one real Prefect flow run, clean JSON on stdout."""
     env = dict(os.environ)
-    args = [sys.executable, "-m", "ingest.cli", "run", STABLE_URL, "--file",
-            str(GOVERNANCE / "docs-main.persons_of_interest.4bc782c2.md"), "--json"]
+    args = [
+        sys.executable,
+        "-m",
+        "ingest.cli",
+        "run",
+        STABLE_URL,
+        "--file",
+        str(GOVERNANCE / "docs-main.persons_of_interest.4bc782c2.md"),
+        "--json",
+    ]
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
@@ -131,7 +160,10 @@ def test_run_json_through_a_real_prefect_flow(workspace: Settings) -> None:
     kinds = {(c["profile"], c["kind"]) for c in result["changes"]}
     assert ("soumith-chintala", "added") in kinds
     # the seeds are confirmed, not flagged: Alban's lead role is already in his profile
-    assert not [c for c in result["changes"] if c["profile"] == "alban-desmaison"
-                and c["claim"]["qualifiers"]["level"] == "lead"]
+    assert not [
+        c
+        for c in result["changes"]
+        if c["profile"] == "alban-desmaison" and c["claim"]["qualifiers"]["level"] == "lead"
+    ]
     again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert json.loads(again.stdout)["status"] == "unchanged"

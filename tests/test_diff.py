@@ -185,3 +185,25 @@ def test_change_ids_are_stable_and_distinct() -> None:
 def test_duplicate_listing_is_flagged_once() -> None:
     c = claim("Ada Lovelace", "adal", "core", "Core Maintainers")
     assert len(run(profile(), [c, c])) == 1
+
+
+def test_profile_without_level_is_matched_by_its_heading() -> None:
+    p = profile(
+        ProfileClaim(
+            id="c1",
+            predicate="maintainer",
+            object="PyTorch",
+            qualifiers={"section": "Core Maintainers"},
+        ),
+        ProfileClaim(
+            id="c2", predicate="maintainer", object="pytorch", qualifiers={"scope": "torch.optim"}
+        ),
+    )
+    page_claims = [
+        claim("Ada Lovelace", "adal", "core", "Core Maintainers"),
+        claim("Ada Lovelace", "adal", "module", "Optimizers (torch.optim)", "torch.optim"),
+    ]
+    assert run(p, page_claims) == []
+    # a lead role is not the same fact as a core one
+    lead = claim("Ada Lovelace", "adal", "lead", "Lead Core Maintainer")
+    assert sorted(c.kind for c in run(p, [lead, page_claims[1]])) == ["added", "removed"]

@@ -6,12 +6,11 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from ingest.registry import load_registry, plan
 from ingest.profiles import load_profiles
+from ingest.registry import load_registry, plan
 from ingest.settings import Settings
 from ingest.store import Store
 
@@ -19,8 +18,13 @@ from .conftest import ROOT, STABLE_URL
 
 
 def nightly(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ingest.cli", "nightly", *args],
-                          env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ingest.cli", "nightly", *args],
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_plan_covers_registry_and_profile_references(workspace: Settings) -> None:
@@ -46,8 +50,12 @@ def test_nightly_replay_time_travel_writes_reports_and_queue(workspace: Settings
     # in 2024 Alban was not yet lead: his lead role is flagged for removal
     store = Store.open(workspace)
     pending = store.list_changes(status="pending")
-    assert any(c.profile == "alban-desmaison" and c.kind == "removed"
-               and c.previous["qualifiers"]["level"] == "lead" for c in pending)
+    assert any(
+        c.profile == "alban-desmaison"
+        and c.kind == "removed"
+        and c.previous["qualifiers"]["level"] == "lead"
+        for c in pending
+    )
 
     new = nightly("--replay", web)
     assert new.returncode == 0, new.stderr

@@ -195,3 +195,34 @@ def test_failed_profile_write_rolls_back(store: Store, workspace: Settings) -> N
     assert store.get_change(change["id"])["status"] == "pending"
     assert history(store, change["id"]) == []
     path.write_text(before)
+
+
+def test_renamed_heading_seen_under_another_url_is_one_change(
+    store: Store, workspace: Settings
+) -> None:
+    crew = [("Ann A", "anna"), ("Bob B", "bobb"), ("Alban Desmaison", "albanD")]
+    old = page(("Core Module maintainers", "Performance Tools", crew), url=URL)
+    run_page(store, workspace, old)
+    for change in store.list_changes(status="pending"):
+        decide(store, workspace.profiles_dir, change.id, "accepted", "ed")
+    renamed = page(
+        ("Core Module maintainers", "Profiling and Monitoring Tools", crew),
+        url="https://example.org/maintainers.md",
+    )
+    other = Source(
+        url="https://example.org/maintainers.md",
+        extractor="pytorch_governance",
+        authoritative=["maintainer:PyTorch"],
+    )
+    store.upsert_source(other)
+    outcome = process_snapshot(
+        store, workspace, other, renamed, load_profiles(workspace.profiles_dir)
+    )
+    alban = [
+        c
+        for c in outcome.changes
+        if c["profile"] == "alban-desmaison"
+        and c["claim"]["qualifiers"].get("section") == "Profiling and Monitoring Tools"
+    ]
+    assert [c["kind"] for c in alban] == ["changed"]
+    assert alban[0]["previous"]["qualifiers"]["section"] == "Performance Tools"

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.facts import areas, differences, identity, same_fact, similar_area
+from ingest.facts import areas, differences, identity, same_fact, same_level, similar_area
 from ingest.models import (
     Change,
     Claim,
@@ -75,7 +75,7 @@ def _renamed(prev: ProfileClaim, cand: Claim, renames: dict[str, str]) -> bool:
         cand.predicate, cand.object, cand.qualifiers
     ):
         return False
-    if prev.predicate != "maintainer":
+    if prev.predicate != "maintainer" or not same_level(prev.qualifiers, cand.qualifiers):
         return False
     new_section = fold(str(cand.qualifiers.get("section") or ""))
     mapped = {fold(new) for old, new in renames.items() if fold(old) in areas(prev.qualifiers)}

@@ -38,22 +38,35 @@ def areas(qualifiers: dict[str, Any]) -> set[str]:
     return out
 
 
+def level_of(qualifiers: dict[str, Any]) -> str | None:
+    """The role's level, or the one its heading implies when an editor left it out."""
+    level = qualifiers.get("level")
+    if isinstance(level, str) and level:
+        return level
+    section = fold(str(qualifiers.get("section") or ""))
+    if section.startswith("lead"):
+        return "lead"
+    if section in ("core maintainers", "core maintainer"):
+        return "core"
+    return None
+
+
 def _is_area_level(qualifiers: dict[str, Any]) -> bool:
-    return qualifiers.get("level") not in (None, "lead", "core")
+    return level_of(qualifiers) not in ("lead", "core")
 
 
 def identity(predicate: str, obj: str, qualifiers: dict[str, Any]) -> tuple[str, ...]:
     """A coarse key: statements with different keys are never the same fact."""
     if predicate == "maintainer":
-        return (
-            predicate,
-            fold(obj),
-            str(qualifiers.get("level") or ""),
-            fold(str(qualifiers.get("role") or "")),
-        )
+        return (predicate, fold(obj), fold(str(qualifiers.get("role") or "")))
     if predicate == "affiliation":
         return (predicate, fold(obj), fold(str(qualifiers.get("work") or "")))
     return (predicate, fold(obj))
+
+
+def same_level(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:
+    a, b = level_of(a_q), level_of(b_q)
+    return a is None or b is None or a == b
 
 
 def same_fact(
@@ -61,8 +74,11 @@ def same_fact(
 ) -> bool:
     if identity(a_pred, a_obj, a_q) != identity(b_pred, b_obj, b_q):
         return False
-    if a_pred == "maintainer" and (_is_area_level(a_q) or _is_area_level(b_q)):
-        return bool(areas(a_q) & areas(b_q))
+    if a_pred == "maintainer":
+        if not same_level(a_q, b_q):
+            return False
+        if _is_area_level(a_q) or _is_area_level(b_q):
+            return bool(areas(a_q) & areas(b_q))
     return True
 
 

@@ -109,9 +109,12 @@ def process_snapshot(
         )
     healthy = not outcome.alerts
 
+    # headings renamed since the last version of this page (or of the same kind of page
+    # seen under another URL, e.g. the Markdown beside the HTML)
     renames: dict[str, str] = {}
-    if previous_sha and previous_sha != snapshot.sha256:
-        renames = detect_renames(store.claims_for(previous_sha), found)
+    before_sha = previous_sha or store.latest_sha_for_extractor(module.NAME, source.url)
+    if before_sha and before_sha != snapshot.sha256:
+        renames = detect_renames(store.claims_for(before_sha), found)
     proposed = diff(
         DiffInput(
             source=source,
@@ -133,6 +136,7 @@ def process_snapshot(
         "last_checked": iso_z(utcnow()),
         "fail_streak": 0,
         "last_error": None,
+        "extractor": module.NAME,
     }
     if healthy:
         update["last_sha256"] = snapshot.sha256

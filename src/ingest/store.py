@@ -239,6 +239,20 @@ class Store:
             else:
                 conn.execute(sources.update().where(sources.c.url == url).values(**values))
 
+    def latest_sha_for_extractor(self, extractor: str, exclude_url: str) -> str | None:
+        """The last healthy snapshot of another source read by the same extractor."""
+        with self.begin() as conn:
+            return conn.execute(
+                sa.select(sources.c.last_sha256)
+                .where(
+                    sources.c.extractor == extractor,
+                    sources.c.url != exclude_url,
+                    sources.c.last_sha256.is_not(None),
+                )
+                .order_by(sources.c.last_checked.desc())
+                .limit(1)
+            ).scalar()
+
     def record_fetch(
         self,
         url: str,
