@@ -167,3 +167,17 @@ def test_run_json_through_a_real_prefect_flow(workspace: Settings) -> None:
     ]
     again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert json.loads(again.stdout)["status"] == "unchanged"
+
+
+def test_hostile_text_cannot_drive_the_terminal(workspace: Settings, tmp_path: Path) -> None:
+    page = tmp_path / "evil.md"
+    page.write_text(
+        "# PyTorch Governance | Maintainers\n\n## Core Maintainers\n\n"
+        "- Soumith \x1b[31mChintala\x1b[0m ([soumith](https://github.com/soumith))\n"
+    )
+    code, out, _ = cli("extract", str(page), "--url", STABLE_URL)
+    assert code == 0 and "\x1b" not in out  # JSON escapes it
+    assert "\\u001b" in out
+    from ingest.cli import _safe
+
+    assert "\x1b" not in _safe("a\x1b[2Jb") and "\n" in _safe("a\nb")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -40,6 +41,14 @@ def _prefect_quiet() -> AbstractContextManager[Any]:
     from prefect.settings import temporary_settings
 
     return temporary_settings(updates={"flows.heartbeat_frequency": None})
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _safe(text: str) -> str:
+    """Text from a source page, made harmless for a terminal (no escape sequences)."""
+    return _CONTROL.sub("\N{REPLACEMENT CHARACTER}", text)
 
 
 def _echo_json(obj: Any) -> None:
@@ -120,10 +129,12 @@ def _print_run(summary: dict[str, Any]) -> None:
     )
     for change in summary["changes"]:
         click.echo(
-            f"  {change['id']}  {change['profile']:<22} {change['kind']:<8} {describe(change)}"
+            _safe(
+                f"  {change['id']}  {change['profile']:<22} {change['kind']:<8} {describe(change)}"
+            )
         )
     for alert in summary["alerts"]:
-        click.echo(f"  alert: {alert}")
+        click.echo(_safe(f"  alert: {alert}"))
     if summary.get("unknown_people"):
         click.echo(f"  {len(summary['unknown_people'])} people on the page have no profile")
     if summary.get("report_file"):
@@ -162,7 +173,7 @@ def nightly(replay: str | None, as_of: Any) -> None:
     )
     for source in result["sources"]:
         for alert in source["alerts"]:
-            click.echo(f"  alert: {alert}")
+            click.echo(_safe(f"  alert: {alert}"))
     click.echo(f"report: {result['report_file']}")
 
 
@@ -212,8 +223,10 @@ def review_list(
             _echo_json(change.to_json())
         else:
             click.echo(
-                f"{change.id}  {change.status:<9} {change.profile:<22} {change.kind:<8} "
-                f"{describe(change.to_json())}"
+                _safe(
+                    f"{change.id}  {change.status:<9} {change.profile:<22} {change.kind:<8} "
+                    f"{describe(change.to_json())}"
+                )
             )
     if not as_json:
         click.echo(f"{len(found)} change(s)", err=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ingest.errors import ProfileError
+from ingest.files import write_atomic
 from ingest.models import Profile
-from ingest.store import write_atomic
 
 
 def profile_path(folder: Path, profile_id: str) -> Path:

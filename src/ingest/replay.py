@@ -16,10 +16,8 @@ A URL may have several dated versions; `pick(url, as_of)` serves the latest one 
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -37,6 +35,7 @@ from ingest.fetch import (
     REPLAY_MISS,
     normalize_url,
 )
+from ingest.files import write_atomic
 from ingest.models import sha256_hex
 
 INDEX_NAME = "index.json"
@@ -273,10 +272,10 @@ def record(
     recordings = [r for r in existing if (normalize_url(r.url), r.date) != key] + [rec]
     recordings.sort(key=lambda r: (normalize_url(r.url), r.date))
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(path, body)
+    write_atomic(path, body)
     payload = {"recordings": [r.to_json() for r in recordings]}
     text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-    _write_atomic(index, text.encode("utf-8"))
+    write_atomic(index, text.encode("utf-8"))
     return rec
 
 
@@ -285,16 +284,3 @@ def _parse_day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise ConfigError(f"recording date '{text}' is not YYYY-MM-DD") from None
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

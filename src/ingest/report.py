@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.files import write_atomic
 from ingest.pipeline import SourceOutcome
-from ingest.store import write_atomic
 
 
 @dataclass

@@ -21,9 +21,10 @@ import sqlalchemy as sa
 
 from ingest.documents import publisher_of, title_of
 from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ReviewError, StoreError
+from ingest.files import write_atomic
 from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
 from ingest.profiles import load_profile, profile_path, render
-from ingest.store import Store, changes, decisions, row_to_change, write_atomic
+from ingest.store import Store, changes, decisions, row_to_change
 
 
 @dataclass
