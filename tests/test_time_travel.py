@@ -140,6 +140,7 @@ def test_replaying_history_keeps_every_profile_exact(
             assert stated == by_person.get(pid, set()), (version, pid)
     # the lead change (docs-main) and the 2024 rework are seen; the stable Markdown beside the
     # April source states the same roles, so it flags nothing
+    print("flags per step:", flags_per_step)
     steps = dict(flags_per_step)
     assert steps["docs-stable.persons_of_interest.e1516b10.md"] == 0
     assert steps["persons_of_interest.06b24a9d.rst"] > 0

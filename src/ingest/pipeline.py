@@ -86,7 +86,7 @@ def process_snapshot(
             label = claim.subject.name + (
                 f" ({claim.subject.github})" if claim.subject.github else ""
             )
-            unknown.setdefault(fold(label), label)
+            unknown.setdefault(claim.subject.github or fold(claim.subject.name), label)
         else:
             resolved.append((pid, claim))
     outcome.unknown_people = sorted(unknown.values(), key=fold)

@@ -54,7 +54,8 @@ class RunReport:
             "",
             f"Started {self.started}, finished {self.finished}."
             + (f" Replaying `{self.replay}`" if self.replay else "")
-            + (f" as of {self.as_of}." if self.as_of else ""),
+            + (f" as of {self.as_of}" if self.as_of else "")
+            + ("." if self.replay else ""),
             "",
             "| fetched | unchanged | failed | skipped | flags added | changed | removed |",
             "|---|---|---|---|---|---|---|",
