@@ -207,3 +207,36 @@ def test_profile_without_level_is_matched_by_its_heading() -> None:
     # a lead role is not the same fact as a core one
     lead = claim("Ada Lovelace", "adal", "lead", "Lead Core Maintainer")
     assert sorted(c.kind for c in run(p, [lead, page_claims[1]])) == ["added", "removed"]
+
+
+def test_affiliation_matches_across_spellings_of_the_organisation() -> None:
+    from ingest.models import Claim, Evidence, Subject
+
+    def aff(org: str, text: str, work: str = "arXiv:1912.01703v2") -> Claim:
+        return Claim(
+            subject=Subject(name="Ada Lovelace"),
+            predicate="affiliation",
+            object=org,
+            qualifiers={"work": work, "date": "2019-12-03", "affiliation_text": text},
+            evidence=Evidence(url=URL, sha256="0" * 64, locator="p1", quote=text),
+            extractor="test/1",
+        )
+
+    p = profile(
+        ProfileClaim(
+            id="c1",
+            predicate="affiliation",
+            object="Oxford University",
+            qualifiers={"work": "arXiv:1912.01703", "affiliation_text": "listed with Oxford"},
+        )
+    )
+    assert run(p, [aff("University of Oxford", "University of Oxford")]) == []
+    assert run(p, [aff("Department of CS", "Department of CS, Oxford University, UK")]) == []
+    # another organisation on the same paper is an addition, not a change
+    [change] = run(
+        p, [aff("University of Oxford", "University of Oxford"), aff("Google", "Google Brain")]
+    )
+    assert change.kind == "added" and change.claim["object"] == "Google"
+    # the same organisation on another paper is another fact
+    [change] = run(p, [aff("University of Oxford", "University of Oxford", "arXiv:2001.00001")])
+    assert change.kind == "added"

@@ -178,11 +178,7 @@ def _diff_profile(
             unmatched_cands.append(cand)
             continue
         unmatched_prev.remove(match)
-        if (
-            differences(cand.predicate, match.qualifiers, cand.qualifiers)
-            or fold(match.object) != fold(cand.object)
-            and cand.predicate != "maintainer"
-        ):
+        if differences(cand.predicate, match.qualifiers, cand.qualifiers):
             out.append(make("changed", cand, match))
     removable = [p for p in unmatched_prev if _in_scope(p, profile, inp.source, urls)]
     for cand in unmatched_cands:

@@ -16,9 +16,29 @@ _PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<inner>[^()]*)\)\s*$")
 # qualifiers whose difference makes a `changed` flag, per predicate (others are descriptive)
 COMPARED: dict[str, tuple[str, ...]] = {
     "maintainer": ("status", "section", "role"),
-    "affiliation": ("affiliation_text",),
+    "affiliation": (),  # the printed line is evidence, not the fact: org + work + person
     "author_of": (),
 }
+# words that do not tell two organisations apart ("University of Oxford" = "Oxford University")
+ORG_NOISE = frozenset(
+    {
+        "of",
+        "the",
+        "at",
+        "and",
+        "inc",
+        "corp",
+        "corporation",
+        "ltd",
+        "llc",
+        "co",
+        "gmbh",
+        "sa",
+        "plc",
+    }
+)
+_VERSION = re.compile(r"v\d+$")
+_DOI_PREFIX = re.compile(r"^(https?://(dx\.)?doi\.org/|doi:)", re.IGNORECASE)
 DEFAULT_COMPARED = ("status",)
 
 
@@ -55,12 +75,39 @@ def _is_area_level(qualifiers: dict[str, Any]) -> bool:
     return level_of(qualifiers) not in ("lead", "core")
 
 
+def work_key(work: str) -> str:
+    """One spelling per paper: 'arXiv:1912.01703v2', '1912.01703' and the abs URL agree."""
+    text = work.strip()
+    if _DOI_PREFIX.match(text) or text.startswith("10."):
+        return "doi:" + _DOI_PREFIX.sub("", text).lower()
+    text = re.sub(
+        r"^(https?://(export\.)?arxiv\.org/(abs|pdf)/|arxiv:)", "", text, flags=re.IGNORECASE
+    )
+    text = text.removesuffix(".pdf")
+    return "arxiv:" + _VERSION.sub("", text.lower())
+
+
+def org_tokens(text: str) -> frozenset[str]:
+    return frozenset(t for t in fold(text).split() if t not in ORG_NOISE)
+
+
+def same_org(profile_org: str, claim_org: str, claim_text: str = "") -> bool:
+    """The same organisation, up to word order, case, accents and legal suffixes; a profile's
+    short form also matches when every word of it is printed in the claim's affiliation line."""
+    a, b = org_tokens(profile_org), org_tokens(claim_org)
+    if a and a == b:
+        return True
+    return bool(a) and a <= org_tokens(claim_text or claim_org)
+
+
 def identity(predicate: str, obj: str, qualifiers: dict[str, Any]) -> tuple[str, ...]:
     """A coarse key: statements with different keys are never the same fact."""
     if predicate == "maintainer":
         return (predicate, fold(obj), fold(str(qualifiers.get("role") or "")))
     if predicate == "affiliation":
-        return (predicate, fold(obj), fold(str(qualifiers.get("work") or "")))
+        return (predicate, work_key(str(qualifiers.get("work") or "")))
+    if predicate == "author_of":
+        return (predicate, work_key(obj))
     return (predicate, fold(obj))
 
 
@@ -79,6 +126,10 @@ def same_fact(
             return False
         if _is_area_level(a_q) or _is_area_level(b_q):
             return bool(areas(a_q) & areas(b_q))
+    if a_pred == "affiliation":
+        return same_org(a_obj, b_obj, str(b_q.get("affiliation_text") or "")) or same_org(
+            b_obj, a_obj, str(a_q.get("affiliation_text") or "")
+        )
     return True
 
 

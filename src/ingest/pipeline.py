@@ -62,20 +62,53 @@ def process_snapshot(
     extractor_name: str | None = None,
 ) -> SourceOutcome:
     """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue."""
-    outcome = SourceOutcome(
-        url=source.url, status=status, snapshot=snapshot.sha256, final_url=snapshot.url
-    )
-    state = store.source_state(source.url) or {}
-    previous_sha = state.get("last_sha256")
     store.put_snapshot(snapshot)
     module = extractors.choose(source.url, snapshot, extractor_name or source.extractor)
     tag = extractors.tag(module)
-    outcome.extractor = tag
     found = store.claims_for(snapshot.sha256)
     if not found or any(c.extractor != tag for c in found):
         found = module.extract(snapshot)
         store.put_claims(snapshot.sha256, source.url, found)
-    outcome.claims = len(found)
+    return process_claims(
+        store,
+        settings,
+        source,
+        snapshot,
+        found,
+        profiles,
+        status=status,
+        extractor=module.NAME,
+        tag=tag,
+    )
+
+
+def process_claims(
+    store: Store,
+    settings: Settings,
+    source: Source,
+    snapshot: Snapshot,
+    found: list[Claim],
+    profiles: dict[str, Profile],
+    *,
+    status: OutcomeStatus,
+    extractor: str,
+    tag: str,
+) -> SourceOutcome:
+    """Resolve, guard, diff and enqueue the claims one source states in a stored snapshot.
+
+    The snapshot may hold more than this source's claims (an arXiv batch answer covers up to
+    100 papers): the caller passes only this source's share in `found`.
+    """
+    outcome = SourceOutcome(
+        url=source.url,
+        status=status,
+        snapshot=snapshot.sha256,
+        final_url=snapshot.url,
+        extractor=tag,
+        claims=len(found),
+    )
+    state = store.source_state(source.url) or {}
+    previous_sha = state.get("last_sha256")
 
     resolver = Resolver(profiles)
     resolved: list[tuple[str, Claim]] = []
@@ -112,7 +145,7 @@ def process_snapshot(
     # headings renamed since the last version of this page (or of the same kind of page
     # seen under another URL, e.g. the Markdown beside the HTML)
     renames: dict[str, str] = {}
-    before_sha = previous_sha or store.latest_sha_for_extractor(module.NAME, source.url)
+    before_sha = previous_sha or store.latest_sha_for_extractor(extractor, source.url)
     if before_sha and before_sha != snapshot.sha256:
         renames = detect_renames(store.claims_for(before_sha), found)
     proposed = diff(
@@ -136,7 +169,7 @@ def process_snapshot(
         "last_checked": iso_z(utcnow()),
         "fail_streak": 0,
         "last_error": None,
-        "extractor": module.NAME,
+        "extractor": extractor,
     }
     if healthy:
         update["last_sha256"] = snapshot.sha256
