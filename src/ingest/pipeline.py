@@ -93,8 +93,12 @@ def process_claims(
     status: OutcomeStatus,
     extractor: str,
     tag: str,
+    layout_guard: bool = True,
 ) -> SourceOutcome:
     """Resolve, guard, diff and enqueue the claims one source states in a stored snapshot.
+
+    `layout_guard=False` is for answers that may rightly be empty (a search finding nothing):
+    they raise no layout alert (and, being authoritative for nothing, remove nothing).
 
     The snapshot may hold more than this source's claims (an arXiv batch answer covers up to
     100 papers): the caller passes only this source's share in `found`.
@@ -126,19 +130,9 @@ def process_claims(
 
     people = len(people_of(found))
     outcome.people = people
-    before = state.get("people_count")
-    if not found:
-        outcome.alerts.append(
-            f"layout: no list of people found in '{snapshot.url}'; no removals flagged"
-        )
-    elif before and people < settings.layout_min_ratio * before:
-        outcome.alerts.append(
-            f"layout: '{snapshot.url}' lists {people} people, {before} last "
-            "time; no removals flagged"
-        )
-    if looks_like_login(snapshot):
-        outcome.alerts.append(
-            f"layout: '{snapshot.url}' looks like a login page; no removals flagged"
+    if layout_guard:
+        outcome.alerts.extend(
+            layout_alerts(snapshot, people, state.get("people_count"), settings.layout_min_ratio)
         )
     healthy = not outcome.alerts
 
@@ -176,6 +170,23 @@ def process_claims(
         update["people_count"] = people
     store.update_source_state(source.url, **update)
     return outcome
+
+
+def layout_alerts(
+    snapshot: Snapshot, people: int, before: int | None, min_ratio: float
+) -> list[str]:
+    """Signs that a snapshot lost its structure: then it flags no removals."""
+    alerts = []
+    if not people:
+        alerts.append(f"layout: no list of people found in '{snapshot.url}'; no removals flagged")
+    elif before and people < min_ratio * before:
+        alerts.append(
+            f"layout: '{snapshot.url}' lists {people} people, {before} last time; "
+            "no removals flagged"
+        )
+    if looks_like_login(snapshot):
+        alerts.append(f"layout: '{snapshot.url}' looks like a login page; no removals flagged")
+    return alerts
 
 
 def store_change(store: Store, change_id: str) -> dict[str, Any]:
