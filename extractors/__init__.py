@@ -19,10 +19,11 @@ from types import ModuleType
 from ingest.errors import NoExtractorError
 from ingest.models import Snapshot
 
-from . import pytorch_governance
+from . import arxiv_atom, pytorch_governance
 
 REGISTRY: dict[str, ModuleType] = {
     pytorch_governance.NAME: pytorch_governance,
+    arxiv_atom.NAME: arxiv_atom,
 }
 
 
