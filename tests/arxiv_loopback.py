@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,7 +27,9 @@ from xml.sax.saxutils import escape
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "atom"
 
 Params = dict[str, str]
-Answer = tuple[int, dict[str, str], bytes]
+# a body is bytes, or (pause in seconds, bytes) pieces written one after the other (slow servers)
+Body = bytes | list[tuple[float, bytes]]
+Answer = tuple[int, dict[str, str], Body]
 
 
 @dataclass(frozen=True)
@@ -100,13 +103,20 @@ class _Handler(BaseHTTPRequestHandler):
         if answer is None:
             answer = self.server.recorded(params)
         status, headers, body = answer
+        pieces = [(0.0, body)] if isinstance(body, bytes) else body
         self.send_response(status)
         headers = {"Content-Type": "application/atom+xml; charset=utf-8", **headers}
         for key, value in headers.items():
             self.send_header(key, value)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(sum(len(piece) for _, piece in pieces)))
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            for pause, piece in pieces:
+                time.sleep(pause)
+                self.wfile.write(piece)
+                self.wfile.flush()
+        except OSError:
+            pass  # the client gave up (the timeout tests)
 
 
 class ArxivLoopback(ThreadingHTTPServer):

@@ -20,7 +20,7 @@ from ingest.arxiv_client import (
     normalize_id,
     split_version,
 )
-from ingest.errors import FetchError, HTTPStatusError, ReplayMissError
+from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
 from ingest.fetch import is_transient
 from ingest.settings import Settings
 from tests.arxiv_loopback import (
@@ -306,6 +306,44 @@ def test_stalled_server_times_out(server: ArxivLoopback) -> None:
     assert time.monotonic() - started < 2.0
     assert "timed out after 0.3s" in str(info.value)
     assert info.value.transient is True and is_transient(info.value)
+
+
+def test_stall_in_the_middle_of_the_body_times_out(server: ArxivLoopback) -> None:
+    body = atom_feed(["1605.08386"])
+    server.route = lambda params: (200, {}, [(0.0, body[:100]), (1.5, body[100:])])
+    settings = Settings(allow_private=True, http_timeout=0.3)
+    with (
+        ArxivClient(settings, query_url_format=server.url_format) as client,
+        pytest.raises(FetchError, match=r"timed out after 0\.3s") as info,
+    ):
+        client.fetch_ids(["1605.08386"])
+    assert info.value.transient is True
+
+
+def test_trickling_server_hits_the_overall_deadline(server: ArxivLoopback) -> None:
+    body = atom_feed(["1605.08386"])
+    pieces = [(0.05, body[i : i + 40]) for i in range(0, len(body), 40)]  # ~0.05 s apart
+    assert len(pieces) * 0.05 > 0.5  # each read is fast; the whole body is not
+    server.route = lambda params: (200, {}, pieces)
+    settings = Settings(allow_private=True, http_timeout=0.5)
+    started = time.monotonic()
+    with (
+        ArxivClient(settings, query_url_format=server.url_format) as client,
+        pytest.raises(FetchError, match="reading the body") as info,
+    ):
+        client.fetch_ids(["1605.08386"])
+    assert time.monotonic() - started < 1.5
+    assert info.value.transient is True
+
+
+def test_body_larger_than_max_bytes_is_refused(server: ArxivLoopback) -> None:
+    server.route = id_list_route
+    settings = Settings(allow_private=True, http_timeout=2.0, max_bytes=500)
+    with (
+        ArxivClient(settings, query_url_format=server.url_format) as client,
+        pytest.raises(ResponseTooLargeError),
+    ):
+        client.fetch_ids(["1605.08386", "1707.08567"])
 
 
 def test_connection_refused_is_transient(settings: Settings) -> None:

@@ -10,7 +10,9 @@ wraps the `requests` session it talks through (`_PoliteSession`), since arxiv 4 
 
 - it calls `session.get(url, headers={"user-agent": "arxiv.py/<version>"})` with NO timeout and
   its own User-Agent: the wrapper replaces both (settings.http_timeout, settings.user_agent).
-  requests' timeout bounds the connection and each socket read, so a stalled server raises.
+  requests' timeout bounds the connection and each socket read, so a stalled server raises; the
+  body is streamed and must also arrive within http_timeout in all (a trickling server) and
+  stay under settings.max_bytes (ResponseTooLargeError).
 - its 3-second delay uses the real clock and only spaces requests inside one `arxiv.Client`
   generator; the wrapper spaces every request of this `ArxivClient` (across calls) with the
   injected `clock`/`sleep`, and `arxiv.Client` is given `delay_seconds=0` so the two never add up.
@@ -43,8 +45,9 @@ from urllib.parse import parse_qs, urlsplit
 import arxiv
 import requests
 from lxml import etree
+from urllib3.exceptions import ReadTimeoutError
 
-from ingest.errors import FetchError, HTTPStatusError, ReplayMissError
+from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
 from ingest.fetch import REPLAY_AS_OF_HEADER, REPLAY_HEADER, REPLAY_MISS, retry_after_seconds
 from ingest.models import Snapshot
 from ingest.settings import Settings
@@ -52,6 +55,7 @@ from ingest.settings import Settings
 DEFAULT_DELAY_SECONDS = 3.0  # arXiv's terms of use: no more than one request every three seconds
 DEFAULT_BATCH_SIZE = 100  # ids per id_list query (arXiv's advice; ~600 ids make the URL too long)
 MAX_PAGE_SIZE = 2000  # the API's limit of results per page
+CHUNK_BYTES = 64 * 1024  # read size of a response body
 
 # --- arXiv identifiers ------------------------------------------------------------------------
 # new style since 2007: YYMM.NNNN (to 2014) or YYMM.NNNNN, optional version
@@ -184,6 +188,7 @@ class ArxivClient:
         self._session = _PoliteSession(
             session if session is not None else requests.Session(),
             timeout=settings.http_timeout,
+            max_bytes=settings.max_bytes,
             user_agent=settings.user_agent,
             delay_seconds=delay_seconds,
             sleep=sleep,
@@ -305,6 +310,7 @@ class _PoliteSession:
         session: requests.Session,
         *,
         timeout: float,
+        max_bytes: int,
         user_agent: str,
         delay_seconds: float,
         sleep: Callable[[float], None],
@@ -312,6 +318,7 @@ class _PoliteSession:
     ) -> None:
         self.session = session
         self.timeout = timeout
+        self.max_bytes = max_bytes
         self.user_agent = user_agent
         self.delay_seconds = delay_seconds
         self.sleep = sleep
@@ -348,15 +355,23 @@ class _PoliteSession:
         given = kwargs.pop("headers", None) or {}
         headers = {k: v for k, v in given.items() if k.lower() != "user-agent"}
         headers["User-Agent"] = self.user_agent
-        kwargs["timeout"] = self.timeout
+        kwargs["timeout"] = self.timeout  # bounds connecting and each socket read
+        kwargs["stream"] = True  # the body is read by _read_body, against a deadline and a cap
         self._wait()
         self.request_count += 1
         try:
             response = self.session.request(method, url, headers=headers, **kwargs)
-            body = response.content  # read here, inside the timeout handling
+            try:
+                body = self._read_body(response, url)
+            finally:
+                response.close()
         except requests.Timeout as exc:
             raise FetchError(url, f"timed out after {self.timeout:g}s", transient=True) from exc
         except requests.ConnectionError as exc:
+            if isinstance(exc.args[0] if exc.args else None, ReadTimeoutError):
+                # requests reports a read timeout while streaming the body as a ConnectionError
+                reason = f"timed out after {self.timeout:g}s"
+                raise FetchError(url, reason, transient=True) from exc
             raise FetchError(url, f"connection failed: {exc}", transient=True) from exc
         except requests.RequestException as exc:
             raise FetchError(url, f"request failed: {exc}") from exc
@@ -373,6 +388,28 @@ class _PoliteSession:
         if response.status_code == 200:
             _check_page(url, body)
         return cast(requests.Response, response)
+
+    def _read_body(self, response: requests.Response, url: str) -> bytes:
+        """The decoded body, read within `timeout` seconds in all (a server trickling bytes
+        defeats a per-read timeout) and refused past `max_bytes`; handed back to arxiv through
+        `response._content`, the attribute `requests` itself fills on a non-streamed read."""
+        if response.raw is None:  # an adapter handed over the body whole (the replay archive)
+            content = bytes(response.content)
+            if len(content) > self.max_bytes:
+                raise ResponseTooLargeError(url, self.max_bytes)
+            return content
+        deadline = time.monotonic() + self.timeout
+        body = bytearray()
+        for chunk in response.iter_content(chunk_size=CHUNK_BYTES):
+            body += chunk
+            if len(body) > self.max_bytes:
+                raise ResponseTooLargeError(url, self.max_bytes)
+            if time.monotonic() > deadline:
+                raise FetchError(
+                    url, f"timed out after {self.timeout:g}s reading the body", transient=True
+                )
+        response._content = bytes(body)
+        return response._content
 
     def _wait(self) -> None:
         """Sleep until `delay_seconds` have passed since the end of this client's last request."""
