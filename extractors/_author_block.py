@@ -1,0 +1,735 @@
+"""The author block of a paper's first page(s): names, affiliations and emails, from `Line`s.
+
+Layouts handled (one pass over the block's lines, top to bottom):
+
+- marker layouts: names carry superscript (or inline symbol) markers, "1", "1,2", "*", "†", "α";
+  affiliation lines start with a marker, or hold several affiliations split at inline markers
+  ("¹Lab X, Univ Y, ²Company" is two affiliations, split at the marker, never at commas);
+  unresolved markers are looked up in the page's footnotes;
+- structural layouts (no markers): a row of names owns the non-name lines under it until the next
+  row of names. Several names in one cell share those lines (group blocks: "A, B, C" over a
+  department); names in separate columns (NeurIPS / ACM grids) each own the lines stacked under
+  their column; consecutive lines of one column form one affiliation, joined with ", ";
+- ACM one-line-per-author: "NAME, Affiliation, Country" (a name, then an institution);
+- emails: brace groups "{a,b}@x.org" and shared-domain lists "a,b@x.org" expanded in order, then
+  assigned (1) next to the author's name in the page text ("Authors' addresses: Name, email"),
+  (2) to the column or group of names they are printed with, (3) to the authors of the affiliation
+  line they follow, (4) in printed order when that agrees with the domains, else (5) by domain
+  (an email goes to the first unassigned author whose affiliation matches its domain).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from extractors._pdf_text import Cell, Line, Segment
+from ingest.names import fold, same_person_name
+
+# --- named patterns and word lists -------------------------------------------------------------
+
+# Characters used as affiliation / footnote markers.
+SYMBOL_MARKERS = "*∗†‡§¶‖⋄◇□■♠♣♦♥♭♮♯#⊥⊤⋆★☆✝✉⊗⊕"
+GREEK_MARKERS = "αβγδεζηθικλμνξοπρστυφχψω"
+MARKER_CHARS = SYMBOL_MARKERS + GREEK_MARKERS
+# Pieces of a superscript run that are marker keys: numbers, single letters, symbols.
+MARKER_KEY_RE = re.compile(r"\d+|[^\W\d_]|[^\w\s,;.()\[\]]")
+# An inline (full-size) symbol marker inside text.
+INLINE_MARKER_RE = re.compile(f"[{re.escape(MARKER_CHARS)}]")
+# A number glued to the capital that starts an affiliation ("1MoE Key Lab"), at the start of a
+# cell or after a comma: an unraised numeric marker.
+GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z][a-z])")
+NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|\s{3,})\s*")
+EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+EMAIL_CHUNK_RE = re.compile(r"[\w.+{}\[\], -]*@[\w-]+(?:\.[\w-]+)+")
+# A line break inside an email's domain ("head@seas." / "upenn.edu").
+EMAIL_BREAK_RE = re.compile(r"(@[\w-]+(?:\.[\w-]+)*\.)\s*\n\s*([\w-]+(?:\.[\w-]+)*)")
+# Text before an '@' that is still part of the address list ("{ann,bob", "ruochen" of "ruochen_x").
+EMAIL_HEAD_RE = re.compile(r"[a-z0-9\s.,+{}_-]*")
+URL_RE = re.compile(r"https?://|www\.", re.I)
+# Between a name and its own email: "Tal August, taugust@...", "Ann Lee (ann@...)", "Ann Lee: a@".
+NAME_EMAIL_GAP = r"\s*[,(:<]?\s*"
+
+NAME_PARTICLES = {
+    "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
+    "bin", "ibn", "al", "el", "ten", "ter", "y", "zu", "af", "st.",
+}  # fmt: skip
+# Words that mark a text as an institution (lower-case, folded). Weighted for `organisation`.
+INSTITUTION_WORDS = {
+    "university": 5, "universitat": 5, "universite": 5, "universidad": 5, "universita": 5,
+    "universiteit": 5, "college": 4, "institute": 4, "institut": 4, "instituto": 4,
+    "istituto": 4, "laboratory": 4, "laboratories": 4, "lab": 3, "labs": 3, "inc": 4,
+    "corp": 4, "corporation": 4, "ltd": 4, "llc": 4, "gmbh": 4, "company": 3, "group": 3,
+    "research": 3, "ai": 3, "academy": 4, "hospital": 4, "foundation": 3, "centre": 2,
+    "center": 2, "school": 2, "department": 1, "dept": 1, "faculty": 1, "division": 1,
+    "google": 5, "deepmind": 5, "meta": 5, "facebook": 5, "nvidia": 5, "microsoft": 5,
+    "amazon": 5, "apple": 5, "openai": 5, "anthropic": 5, "ibm": 5, "intel": 5,
+    "huawei": 5, "alibaba": 5, "tencent": 5, "baidu": 5, "bytedance": 5, "salesforce": 5,
+    "adobe": 5, "samsung": 5, "sony": 5, "netflix": 5, "uber": 5, "polytechnic": 5,
+    "politecnico": 5, "eth": 4, "epfl": 5, "mit": 5, "cnrs": 5, "inria": 5, "csail": 4,
+    "technologies": 3, "technology": 2, "sciences": 1, "systems": 1, "national": 1,
+}  # fmt: skip
+# Systems whose campus follows after a comma: "University of California, Berkeley".
+MULTI_CAMPUS = (
+    "university of california", "university of illinois", "university of massachusetts",
+    "university of texas", "university of wisconsin", "university of colorado",
+    "university of maryland", "university of north carolina", "university of missouri",
+)  # fmt: skip
+# Words that never occur in a person's name (folded); they stop a text from being a name.
+NOT_NAME_WORDS = set(INSTITUTION_WORDS) | {
+    "abstract", "introduction", "keywords", "email", "e-mail", "corresponding", "author",
+    "authors", "contribution", "equal", "of", "for", "the", "and", "in", "on", "at", "with",
+    "by", "to", "usa", "china", "germany", "france", "uk", "canada", "japan", "india",
+    "preprint", "proceedings", "conference", "workshop", "arxiv", "submitted", "draft",
+    "dated", "received", "accepted", "published", "journal", "vol", "volume", "track",
+    "paper", "work", "done", "during", "internship", "project", "lead", "contact",
+}  # fmt: skip
+# Footnote and note lines inside author blocks that are not affiliations.
+IGNORE_RE = re.compile(
+    r"equal(ly)? contribut|contributed equally|corresponding author|work (was )?done|"
+    r"these authors|joint first|project lead|^\(?dated\b|^\(?received\b|^preprint\b|"
+    r"^\*?\s*(email|e-mail|contact)\b|^code\b|^project page|^homepage|^under review|"
+    r"^accepted\b|^published\b|^copyright|^proceedings\b",
+    re.I,
+)
+GENERIC_DOMAIN_LABELS = {
+    "edu", "org", "com", "net", "gov", "ac", "co", "uk", "cn", "de", "fr", "jp", "ca", "in",
+    "mail", "cs", "eecs", "fas", "seas", "ece", "ee", "math", "stat", "stats", "student",
+    "students", "alumni", "gmail", "email", "mails", "www", "us", "au", "ch", "nl", "it",
+}  # fmt: skip
+ACRONYM_SKIP = {"of", "for", "and", "the", "de", "da", "di", "at", "in", "&"}
+# Spacing accents that some TeX fonts draw before the letter ("Teˇsanovi´c" -> "Tešanović").
+SPACING_ACCENTS = {
+    "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u02dc": "\u0303",
+    "\u00a8": "\u0308", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307",
+    "\u00b8": "\u0327", "\u02da": "\u030a", "\u02dd": "\u030b", "\u00af": "\u0304",
+}  # fmt: skip
+_ACCENT_RE = re.compile(f"([{''.join(SPACING_ACCENTS)}])\\s?([A-Za-zıȷ])")
+_JUNK_RE = re.compile(r"[()\[\]\x00-\x1f\ufffd✉]+")
+_CONNECTOR_END_RE = re.compile(r"\b(and|of|for|the|&|in|at|de|du|des|der|di|la|le)$", re.I)
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Affiliation:
+    text: str
+    quote: str
+    page: int
+    index: int = 0  # 1-based, in order of first appearance in the block
+
+
+@dataclass
+class Author:
+    name: str
+    markers: list[str] = field(default_factory=list)
+    affiliations: list[Affiliation] = field(default_factory=list)
+    emails: list[str] = field(default_factory=list)
+    x0: float = 0.0
+    x1: float = 0.0
+    page: int = 1
+
+
+@dataclass
+class _Piece:
+    keys: list[str]
+    text: str
+    quote: str
+
+
+@dataclass
+class _EmailGroup:
+    emails: list[str]
+    band: list[Author]
+    column: list[Author]
+    after_key: str | None
+
+
+# --- text helpers ------------------------------------------------------------------------------
+
+
+def fix_accents(text: str) -> str:
+    """Merge TeX's spacing accents into the letter they belong to, then NFC."""
+
+    def merge(m: re.Match[str]) -> str:
+        letter = {"ı": "i", "ȷ": "j"}.get(m.group(2), m.group(2))
+        return letter + SPACING_ACCENTS[m.group(1)]
+
+    return unicodedata.normalize("NFC", _ACCENT_RE.sub(merge, text))
+
+
+def clean(text: str) -> str:
+    text = fix_accents(_JUNK_RE.sub(" ", text))
+    return re.sub(r"\s+", " ", text).strip(" ,;:")
+
+
+def words_of(text: str) -> list[str]:
+    return fold(text).split()
+
+
+def institution_score(text: str) -> int:
+    return sum(INSTITUTION_WORDS.get(w, 0) for w in words_of(text))
+
+
+def is_institution(text: str) -> bool:
+    return institution_score(text) >= 2
+
+
+def is_name_like(text: str) -> bool:
+    """Capitalised words (initials and particles allowed), no institution words, no digits."""
+    text = text.strip()
+    if not text or len(text) > 48 or any(ch.isdigit() for ch in text) or "@" in text:
+        return False
+    parts = text.replace("\u00a0", " ").split()
+    if not 2 <= len(parts) <= 6:
+        return False
+    capitalised = 0
+    for part in parts:
+        bare = part.strip(".,'’-")
+        if not bare:
+            return False
+        if part.lower() in NAME_PARTICLES:
+            continue
+        if fold(part) in NOT_NAME_WORDS:
+            return False
+        if not (bare[0].isupper() or bare[0].isdigit()):
+            return False
+        if not all(ch.isalpha() or ch in ".-'’" for ch in part):
+            return False
+        capitalised += 1
+    return capitalised >= 2 or (capitalised >= 1 and len(parts) >= 2)
+
+
+def is_prose(text: str) -> bool:
+    words = text.split()
+    if len(words) < 8 or "@" in text:
+        return False
+    lower = sum(1 for w in words if w[:1].islower())
+    return lower / len(words) >= 0.6
+
+
+def acronym(text: str) -> str:
+    return "".join(w[0] for w in words_of(text) if w not in ACRONYM_SKIP)
+
+
+def organisation_of(text: str) -> str:
+    """The most institution-like comma part of an affiliation ("Duke University")."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        return text
+    best = max(range(len(parts)), key=lambda i: (institution_score(parts[i]), -i))
+    org = parts[best]
+    if (
+        fold(org) in MULTI_CAMPUS
+        and best + 1 < len(parts)
+        and len(parts[best + 1].split()) <= 2
+        and institution_score(parts[best + 1]) == 0
+    ):
+        org = f"{org}, {parts[best + 1]}"
+    return org
+
+
+def marker_keys(text: str) -> list[str]:
+    return MARKER_KEY_RE.findall(text)
+
+
+# --- emails ------------------------------------------------------------------------------------
+
+
+def expand_emails(text: str) -> list[list[str]]:
+    """Email groups in printed order: '{a,b}@x.org, c@y.com' -> [['a@x.org','b@x.org'],['c@y.com']].
+
+    A shared-domain list 'a,b,c@x.edu' is one group of three. Lower-cased.
+    """
+    text = text.replace("\u2217", "*")
+    groups: list[list[str]] = []
+    pending: list[str] = []
+    for token in re.split(r"[\s,;{}()\[\]|]+|(?<=\})", text.lower()):
+        token = token.strip("*.:")
+        if not token:
+            continue
+        if "@" in token:
+            local, _, domain = token.rpartition("@")
+            domain = domain.strip(".")
+            if not re.fullmatch(r"[\w-]+(\.[\w-]+)+", domain):
+                pending = []
+                continue
+            locals_ = [*pending, local] if local else pending
+            group = [f"{name}@{domain}" for name in locals_ if re.fullmatch(r"[\w.+-]+", name)]
+            if group:
+                groups.append(group)
+            pending = []
+        elif re.fullmatch(r"[\w.+-]+", token):
+            pending.append(token)
+        else:
+            pending = []
+    return groups
+
+
+def _email_text(cell_text: str) -> str:
+    # An underscore drawn as a rule comes out as a space: "ruochen zhang@brown.edu".
+    return re.sub(r"(?<=[a-z0-9])\s+(?=[a-z0-9][\w.]*@)", "_", cell_text)
+
+
+def domain_matches(domain: str, affiliations: list[str]) -> bool:
+    labels = [
+        lab for lab in domain.lower().split(".") if lab not in GENERIC_DOMAIN_LABELS and len(lab) > 1
+    ]
+    for aff in affiliations:
+        squashed = fold(aff).replace(" ", "")
+        aff_words = [w for w in words_of(aff) if len(w) >= 4 and w not in INSTITUTION_WORDS]
+        acronyms = {acronym(part) for part in aff.split(",")}
+        for label in labels:
+            if label in acronyms and len(label) >= 2:
+                return True
+            if len(label) >= 4 and label in squashed:
+                return True
+            if any(w in label for w in aff_words if len(w) >= 4):
+                return True
+            first = words_of(aff.split(",")[0])
+            if first and len(first[0]) >= 4 and label.startswith(first[0]):
+                return True
+    return False
+
+
+def _name_in_email(email: str, name: str) -> bool:
+    local = re.sub(r"[^a-z]", "", email.split("@")[0])
+    parts = [p for p in words_of(name) if len(p) >= 3]
+    return any(p in local for p in parts)
+
+
+# --- the parser --------------------------------------------------------------------------------
+
+
+class BlockParser:
+    """Reads the author block's lines; `authors` holds the result after `parse`."""
+
+    def __init__(self, known_authors: list[str] | None = None) -> None:
+        self.known = known_authors or []
+        self.authors: list[Author] = []
+        self.keyed: dict[str, Affiliation] = {}
+        self.affiliations: list[Affiliation] = []
+        self.email_groups: list[_EmailGroup] = []
+        self._band: list[Author] = []
+        self._band_closed = False
+        self._last_key: str | None = None
+        self._last_key_line = -10
+        self._column_aff: dict[int, tuple[Affiliation, int]] = {}
+        self._uses_markers = False
+
+    # -- entry point
+
+    def parse(self, lines: list[Line], page_lines: list[Line], page_text: str) -> list[Author]:
+        for number, line in enumerate(lines):
+            self._line(number, line)
+        self._resolve_markers(page_lines, lines)
+        for aff_index, aff in enumerate(self.affiliations, start=1):
+            aff.index = aff_index
+        self._assign_emails(page_text)
+        return self.authors
+
+    # -- per line
+
+    def _line(self, number: int, line: Line) -> None:
+        kinds: list[tuple[str, Cell, object]] = []
+        for cell in line.cells:
+            text = cell.text
+            if not text or IGNORE_RE.search(cell.plain or text) or URL_RE.search(text):
+                kinds.append(("skip", cell, None))
+                continue
+            names_part, email_groups = self._split_email(cell)
+            if names_part is None:
+                kinds.append(("email", cell, email_groups))
+                continue
+            names = self._names(names_part)
+            if names is not None:
+                kinds.append(("names", cell, (names, email_groups)))
+                continue
+            inline = self._name_and_affiliation(names_part)
+            if inline is not None:
+                kinds.append(("inline", cell, inline))
+                continue
+            kinds.append(("aff", cell, None))
+        if any(kind == "names" for kind, _, _ in kinds) and not any(
+            kind == "aff" for kind, _, _ in kinds
+        ):
+            self._names_row(number, [(c, v) for k, c, v in kinds if k == "names"])
+        for kind, cell, value in kinds:
+            if kind == "inline":
+                assert isinstance(value, tuple)
+                self._inline(cell, value)
+            elif kind == "aff" or (
+                kind == "names" and any(k == "aff" for k, _, _ in kinds)
+            ):
+                self._affiliation_cell(number, cell)
+            elif kind == "email":
+                assert isinstance(value, list)
+                self._emails(cell, value)
+            elif kind == "names":
+                assert isinstance(value, tuple)
+                if value[1]:
+                    self._emails(cell, value[1], band_only=True)
+
+    def _split_email(self, cell: Cell) -> tuple[list[Segment] | None, list[list[str]]]:
+        """(segments before any email, email groups); None for the first when all is email."""
+        segs = cell.segments
+        at = next((i for i, s in enumerate(segs) if "@" in s.text), None)
+        if at is None:
+            return segs, []
+        start = at
+        while start > 0 and not segs[start].text[:1].isspace() and not (
+            segs[start - 1].text.rstrip().endswith(",") and "@" not in segs[start - 1].text
+            and segs[start - 1].text.rstrip(",").strip().isalpha()
+            and segs[start - 1].text.strip()[:1].isupper()
+            and not segs[start - 1].text.strip().isupper()
+        ):
+            start -= 1
+        head = segs[:start]
+        email_text = _email_text("".join(s.text for s in segs[start:]))
+        groups = expand_emails(email_text)
+        head_text = "".join(s.text for s in head).strip()
+        if not head_text or EMAIL_HEAD_RE.fullmatch(head_text):
+            return None, groups
+        return head, groups
+
+    # -- names
+
+    def _tokens(self, segments: list[Segment], *, glued_numbers: bool) -> list[tuple[str, str]]:
+        tokens: list[tuple[str, str]] = []
+        for seg in segments:
+            if seg.sup:
+                tokens.append(("M", seg.text))
+                continue
+            text = seg.text
+            if glued_numbers:
+                text = GLUED_NUMBER_RE.sub(lambda m: "\x01" + m.group(1) + "\x02", text)
+            pos = 0
+            for m in re.finditer(f"\x01(\\d+)\x02|{INLINE_MARKER_RE.pattern}", text):
+                if m.start() > pos:
+                    tokens.append(("T", text[pos : m.start()]))
+                tokens.append(("M", m.group(1) or m.group(0)))
+                pos = m.end()
+            if pos < len(text):
+                tokens.append(("T", text[pos:]))
+        return tokens
+
+    def _names(self, segments: list[Segment]) -> list[Author] | None:
+        """The names of a names cell, with their markers; None when the cell is not names."""
+        items: list[Author] = []
+        raw: list[str] = []
+        buffer = ""
+
+        def flush() -> bool:
+            nonlocal buffer
+            for part in NAME_SEPARATOR_RE.split(buffer):
+                part = clean(part)
+                if not part:
+                    continue
+                # the end of a name broken across lines: "Lee" of "...Germain / Lee4"
+                fragment = not items and _is_name_fragment(part)
+                if not fragment and not self._is_name(part):
+                    return False
+                items.append(Author(name=part))
+                raw.append(part)
+            buffer = ""
+            return True
+
+        for kind, text in self._tokens(segments, glued_numbers=False):
+            if kind == "T":
+                buffer += text
+                continue
+            if not flush():
+                return None
+            keys = marker_keys(text)
+            if items and keys:
+                items[-1].markers.extend(keys)
+        if not flush() or not items:
+            return None
+        if len(items) == 1 and len(items[0].name.split()) == 1:
+            return None  # a lone word is not a names line
+        x0 = segments[0].x
+        x1 = max(s.end for s in segments)
+        for item in items:
+            item.x0, item.x1 = x0, x1
+        return items
+
+    def _is_name(self, text: str) -> bool:
+        if self.known and any(same_person_name(text, k) for k in self.known):
+            return True
+        return is_name_like(text)
+
+    def _name_and_affiliation(self, segments: list[Segment]) -> tuple[Author, str, str] | None:
+        """ACM's 'NAME, Affiliation, Country' line -> (author, affiliation text, quote)."""
+        text = "".join(s.text for s in segments if not s.sup)
+        head, sep, rest = text.partition(",")
+        name = clean(head)
+        if not sep or not self._is_name(name) or not rest.strip():
+            return None
+        rest_parts = [clean(p) for p in NAME_SEPARATOR_RE.split(rest) if clean(p)]
+        if rest_parts and all(self._is_name(p) for p in rest_parts):
+            return None
+        fonts_differ = len({s.font for s in segments if s.text.strip() and not s.sup}) > 1
+        if not (is_institution(rest) or fonts_differ):
+            return None
+        author = Author(name=name, x0=segments[0].x, x1=max(s.end for s in segments))
+        return author, clean(rest), rest.strip(" ,")
+
+    def _names_row(self, number: int, cells: list[tuple[Cell, object]]) -> None:
+        new: list[Author] = []
+        for cell, value in cells:
+            assert isinstance(value, tuple)
+            names = value[0]
+            for author in names:
+                author.page = cell.page
+            new.extend(names)
+        if not new:
+            return
+        if any(a.markers for a in new):
+            self._uses_markers = True
+        # a name broken across lines: "... Benjamin Charles Germain" / "Lee4, Jacob Carlson3"
+        if (
+            self._band
+            and not self._band_closed
+            and self._uses_markers
+            and not self._band[-1].markers
+            and new[0].markers
+            and len(new[0].name.split()) == 1
+            and len(cells) == 1
+        ):
+            last = self._band[-1]
+            last.name = f"{last.name} {new[0].name}"
+            last.markers = new[0].markers
+            new = new[1:]
+        new = [a for a in new if len(a.name.split()) > 1 or self._is_name(a.name)]
+        if not new:
+            return
+        if self._band_closed:
+            self._band = []
+            self._band_closed = False
+            self._column_aff = {}
+        self._band.extend(new)
+        self.authors.extend(new)
+
+    def _inline(self, cell: Cell, value: tuple[Author, str, str]) -> None:
+        author, text, quote = value
+        author.page = cell.page
+        aff = self._new_affiliation(text, quote, cell.page)
+        author.affiliations.append(aff)
+        self.authors.append(author)
+        self._band = [author]
+        self._band_closed = True
+
+    # -- affiliations
+
+    def _new_affiliation(self, text: str, quote: str, page: int) -> Affiliation:
+        for aff in self.affiliations:
+            if aff.text == text:
+                return aff
+        aff = Affiliation(text=text, quote=quote, page=page)
+        self.affiliations.append(aff)
+        return aff
+
+    def _pieces(self, cell: Cell) -> list[_Piece]:
+        pieces: list[_Piece] = []
+        for kind, text in self._tokens(cell.segments, glued_numbers=True):
+            if kind == "M":
+                keys = marker_keys(text)
+                if not keys:
+                    continue
+                if pieces and not pieces[-1].text.strip():
+                    pieces[-1].keys.extend(keys)
+                else:
+                    pieces.append(_Piece(keys=keys, text="", quote=""))
+            else:
+                if not pieces:
+                    pieces.append(_Piece(keys=[], text="", quote=""))
+                pieces[-1].text += text
+                pieces[-1].quote += text
+        return [p for p in pieces if clean(p.text) or p.keys]
+
+    def _affiliation_cell(self, number: int, cell: Cell) -> None:
+        pieces = self._pieces(cell)
+        for piece in pieces:
+            text = clean(re.sub(r"\s*\band\s*$", "", piece.text.strip()))
+            quote = piece.quote.strip().rstrip(",;").strip()
+            if not text:
+                continue
+            if piece.keys:
+                self._uses_markers = True
+                key = piece.keys[0]
+                if key in self.keyed and self._last_key == key:
+                    continue
+                aff = Affiliation(text=text, quote=quote, page=cell.page)
+                for k in piece.keys:
+                    self.keyed.setdefault(k, aff)
+                self._last_key, self._last_key_line = key, number
+                continue
+            if self._last_key is not None and number - self._last_key_line <= 1:
+                aff = self.keyed[self._last_key]  # a wrapped keyed affiliation
+                aff.text = _join(aff.text, text)
+                aff.quote = f"{aff.quote}\n{quote}"
+                self._last_key_line = number
+                continue
+            if self._uses_markers and self.keyed:
+                continue  # stray text in a marker layout
+            self._structural(number, cell, text, quote)
+
+    def _structural(self, number: int, cell: Cell, text: str, quote: str) -> None:
+        band = self._band
+        if not band:
+            return
+        self._band_closed = True
+        columns = sorted({(a.x0, a.x1) for a in band})
+        if len(columns) > 1:
+            column = min(
+                range(len(columns)),
+                key=lambda i: abs((columns[i][0] + columns[i][1]) / 2 - cell.center),
+            )
+            owners = [a for a in band if (a.x0, a.x1) == columns[column]]
+        else:
+            column, owners = 0, band
+        previous = self._column_aff.get(column)
+        if previous is not None and previous[1] == number - 1:
+            aff = previous[0]
+            aff.text = _join(aff.text, text)
+            aff.quote = f"{aff.quote}\n{quote}"
+            self._column_aff[column] = (aff, number)
+            return
+        aff = Affiliation(text=text, quote=quote, page=cell.page)
+        self.affiliations.append(aff)
+        for owner in owners:
+            owner.affiliations.append(aff)
+        self._column_aff[column] = (aff, number)
+
+    def _resolve_markers(self, page_lines: list[Line], block: list[Line]) -> None:
+        wanted = {k for a in self.authors for k in a.markers if k not in self.keyed}
+        if wanted:  # affiliations printed as footnotes further down the page
+            below = [line for line in page_lines if line not in block]
+            for line in below:
+                for cell in line.cells:
+                    for piece in self._pieces(cell):
+                        text = clean(piece.text)
+                        if (
+                            piece.keys
+                            and piece.keys[0] in wanted
+                            and is_institution(text)
+                            and not IGNORE_RE.search(text)
+                        ):
+                            aff = Affiliation(text=text, quote=piece.quote.strip(), page=cell.page)
+                            for k in piece.keys:
+                                self.keyed.setdefault(k, aff)
+                                wanted.discard(k)
+        ordered: list[Affiliation] = []
+        for author in self.authors:
+            for key in author.markers:
+                aff = self.keyed.get(key)
+                if aff is not None and aff not in author.affiliations:
+                    author.affiliations.append(aff)
+        for aff in self.keyed.values():
+            if aff not in ordered:
+                ordered.append(aff)
+        # with one printed affiliation and no markers on names, it belongs to everyone
+        if len(ordered) == 1 and not any(a.markers for a in self.authors):
+            for author in self.authors:
+                if not author.affiliations:
+                    author.affiliations.append(ordered[0])
+        rest = [a for a in self.affiliations if a not in ordered]
+        self.affiliations = ordered + rest
+
+    # -- emails
+
+    def _emails(self, cell: Cell, groups: list[list[str]], *, band_only: bool = False) -> None:
+        band = list(self._band)
+        column = [a for a in band if a.x0 <= cell.center <= a.x1] if len(band) > 1 else band
+        if len({(a.x0, a.x1) for a in band}) <= 1:
+            column = []
+        after = None if band_only else self._last_key
+        for group in groups:
+            self.email_groups.append(_EmailGroup(group, band, column, after))
+
+    def _assign_emails(self, page_text: str) -> None:
+        pool: list[str] = []
+        for group in self.email_groups:
+            emails = [e for e in group.emails if e not in pool]
+            pool.extend(emails)
+        if not pool and "@" not in page_text:
+            return
+        assigned: dict[str, Author] = {}
+
+        def give(email: str, author: Author) -> None:
+            if email not in assigned and not author.emails:
+                author.emails.append(email)
+                assigned[email] = author
+
+        # (1) right after the name in the page text: "Authors' addresses: Name, email, ..."
+        text = EMAIL_BREAK_RE.sub(r"\1\2", page_text)
+        for author in self.authors:
+            pattern = r"\s+".join(re.escape(p) for p in author.name.split())
+            m = re.search(pattern + NAME_EMAIL_GAP + f"({EMAIL_RE.pattern})", text, re.I)
+            if m:
+                give(m.group(1).lower().rstrip("."), author)
+        # (2) a column's or a group's own emails
+        for group in self.email_groups:
+            if group.column and len(group.column) == 1:
+                for email in group.emails:
+                    give(email, group.column[0])
+            elif group.band and len(group.emails) == len(group.band) and group.after_key is None:
+                for email, author in zip(group.emails, group.band, strict=True):
+                    give(email, author)
+        # (3) the authors of the affiliation the emails follow
+        for group in self.email_groups:
+            if group.after_key is None or group.after_key not in self.keyed:
+                continue
+            aff = self.keyed[group.after_key]
+            owners = [a for a in self.authors if aff in a.affiliations and not a.emails]
+            free = [e for e in group.emails if e not in assigned]
+            if owners and len(owners) == len(free):
+                for email, author in zip(free, owners, strict=True):
+                    give(email, author)
+        free = [e for e in pool if e not in assigned]
+        people = [a for a in self.authors if not a.emails]
+        if not free or not people:
+            return
+        aff_texts = [aff.text for aff in self.affiliations]
+        # (4) printed order, when every pairing agrees with the domains
+        if len(free) == len(people):
+
+            def agrees(email: str, author: Author) -> bool:
+                domain = email.split("@")[1]
+                if not domain_matches(domain, aff_texts):
+                    return True
+                return domain_matches(domain, [a.text for a in author.affiliations])
+
+            if all(agrees(e, a) for e, a in zip(free, people, strict=True)):
+                for email, author in zip(free, people, strict=True):
+                    give(email, author)
+                return
+        # (5) by domain, a name in the address winning over order
+        for email in free:
+            domain = email.split("@")[1]
+            candidates = [
+                a
+                for a in self.authors
+                if not a.emails and domain_matches(domain, [f.text for f in a.affiliations])
+            ]
+            if not candidates:
+                continue
+            named = [a for a in candidates if _name_in_email(email, a.name)]
+            give(email, named[0] if len(named) == 1 else candidates[0])
+
+
+def _is_name_fragment(text: str) -> bool:
+    return (
+        len(text.split()) == 1
+        and text[:1].isupper()
+        and all(ch.isalpha() or ch in "-'’" for ch in text)
+        and fold(text) not in NOT_NAME_WORDS
+    )
+
+
+def _join(first: str, second: str) -> str:
+    if first.endswith((",", ";")) or _CONNECTOR_END_RE.search(first):
+        return clean(f"{first} {second}")
+    return clean(f"{first}, {second}")

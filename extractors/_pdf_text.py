@@ -1,0 +1,244 @@
+"""Positioned text of a PDF page, for the arxiv_pdf extractor: runs -> lines -> cells.
+
+pypdf's `extract_text(visitor_text=...)` reports each text run with its text and transformation
+matrices; a run ends where the font, size or line changes, so superscript markers (smaller and
+raised) arrive as runs of their own. This module turns runs into `Line`s (one baseline each, the
+superscripts that sit on it folded in and flagged) and splits a line into `Cell`s where a wide
+horizontal gap separates columns (side-by-side author columns). Widths are estimated from the
+character count (pypdf does not report run widths): good enough to tell a column gap from a word
+space. Pure: bytes in the reader, values out.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pypdf import PageObject
+
+# A run this much smaller than the text beside it, and raised above its baseline, is a superscript.
+SUPERSCRIPT_SIZE_RATIO = 0.88
+SUPERSCRIPT_MIN_RISE = 0.12  # of the larger size
+SUPERSCRIPT_MAX_RISE = 0.75
+# Runs whose baselines differ by less than this fraction of their size share a line.
+BASELINE_TOLERANCE = 0.3
+# Average glyph width as a fraction of the font size (proportional Latin fonts).
+AVERAGE_GLYPH_WIDTH = 0.5
+# A gap wider than this many font sizes between two runs of a line separates columns.
+COLUMN_GAP = 2.5
+# Guards against pathological pages.
+MAX_RUNS = 40_000
+# A segment starting with one of these never starts a new column.
+PUNCTUATION = set(",.;:)]}@")
+
+_SPACE_RE = re.compile(r"\s+")
+# Fixed-pitch fonts (typewriter emails) are wider: 0.6 em a glyph.
+MONOSPACE_FONT_RE = re.compile(r"mono|courier|cmtt|typewriter|code|lmtt|txtt", re.I)
+MONOSPACE_GLYPH_WIDTH = 0.6
+
+
+def text_width(text: str, size: float, font: str) -> float:
+    per_glyph = MONOSPACE_GLYPH_WIDTH if MONOSPACE_FONT_RE.search(font) else AVERAGE_GLYPH_WIDTH
+    return len(text.strip()) * size * per_glyph
+
+
+@dataclass
+class Run:
+    x: float
+    y: float
+    size: float
+    font: str
+    text: str
+    sup: bool = False
+
+
+@dataclass
+class Segment:
+    """A piece of a line: text as extracted, and whether it is a superscript (a marker)."""
+
+    text: str
+    sup: bool
+    x: float
+    size: float
+    font: str
+
+    @property
+    def end(self) -> float:
+        return self.x + text_width(self.text, self.size, self.font)
+
+
+@dataclass
+class Cell:
+    segments: list[Segment]
+    page: int
+    y: float
+
+    @property
+    def x0(self) -> float:
+        return self.segments[0].x
+
+    @property
+    def x1(self) -> float:
+        return max(s.end for s in self.segments)
+
+    @property
+    def center(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def size(self) -> float:
+        sizes = [s.size for s in self.segments if not s.sup and s.text.strip()]
+        return max(sizes) if sizes else max(s.size for s in self.segments)
+
+    @property
+    def text(self) -> str:
+        return _SPACE_RE.sub(" ", "".join(s.text for s in self.segments)).strip()
+
+    @property
+    def plain(self) -> str:
+        """The text without superscripts."""
+        return _SPACE_RE.sub(" ", "".join(s.text for s in self.segments if not s.sup)).strip()
+
+    @property
+    def fonts(self) -> set[str]:
+        return {s.font for s in self.segments if not s.sup and s.text.strip()}
+
+
+@dataclass
+class Line:
+    y: float
+    page: int
+    segments: list[Segment] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def size(self) -> float:
+        sizes = [s.size for s in self.segments if not s.sup and s.text.strip()]
+        return max(sizes) if sizes else max(s.size for s in self.segments)
+
+    @property
+    def text(self) -> str:
+        return " ".join(c.text for c in self.cells)
+
+
+def page_runs(page: PageObject) -> tuple[list[Run], str]:
+    """Every horizontal text run of the page, in drawing order, with its position and size
+    (rotated runs last, with font "rotated"); and the page text as pypdf joins it."""
+    runs: list[Run] = []
+    rotated: list[Run] = []
+    texts: list[str] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if len(runs) > MAX_RUNS:
+            return
+        texts.append(text)
+        if not text or not text.strip():
+            return
+        m = _multiply(tm, cm)
+        scale = math.hypot(m[2], m[3]) or 1.0
+        base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
+        run = Run(
+            x=m[4], y=m[5], size=round(size * scale, 2), font=str(base).split("+")[-1], text=text
+        )
+        if abs(m[1]) > 1e-3 or m[0] <= 0:
+            rotated.append(run)  # margin stamps and rotated labels: kept for the stamp only
+        else:
+            runs.append(run)
+
+    page.extract_text(visitor_text=visit)
+    return runs + [Run(r.x, r.y, r.size, "rotated", r.text) for r in rotated], "".join(texts)
+
+
+def _multiply(a: list[float], b: list[float]) -> list[float]:
+    return [
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    ]
+
+
+def build_lines(runs: list[Run], page: int) -> list[Line]:
+    """Group runs into lines top to bottom; superscripts join the line they sit on."""
+    runs = [r for r in runs if r.font != "rotated"]
+    pieces: list[Run] = []
+    for run in runs:  # a run may carry a line break inside: keep its first line's position
+        parts = run.text.split("\n")
+        for i, part in enumerate(parts):
+            if part.strip():
+                pieces.append(Run(run.x, run.y - i * run.size * 1.2, run.size, run.font, part))
+    _mark_superscripts(pieces)
+    normal = sorted((r for r in pieces if not r.sup), key=lambda r: -r.y)
+    lines: list[Line] = []
+    for run in normal:
+        for line in lines[-6:]:
+            if abs(line.y - run.y) <= BASELINE_TOLERANCE * min(line.size, run.size):
+                line.segments.append(_segment(run))
+                break
+        else:
+            lines.append(Line(y=run.y, page=page, segments=[_segment(run)]))
+    for run in (r for r in pieces if r.sup):
+        best: Line | None = None
+        for line in lines:
+            rise = run.y - line.y
+            if -0.2 * line.size <= rise <= SUPERSCRIPT_MAX_RISE * line.size and (
+                best is None or abs(rise) < abs(run.y - best.y)
+            ):
+                best = line
+        if best is None:
+            lines.append(Line(y=run.y, page=page, segments=[_segment(run)]))
+        else:
+            best.segments.append(_segment(run))
+    lines.sort(key=lambda line: -line.y)
+    for line in lines:
+        line.segments.sort(key=lambda s: s.x)
+        line.cells = _split_cells(line)
+    return lines
+
+
+def _segment(run: Run) -> Segment:
+    return Segment(text=run.text, sup=run.sup, x=run.x, size=run.size, font=run.font)
+
+
+def _mark_superscripts(runs: list[Run]) -> None:
+    by_y = sorted(runs, key=lambda r: r.y)
+    ys = [r.y for r in by_y]
+    for run in runs:
+        if len(run.text.strip()) > 12:
+            continue
+        lo = bisect.bisect_left(ys, run.y - SUPERSCRIPT_MAX_RISE * 30)
+        hi = bisect.bisect_right(ys, run.y)
+        for other in by_y[lo:hi]:
+            if other is run or other.size * SUPERSCRIPT_SIZE_RATIO < run.size:
+                continue
+            rise = run.y - other.y
+            reach = 3 * other.size
+            end = other.x + text_width(other.text, other.size, other.font)
+            if (
+                SUPERSCRIPT_MIN_RISE * other.size <= rise <= SUPERSCRIPT_MAX_RISE * other.size
+                and other.x - reach <= run.x <= end + reach
+            ):
+                run.sup = True
+                break
+
+
+def _split_cells(line: Line) -> list[Cell]:
+    cells: list[Cell] = []
+    current: list[Segment] = []
+    for seg in line.segments:
+        if current:
+            prev_end = max(s.end for s in current)
+            gap_limit = COLUMN_GAP * max(seg.size, current[-1].size)
+            joined = seg.text.strip()[:1] in PUNCTUATION or current[-1].text.strip()[-1:] in "{(["
+            if seg.x - prev_end > gap_limit and not seg.sup and not joined:
+                cells.append(Cell(current, line.page, line.y))
+                current = []
+        current.append(seg)
+    if current:
+        cells.append(Cell(current, line.page, line.y))
+    return cells

@@ -1,0 +1,387 @@
+"""arXiv paper PDFs -> `affiliation` claims (one per author and printed affiliation).
+
+Reads the first page (and the second only when the author block runs on), with pypdf's
+positioned text runs (`extract_text(visitor_text=...)`: position, size and font of each run), so
+superscript markers are told apart by size and rise, and side-by-side author columns by their
+x positions. The block between the title and the abstract is parsed by
+`extractors._author_block.BlockParser` (layouts listed there); the margin stamp
+"arXiv:2103.15348v2 [cs.CV] 21 Jun 2021" gives the work and its date.
+
+    parse_paper(pdf_bytes, known_authors=None) -> ParsedPaper      (pure; raises PdfReadFailure)
+    extract(snapshot) -> list[Claim]
+    extract_with_metadata(snapshot, authors=[...], work="arXiv:...", date="YYYY-MM-DD")
+
+With `known_authors` (arXiv metadata), those spellings are the names and the PDF gives the
+affiliations and emails: printed names are matched to them ignoring case and accents, so an
+ALL-CAPS header ("MARTI A. HEARST") still finds "Marti A. Hearst".
+
+Failures raise ExtractionError subclasses naming the URL and the cause: non-PDF bytes
+(UnsupportedFormatError), corrupt or truncated files, encrypted files that an empty password does
+not open, pages without a text layer (scanned), pages without an author block, and oversized
+content streams. pypdf's log messages are captured, never printed.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+
+from extractors._author_block import (
+    Author,
+    BlockParser,
+    clean,
+    fix_accents,
+    is_prose,
+    organisation_of,
+)
+from extractors._pdf_text import Line, build_lines, page_runs
+from ingest.errors import ExtractionError, UnsupportedFormatError
+from ingest.models import Claim, Evidence, Snapshot, Subject
+from ingest.names import fold, same_person_name
+
+NAME = "arxiv_pdf"
+VERSION = 1
+
+# https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
+ARXIV_PDF_URL_RE = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/pdf/"
+    r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?P<version>v\d+)?(?:\.pdf)?/?(?:[?#].*)?$",
+    re.I,
+)
+# The margin stamp: "arXiv:1111.2011v2  [cond-mat.str-el]  2 Apr 2012"
+STAMP_RE = re.compile(
+    r"arXiv:\s*(?P<id>\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?P<version>v\d+)?\s*"
+    r"\[(?P<category>[^\]]+)\]\s*(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]{2})[a-z]*\.?\s+"
+    r"(?P<year>\d{4})"
+)
+DOI_RE = re.compile(r"\b(?:doi\.org/|doi:\s*|DOI:?\s*)(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;])", re.I)
+# The line that ends the author block.
+BLOCK_END_RE = re.compile(
+    r"^\s*(abstract\b|a\s?b\s?s\s?t\s?r\s?a\s?c\s?t\b|keywords\b|key\s?words\b|index terms\b|"
+    r"ccs concepts\b|acm reference format\b|(?:1|i)\.?\s+introduction\b|introduction$)",
+    re.I,
+)
+PDF_MAGIC = b"%PDF"
+MAX_PAGES_READ = 2
+MAX_CONTENT_BYTES = 8_000_000  # decoded content stream of one page
+MAX_BLOCK_LINES = 60
+TITLE_MIN_RATIO = 1.15  # title text is at least this much larger than body text
+TITLE_REGION = 0.45  # the title sits in the top part of the page
+TITLE_LINE_RATIO = 0.93  # a title's lines share its size
+
+
+class PdfReadFailure(ExtractionError):
+    """The PDF could not be read: corrupt, truncated, encrypted, scanned or without authors."""
+
+
+@dataclass
+class AffiliationLine:
+    text: str  # the whole printed affiliation, its lines joined with ", "
+    organisation: str  # the institution: the most institution-like comma part
+    locator: str  # "page 1, author block, affiliation 2"
+    quote: str  # verbatim text as pypdf extracted it
+
+
+@dataclass
+class ParsedAuthor:
+    name: str
+    affiliations: list[AffiliationLine] = field(default_factory=list)
+    emails: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ParsedPaper:
+    title: str | None
+    arxiv_id: str | None  # with its version, from the stamp: "2103.15348v2"
+    date: str | None  # ISO date of the stamp
+    authors: list[ParsedAuthor] = field(default_factory=list)
+    doi: str | None = None
+
+
+def matches(url: str, snapshot: Snapshot | None) -> bool:
+    if ARXIV_PDF_URL_RE.match(url or ""):
+        return True
+    return snapshot is not None and snapshot.body.lstrip()[:4] == PDF_MAGIC
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _quiet_pypdf() -> Iterator[list[str]]:
+    """Capture pypdf's log records and warnings for the duration (never printed)."""
+    captured: list[str] = []
+    logger = logging.getLogger("pypdf")
+
+    class _Capture(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            captured.append(record.getMessage())
+            return False
+
+    capture = _Capture()
+    logger.addFilter(capture)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield captured
+        captured.extend(str(w.message) for w in caught)
+    finally:
+        logger.removeFilter(capture)
+
+
+def _open(pdf: bytes, url: str) -> PdfReader:
+    if pdf.lstrip()[:4] != PDF_MAGIC:
+        raise UnsupportedFormatError(url, "not a PDF (the bytes do not start with %PDF)")
+    try:
+        reader = PdfReader(io.BytesIO(pdf))
+        if reader.is_encrypted:
+            try:
+                opened = reader.decrypt("")
+            except (PyPdfError, NotImplementedError) as exc:
+                raise PdfReadFailure(url, f"encrypted PDF that cannot be opened: {exc}") from None
+            if not opened:
+                raise PdfReadFailure(url, "encrypted PDF: a password is needed to read it")
+        if len(reader.pages) == 0:
+            raise PdfReadFailure(url, "the PDF has no pages")
+    except ExtractionError:
+        raise
+    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise PdfReadFailure(url, f"corrupt or truncated PDF ({exc})") from None
+    return reader
+
+
+def _page_lines(reader: PdfReader, index: int, url: str) -> tuple[list[Line], str, list[str]]:
+    """(lines, plain text as pypdf joins it, texts of rotated runs) of one page."""
+    try:
+        page = reader.pages[index]
+        contents = page.get_contents()
+        if contents is not None and len(contents.get_data()) > MAX_CONTENT_BYTES:
+            raise PdfReadFailure(
+                url, f"page {index + 1} content stream is larger than {MAX_CONTENT_BYTES} bytes"
+            )
+        runs, plain_text = page_runs(page)
+    except ExtractionError:
+        raise
+    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise PdfReadFailure(url, f"corrupt or truncated PDF on page {index + 1} ({exc})") from None
+    except RecursionError:
+        raise PdfReadFailure(url, f"pathological content on page {index + 1}") from None
+    rotated = [r.text for r in runs if r.font == "rotated"]
+    return build_lines(runs, index + 1), plain_text, rotated
+
+
+def _stamp(texts: list[str]) -> tuple[str | None, str | None]:
+    for text in texts:
+        m = STAMP_RE.search(re.sub(r"\s+", " ", text))
+        if m:
+            arxiv_id = m.group("id") + (m.group("version") or "")
+            try:
+                when = datetime.strptime(
+                    f"{m.group('day')} {m.group('month')} {m.group('year')}", "%d %b %Y"
+                )
+            except ValueError:
+                return arxiv_id, None
+            return arxiv_id, when.date().isoformat()
+    return None, None
+
+
+def _body_size(lines: list[Line]) -> float:
+    weights: dict[float, int] = {}
+    for line in lines:
+        for seg in line.segments:
+            if not seg.sup:
+                key = round(seg.size, 1)
+                weights[key] = weights.get(key, 0) + len(seg.text)
+    return max(weights, key=lambda k: weights[k]) if weights else 10.0
+
+
+def _title(lines: list[Line], height: float) -> tuple[str | None, int]:
+    """(title, index of the first line after it)."""
+    top = [i for i, line in enumerate(lines) if line.y >= height * (1 - TITLE_REGION)]
+    if not top:
+        return None, 0
+    body = _body_size(lines)
+    biggest = max(lines[i].size for i in top)
+    if biggest < body * TITLE_MIN_RATIO:
+        return None, 0
+    start = next(i for i in top if lines[i].size >= biggest - 0.6)
+    end = start
+    while end + 1 < len(lines) and lines[end + 1].size >= biggest * TITLE_LINE_RATIO:
+        end += 1
+    title = clean(" ".join(lines[i].text for i in range(start, end + 1)))
+    return title or None, end + 1
+
+
+def _block_end(lines: list[Line], start: int) -> int | None:
+    for i in range(start, len(lines)):
+        text = lines[i].text
+        if BLOCK_END_RE.match(text) or (i > start and is_prose(text)):
+            return i
+    return None
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+
+def parse_paper(
+    pdf: bytes,
+    *,
+    known_authors: list[str] | None = None,
+    max_pages: int = 2,
+    url: str = "<pdf>",
+) -> ParsedPaper:
+    """Title, stamp and authors (with affiliations and emails) of an arXiv paper's PDF."""
+    with _quiet_pypdf():
+        reader = _open(pdf, url)
+        lines, plain, rotated = _page_lines(reader, 0, url)
+        if not plain.strip():
+            raise PdfReadFailure(url, "no text layer on page 1 (scanned?)")
+        height = float(reader.pages[0].mediabox.height)
+        arxiv_id, date = _stamp(rotated + [plain])
+        title, start = _title(lines, height)
+        end = _block_end(lines, start)
+        block = lines[start:end]
+        all_lines = list(lines)
+        texts = [plain]
+        if end is None and max_pages > 1 and len(reader.pages) > 1:  # the block runs on
+            more, more_plain, more_rotated = _page_lines(reader, 1, url)
+            more_end = _block_end(more, 0)
+            block += more[:more_end]
+            all_lines += more
+            texts.append(more_plain)
+            if arxiv_id is None:
+                arxiv_id, date = _stamp(more_rotated)
+    block = block[:MAX_BLOCK_LINES]
+    doi_match = DOI_RE.search(plain)
+    parser = BlockParser(known_authors)
+    found = parser.parse(block, all_lines, "\n".join(texts))
+    authors = _finish(found, known_authors, "\n".join(texts))
+    if not authors:
+        raise PdfReadFailure(url, "no author block found on page 1")
+    return ParsedPaper(
+        title=title,
+        arxiv_id=arxiv_id,
+        date=date,
+        authors=authors,
+        doi=doi_match.group(1) if doi_match else None,
+    )
+
+
+def _display_name(name: str, page_text: str) -> str:
+    """An ALL-CAPS name in its mixed-case spelling from elsewhere on the page, if printed."""
+    name = clean(name)
+    if not name.isupper():
+        return name
+    pattern = r"\s+".join(re.escape(p) for p in name.split())
+    for m in re.finditer(pattern, page_text, re.I):
+        if not m.group(0).isupper():
+            return re.sub(r"\s+", " ", m.group(0))
+    return name.title()
+
+
+def _finish(
+    found: list[Author], known: list[str] | None, page_text: str
+) -> list[ParsedAuthor]:
+    def convert(author: Author, name: str) -> ParsedAuthor:
+        return ParsedAuthor(
+            name=name,
+            affiliations=[
+                AffiliationLine(
+                    text=fix_accents(aff.text),
+                    organisation=organisation_of(fix_accents(aff.text)),
+                    locator=f"page {aff.page}, author block, affiliation {aff.index}",
+                    quote=aff.quote,
+                )
+                for aff in author.affiliations
+            ],
+            emails=list(author.emails),
+        )
+
+    if not known:
+        return [convert(a, _display_name(a.name, page_text)) for a in found]
+    result: list[ParsedAuthor] = []
+    used: set[int] = set()
+    for name in known:
+        match = next(
+            (
+                i
+                for i, a in enumerate(found)
+                if i not in used and (fold(a.name) == fold(name) or same_person_name(a.name, name))
+            ),
+            None,
+        )
+        if match is None:
+            result.append(ParsedAuthor(name=name))
+        else:
+            used.add(match)
+            result.append(convert(found[match], name))
+    if not used:
+        return []
+    return result
+
+
+# --- claims ------------------------------------------------------------------------------------
+
+
+def _work(paper: ParsedPaper, url: str) -> str:
+    if paper.arxiv_id:
+        return "arXiv:" + re.sub(r"v\d+$", "", paper.arxiv_id)
+    m = ARXIV_PDF_URL_RE.match(url or "")
+    if m:
+        return "arXiv:" + m.group("id")
+    if paper.doi:
+        return "doi:" + paper.doi
+    return url
+
+
+def _claims(
+    paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None
+) -> list[Claim]:
+    claims: list[Claim] = []
+    tag = f"{NAME}/{VERSION}"
+    for position, author in enumerate(paper.authors, start=1):
+        email = author.emails[0] if author.emails else None
+        for aff in author.affiliations:
+            qualifiers: dict[str, object] = {"work": work}
+            if date:
+                qualifiers["date"] = date
+            qualifiers["affiliation_text"] = aff.text
+            qualifiers["position"] = position
+            claims.append(
+                Claim(
+                    subject=Subject(name=author.name, email=email),
+                    predicate="affiliation",
+                    object=aff.organisation,
+                    qualifiers=qualifiers,
+                    evidence=Evidence(
+                        url=snapshot.url,
+                        sha256=snapshot.sha256,
+                        locator=aff.locator,
+                        quote=aff.quote,
+                    ),
+                    extractor=tag,
+                )
+            )
+    return claims
+
+
+def extract(snapshot: Snapshot) -> list[Claim]:
+    paper = parse_paper(snapshot.body, url=snapshot.url)
+    return _claims(paper, snapshot, _work(paper, snapshot.url), paper.date)
+
+
+def extract_with_metadata(
+    snapshot: Snapshot, *, authors: list[str], work: str, date: str | None
+) -> list[Claim]:
+    """Claims with the metadata's author names, work id and date; affiliations from the PDF."""
+    paper = parse_paper(snapshot.body, known_authors=authors, url=snapshot.url)
+    return _claims(paper, snapshot, work, date or paper.date)
