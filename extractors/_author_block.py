@@ -270,12 +270,14 @@ def expand_emails(text: str) -> list[list[str]]:
 
 def _email_text(cell_text: str) -> str:
     # An underscore drawn as a rule comes out as a space: "ruochen zhang@brown.edu".
-    return re.sub(r"(?<=[a-z0-9])\s+(?=[a-z0-9][\w.]*@)", "_", cell_text)
+    return re.sub(r"(?<=[a-z0-9])\s+(?=[a-z0-9][\w.]*\}?@)", "_", cell_text)
 
 
 def domain_matches(domain: str, affiliations: list[str]) -> bool:
     labels = [
-        lab for lab in domain.lower().split(".") if lab not in GENERIC_DOMAIN_LABELS and len(lab) > 1
+        lab
+        for lab in domain.lower().split(".")
+        if lab not in GENERIC_DOMAIN_LABELS and len(lab) > 1
     ]
     for aff in affiliations:
         squashed = fold(aff).replace(" ", "")
@@ -360,9 +362,7 @@ class BlockParser:
             if kind == "inline":
                 assert isinstance(value, tuple)
                 self._inline(cell, value)
-            elif kind == "aff" or (
-                kind == "names" and any(k == "aff" for k, _, _ in kinds)
-            ):
+            elif kind == "aff" or (kind == "names" and any(k == "aff" for k, _, _ in kinds)):
                 self._affiliation_cell(number, cell)
             elif kind == "email":
                 assert isinstance(value, list)
@@ -379,11 +379,16 @@ class BlockParser:
         if at is None:
             return segs, []
         start = at
-        while start > 0 and not segs[start].text[:1].isspace() and not (
-            segs[start - 1].text.rstrip().endswith(",") and "@" not in segs[start - 1].text
-            and segs[start - 1].text.rstrip(",").strip().isalpha()
-            and segs[start - 1].text.strip()[:1].isupper()
-            and not segs[start - 1].text.strip().isupper()
+        while (
+            start > 0
+            and not segs[start].text[:1].isspace()
+            and not (
+                segs[start - 1].text.rstrip().endswith(",")
+                and "@" not in segs[start - 1].text
+                and segs[start - 1].text.rstrip(",").strip().isalpha()
+                and segs[start - 1].text.strip()[:1].isupper()
+                and not segs[start - 1].text.strip().isupper()
+            )
         ):
             start -= 1
         head = segs[:start]
@@ -391,7 +396,7 @@ class BlockParser:
         groups = expand_emails(email_text)
         head_text = "".join(s.text for s in head).strip()
         if not head_text or EMAIL_HEAD_RE.fullmatch(head_text):
-            return None, groups
+            return None, expand_emails(_email_text("".join(s.text for s in segs)))
         return head, groups
 
     # -- names

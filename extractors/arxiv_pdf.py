@@ -288,9 +288,7 @@ def _display_name(name: str, page_text: str) -> str:
     return name.title()
 
 
-def _finish(
-    found: list[Author], known: list[str] | None, page_text: str
-) -> list[ParsedAuthor]:
+def _finish(found: list[Author], known: list[str] | None, page_text: str) -> list[ParsedAuthor]:
     def convert(author: Author, name: str) -> ParsedAuthor:
         return ParsedAuthor(
             name=name,
@@ -343,9 +341,7 @@ def _work(paper: ParsedPaper, url: str) -> str:
     return url
 
 
-def _claims(
-    paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None
-) -> list[Claim]:
+def _claims(paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None) -> list[Claim]:
     claims: list[Claim] = []
     tag = f"{NAME}/{VERSION}"
     for position, author in enumerate(paper.authors, start=1):
