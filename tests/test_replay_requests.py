@@ -11,10 +11,22 @@ from ingest.replay_requests import replay_session
 
 def test_requests_session_is_served_from_the_archive(tmp_path: Path) -> None:
     url = "https://export.arxiv.org/api/query?id_list=1&start=0"
-    record(tmp_path, url, date(2020, 1, 1), b"<feed>old</feed>",
-           {"content-type": "application/atom+xml"}, "test")
-    record(tmp_path, url, date(2021, 1, 1), b"<feed>new</feed>",
-           {"content-type": "application/atom+xml"}, "test")
+    record(
+        tmp_path,
+        url,
+        date(2020, 1, 1),
+        b"<feed>old</feed>",
+        {"content-type": "application/atom+xml"},
+        "test",
+    )
+    record(
+        tmp_path,
+        url,
+        date(2021, 1, 1),
+        b"<feed>new</feed>",
+        {"content-type": "application/atom+xml"},
+        "test",
+    )
     archive = ReplayArchive.load(tmp_path)
     assert replay_session(archive).get(url).content == b"<feed>new</feed>"
     old = replay_session(archive, date(2020, 6, 1)).get(url)
