@@ -19,11 +19,12 @@ from types import ModuleType
 from ingest.errors import NoExtractorError
 from ingest.models import Snapshot
 
-from . import arxiv_atom, pytorch_governance
+from . import arxiv_atom, arxiv_pdf, pytorch_governance
 
 REGISTRY: dict[str, ModuleType] = {
     pytorch_governance.NAME: pytorch_governance,
     arxiv_atom.NAME: arxiv_atom,
+    arxiv_pdf.NAME: arxiv_pdf,
 }
 
 

@@ -24,7 +24,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from extractors._pdf_text import Cell, Line, Segment
+from extractors._pdf_text import Cell, Line, Segment, join_segments
 from ingest.names import fold, same_person_name
 
 # --- named patterns and word lists -------------------------------------------------------------
@@ -47,6 +47,8 @@ EMAIL_CHUNK_RE = re.compile(r"[\w.+{}\[\], -]*@[\w-]+(?:\.[\w-]+)+")
 EMAIL_BREAK_RE = re.compile(r"(@[\w-]+(?:\.[\w-]+)*\.)\s*\n\s*([\w-]+(?:\.[\w-]+)*)")
 # Text before an '@' that is still part of the address list ("{ann,bob", "ruochen" of "ruochen_x").
 EMAIL_HEAD_RE = re.compile(r"[a-z0-9\s.,+{}_-]*")
+# "ruochen zhang@x" / "{a,jacob carlson}@x": a local part whose underscore came out as a space.
+UNDERSCORE_GAP_RE = re.compile(r"(^|[\s,{])([a-z0-9]+)\s+([a-z0-9][\w.]*\}?@)")
 URL_RE = re.compile(r"https?://|www\.", re.I)
 # Between a name and its own email: "Tal August, taugust@...", "Ann Lee (ann@...)", "Ann Lee: a@".
 NAME_EMAIL_GAP = r"\s*[,(:<]?\s*"
@@ -105,6 +107,9 @@ SPACING_ACCENTS = {
     "\u00a8": "\u0308", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307",
     "\u00b8": "\u0327", "\u02da": "\u030a", "\u02dd": "\u030b", "\u00af": "\u0304",
 }  # fmt: skip
+LIGATURES = str.maketrans(
+    {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"}
+)
 _ACCENT_RE = re.compile(f"([{''.join(SPACING_ACCENTS)}])\\s?([A-Za-zıȷ])")
 _JUNK_RE = re.compile(r"[()\[\]\x00-\x1f\ufffd✉]+")
 _CONNECTOR_END_RE = re.compile(r"\b(and|of|for|the|&|in|at|de|du|des|der|di|la|le)$", re.I)
@@ -157,7 +162,7 @@ def fix_accents(text: str) -> str:
         letter = {"ı": "i", "ȷ": "j"}.get(m.group(2), m.group(2))
         return letter + SPACING_ACCENTS[m.group(1)]
 
-    return unicodedata.normalize("NFC", _ACCENT_RE.sub(merge, text))
+    return unicodedata.normalize("NFC", _ACCENT_RE.sub(merge, text.translate(LIGATURES)))
 
 
 def clean(text: str) -> str:
@@ -171,6 +176,10 @@ def words_of(text: str) -> list[str]:
 
 def institution_score(text: str) -> int:
     return sum(INSTITUTION_WORDS.get(w, 0) for w in words_of(text))
+
+
+def _strongest(text: str) -> int:
+    return max((INSTITUTION_WORDS.get(w, 0) for w in words_of(text)), default=0)
 
 
 def is_institution(text: str) -> bool:
@@ -219,7 +228,7 @@ def organisation_of(text: str) -> str:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not parts:
         return text
-    best = max(range(len(parts)), key=lambda i: (institution_score(parts[i]), -i))
+    best = max(range(len(parts)), key=lambda i: (_strongest(parts[i]), -i))
     org = parts[best]
     if (
         fold(org) in MULTI_CAMPUS
@@ -247,7 +256,10 @@ def expand_emails(text: str) -> list[list[str]]:
     groups: list[list[str]] = []
     pending: list[str] = []
     for token in re.split(r"[\s,;{}()\[\]|]+|(?<=\})", text.lower()):
-        token = token.strip("*.:")
+        if token.endswith(":"):  # a label, "Email:"
+            pending = []
+            continue
+        token = token.strip("*.")
         if not token:
             continue
         if "@" in token:
@@ -270,7 +282,7 @@ def expand_emails(text: str) -> list[list[str]]:
 
 def _email_text(cell_text: str) -> str:
     # An underscore drawn as a rule comes out as a space: "ruochen zhang@brown.edu".
-    return re.sub(r"(?<=[a-z0-9])\s+(?=[a-z0-9][\w.]*\}?@)", "_", cell_text)
+    return UNDERSCORE_GAP_RE.sub(r"\1\2_\3", cell_text)
 
 
 def domain_matches(domain: str, affiliations: list[str]) -> bool:
@@ -320,6 +332,7 @@ class BlockParser:
         self._last_key_line = -10
         self._column_aff: dict[int, tuple[Affiliation, int]] = {}
         self._uses_markers = False
+        self.footnote_emails: list[tuple[str, Author]] = []
 
     # -- entry point
 
@@ -392,11 +405,11 @@ class BlockParser:
         ):
             start -= 1
         head = segs[:start]
-        email_text = _email_text("".join(s.text for s in segs[start:]))
+        email_text = _email_text(join_segments(segs[start:]))
         groups = expand_emails(email_text)
-        head_text = "".join(s.text for s in head).strip()
+        head_text = join_segments(head)
         if not head_text or EMAIL_HEAD_RE.fullmatch(head_text):
-            return None, expand_emails(_email_text("".join(s.text for s in segs)))
+            return None, expand_emails(_email_text(join_segments(segs)))
         return head, groups
 
     # -- names
@@ -610,12 +623,20 @@ class BlockParser:
 
     def _resolve_markers(self, page_lines: list[Line], block: list[Line]) -> None:
         wanted = {k for a in self.authors for k in a.markers if k not in self.keyed}
-        if wanted:  # affiliations printed as footnotes further down the page
+        marked = {k for a in self.authors for k in a.markers}
+        if marked:  # footnotes further down the page: affiliations, or one author's email
             below = [line for line in page_lines if line not in block]
             for line in below:
                 for cell in line.cells:
                     for piece in self._pieces(cell):
                         text = clean(piece.text)
+                        emails = EMAIL_RE.findall(piece.text)
+                        owners = [
+                            a for a in self.authors if piece.keys and piece.keys[0] in a.markers
+                        ]
+                        if emails and len(owners) == 1:
+                            self.footnote_emails.append((emails[0].lower(), owners[0]))
+                            continue
                         if (
                             piece.keys
                             and piece.keys[0] in wanted
@@ -647,11 +668,17 @@ class BlockParser:
 
     def _emails(self, cell: Cell, groups: list[list[str]], *, band_only: bool = False) -> None:
         band = list(self._band)
-        column = [a for a in band if a.x0 <= cell.center <= a.x1] if len(band) > 1 else band
-        if len({(a.x0, a.x1) for a in band}) <= 1:
-            column = []
+        columns = sorted({(a.x0, a.x1) for a in band})
         after = None if band_only else self._last_key
+        text = cell.text.lower()
         for group in groups:
+            column: list[Author] = []
+            if len(columns) > 1:
+                # where the group sits in the cell, scaled to the cell's estimated width
+                at = max(text.find(group[0].split("@")[0]), 0)
+                x = cell.x0 + (cell.x1 - cell.x0) * (at + len(group[0]) / 2) / max(len(text), 1)
+                x0, x1 = min(columns, key=lambda c: abs((c[0] + c[1]) / 2 - x))
+                column = [a for a in band if (a.x0, a.x1) == (x0, x1)]
             self.email_groups.append(_EmailGroup(group, band, column, after))
 
     def _assign_emails(self, page_text: str) -> None:
@@ -659,7 +686,7 @@ class BlockParser:
         for group in self.email_groups:
             emails = [e for e in group.emails if e not in pool]
             pool.extend(emails)
-        if not pool and "@" not in page_text:
+        if not pool and "@" not in page_text and not self.footnote_emails:
             return
         assigned: dict[str, Author] = {}
 
@@ -668,6 +695,8 @@ class BlockParser:
                 author.emails.append(email)
                 assigned[email] = author
 
+        for email, author in self.footnote_emails:
+            give(email, author)
         # (1) right after the name in the page text: "Authors' addresses: Name, email, ..."
         text = EMAIL_BREAK_RE.sub(r"\1\2", page_text)
         for author in self.authors:
@@ -683,6 +712,14 @@ class BlockParser:
             elif group.band and len(group.emails) == len(group.band) and group.after_key is None:
                 for email, author in zip(group.emails, group.band, strict=True):
                     give(email, author)
+        aff_texts = [aff.text for aff in self.affiliations]
+
+        def agrees(email: str, author: Author) -> bool:
+            domain = email.split("@")[1]
+            if not domain_matches(domain, aff_texts):
+                return True
+            return domain_matches(domain, [a.text for a in author.affiliations])
+
         # (3) the authors of the affiliation the emails follow
         for group in self.email_groups:
             if group.after_key is None or group.after_key not in self.keyed:
@@ -690,27 +727,24 @@ class BlockParser:
             aff = self.keyed[group.after_key]
             owners = [a for a in self.authors if aff in a.affiliations and not a.emails]
             free = [e for e in group.emails if e not in assigned]
-            if owners and len(owners) == len(free):
+            if (
+                owners
+                and len(owners) == len(free)
+                and all(agrees(e, a) for e, a in zip(free, owners, strict=True))
+            ):
                 for email, author in zip(free, owners, strict=True):
                     give(email, author)
         free = [e for e in pool if e not in assigned]
         people = [a for a in self.authors if not a.emails]
         if not free or not people:
             return
-        aff_texts = [aff.text for aff in self.affiliations]
         # (4) printed order, when every pairing agrees with the domains
-        if len(free) == len(people):
-
-            def agrees(email: str, author: Author) -> bool:
-                domain = email.split("@")[1]
-                if not domain_matches(domain, aff_texts):
-                    return True
-                return domain_matches(domain, [a.text for a in author.affiliations])
-
-            if all(agrees(e, a) for e, a in zip(free, people, strict=True)):
-                for email, author in zip(free, people, strict=True):
-                    give(email, author)
-                return
+        if len(free) == len(people) and all(
+            agrees(e, a) for e, a in zip(free, people, strict=True)
+        ):
+            for email, author in zip(free, people, strict=True):
+                give(email, author)
+            return
         # (5) by domain, a name in the address winning over order
         for email in free:
             domain = email.split("@")[1]

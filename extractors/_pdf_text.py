@@ -29,6 +29,8 @@ BASELINE_TOLERANCE = 0.3
 AVERAGE_GLYPH_WIDTH = 0.5
 # A gap wider than this many font sizes between two runs of a line separates columns.
 COLUMN_GAP = 2.5
+# Between runs pypdf joined without a space, a gap wider than this many font sizes is a space.
+WORD_GAP = 1.0
 # Guards against pathological pages.
 MAX_RUNS = 40_000
 # A segment starting with one of these never starts a new column.
@@ -70,6 +72,26 @@ class Segment:
         return self.x + text_width(self.text, self.size, self.font)
 
 
+def join_segments(segments: list[Segment]) -> str:
+    """Segment texts in order; a space where pypdf left none across a visible gap."""
+    out = ""
+    previous: Segment | None = None
+    for seg in segments:
+        if (
+            previous is not None
+            and out
+            and not out[-1].isspace()
+            and not seg.text[:1].isspace()
+            and not seg.sup
+            and not previous.sup
+            and seg.x - previous.end > WORD_GAP * max(seg.size, previous.size)
+        ):
+            out += " "
+        out += seg.text
+        previous = seg
+    return _SPACE_RE.sub(" ", out).strip()
+
+
 @dataclass
 class Cell:
     segments: list[Segment]
@@ -95,12 +117,12 @@ class Cell:
 
     @property
     def text(self) -> str:
-        return _SPACE_RE.sub(" ", "".join(s.text for s in self.segments)).strip()
+        return join_segments(self.segments)
 
     @property
     def plain(self) -> str:
         """The text without superscripts."""
-        return _SPACE_RE.sub(" ", "".join(s.text for s in self.segments if not s.sup)).strip()
+        return join_segments([s for s in self.segments if not s.sup])
 
     @property
     def fonts(self) -> set[str]:

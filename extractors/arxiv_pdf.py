@@ -176,7 +176,8 @@ def _page_lines(reader: PdfReader, index: int, url: str) -> tuple[list[Line], st
     except RecursionError:
         raise PdfReadFailure(url, f"pathological content on page {index + 1}") from None
     rotated = [r.text for r in runs if r.font == "rotated"]
-    return build_lines(runs, index + 1), plain_text, rotated
+    lines = [line for line in build_lines(runs, index + 1) if not STAMP_RE.search(line.text)]
+    return lines, plain_text, rotated
 
 
 def _stamp(texts: list[str]) -> tuple[str | None, str | None]:
