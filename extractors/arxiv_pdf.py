@@ -118,24 +118,30 @@ def matches(url: str, snapshot: Snapshot | None) -> bool:
 
 @contextmanager
 def _quiet_pypdf() -> Iterator[list[str]]:
-    """Capture pypdf's log records and warnings for the duration (never printed)."""
+    """Capture pypdf's log records and warnings for the duration (never printed).
+
+    pypdf logs on child loggers ("pypdf._reader", ...), made on first use; a handler on the
+    "pypdf" logger, with propagation stopped meanwhile, sees them all.
+    """
     captured: list[str] = []
     logger = logging.getLogger("pypdf")
 
-    class _Capture(logging.Filter):
-        def filter(self, record: logging.LogRecord) -> bool:
+    class _Capture(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
             captured.append(record.getMessage())
-            return False
 
-    capture = _Capture()
-    logger.addFilter(capture)
+    handler = _Capture(level=logging.DEBUG)
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             yield captured
         captured.extend(str(w.message) for w in caught)
     finally:
-        logger.removeFilter(capture)
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def _open(pdf: bytes, url: str) -> PdfReader:

@@ -342,3 +342,11 @@ def test_errors_survive_pickling() -> None:
     err = PdfReadFailure(URL, "no text layer on page 1 (scanned?)")
     again = pickle.loads(pickle.dumps(err))
     assert isinstance(again, ExtractionError) and again.url == URL  # type: ignore[attr-defined]
+
+
+def test_pypdf_messages_are_captured_not_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    real = (PDF / "2304.02623v1.pdf").read_bytes()
+    with pytest.raises(PdfReadFailure):
+        parse_paper(real[: len(real) // 3])
+    captured = capsys.readouterr()
+    assert "EOF marker" not in captured.err + captured.out
