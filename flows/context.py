@@ -8,10 +8,12 @@ from pathlib import Path
 
 import httpx
 
+from ingest.arxiv_client import ArxivClient
 from ingest.fetch import make_client
 from ingest.models import Profile
 from ingest.profiles import load_profiles
 from ingest.replay import ReplayArchive
+from ingest.replay_requests import replay_session
 from ingest.settings import Settings, get_settings
 from ingest.store import Store
 
@@ -33,6 +35,13 @@ class RunContext:
         if replay:
             transport = ReplayArchive.load(Path(replay)).transport(as_of)
         return make_client(self.settings, transport=transport)
+
+    def arxiv_client(self, replay: str | None = None, as_of: date | None = None) -> ArxivClient:
+        """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
+        if replay:
+            session = replay_session(ReplayArchive.load(Path(replay)), as_of)
+            return ArxivClient(self.settings, session=session, delay_seconds=0.0)
+        return ArxivClient(self.settings)
 
     def close(self) -> None:
         self.store.close()

@@ -14,6 +14,7 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 
+from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
 from flows.tasks import fetch_source, process_source
 from ingest.errors import IngestError
@@ -61,6 +62,10 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
                     continue
                 report.outcomes.append(
                     process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles)
+                )
+            with ctx.arxiv_client(replay, day) as arxiv_client:
+                report.outcomes += check_arxiv(
+                    ctx.store, ctx.settings, arxiv_client, client, ctx.profiles
                 )
         report.finished = iso_z(utcnow())
         ctx.store.finish_run(report.run_id, report.to_json())

@@ -19,7 +19,7 @@ FETCH_RETRIES = 2
 FETCH_RETRY_DELAYS = [2.0, 8.0]  # seconds, with jitter added
 
 
-def _retry_transient(task: Any, task_run: Any, state: Any) -> bool:
+def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     """Retry only what may succeed later: timeouts, connection errors, 429 and 5xx."""
     try:
         state.result()
@@ -33,7 +33,7 @@ def _retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     retries=FETCH_RETRIES,
     retry_delay_seconds=FETCH_RETRY_DELAYS,
     retry_jitter_factor=0.5,
-    retry_condition_fn=_retry_transient,
+    retry_condition_fn=retry_transient,
     cache_policy=NO_CACHE,
 )
 def fetch_source(

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 import extractors
+from ingest.arxiv_stage import is_arxiv_url
 from ingest.errors import ConfigError, NoExtractorError
 from ingest.models import Profile, Source
 
@@ -64,6 +65,8 @@ def plan(registry: list[Source], profiles: dict[str, Profile]) -> Plan:
             if not ref.url or ref.url in seen:
                 continue
             seen.add(ref.url)
+            if is_arxiv_url(ref.url):
+                continue  # checked by the arXiv stage: metadata in batches, PDFs per version
             try:
                 module = extractors.choose(ref.url)
             except NoExtractorError:

@@ -233,7 +233,9 @@ class Store:
         with self.begin() as conn:
             row = conn.execute(sa.select(sources.c.url).where(sources.c.url == url)).first()
             if row is None:
-                conn.execute(sources.insert().values(url=url, meta={}, fail_streak=0, **values))
+                conn.execute(
+                    sources.insert().values({"url": url, "meta": {}, "fail_streak": 0} | values)
+                )
             else:
                 conn.execute(sources.update().where(sources.c.url == url).values(**values))
 

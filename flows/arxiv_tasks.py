@@ -1,0 +1,130 @@
+"""Prefect tasks and wiring for arXiv: metadata in batches, author queries, PDFs once per version.
+
+The network steps (`arxiv-metadata`, `arxiv-author-query`, and the PDF through `fetch-source`)
+carry the run's only retries; processing is plain library code (ingest.arxiv_stage).
+"""
+
+from __future__ import annotations
+
+import httpx
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from flows.tasks import FETCH_RETRIES, FETCH_RETRY_DELAYS, fetch_source, retry_transient
+from ingest.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
+from ingest.arxiv_stage import (
+    MAX_NEW_PDFS,
+    Paper,
+    author_names,
+    cited_ids,
+    papers_in,
+    pdf_is_current,
+    pdf_source,
+    process_metadata,
+    process_pdf,
+    process_search,
+)
+from ingest.errors import IngestError
+from ingest.models import Profile, Source
+from ingest.pipeline import SourceOutcome, record_failure
+from ingest.settings import Settings
+from ingest.store import Store
+
+
+@task(
+    name="arxiv-metadata",
+    retries=FETCH_RETRIES,
+    retry_delay_seconds=FETCH_RETRY_DELAYS,
+    retry_jitter_factor=0.5,
+    retry_condition_fn=retry_transient,
+    cache_policy=NO_CACHE,
+)
+def fetch_metadata(client: ArxivClient, ids: list[str]) -> ArxivBatchResult:
+    return client.fetch_ids(ids)
+
+
+@task(
+    name="arxiv-author-query",
+    retries=FETCH_RETRIES,
+    retry_delay_seconds=FETCH_RETRY_DELAYS,
+    retry_jitter_factor=0.5,
+    retry_condition_fn=retry_transient,
+    cache_policy=NO_CACHE,
+)
+def search_author(client: ArxivClient, name: str) -> ArxivSearchResult:
+    return client.search_author(name)
+
+
+@task(name="process-arxiv-metadata", cache_policy=NO_CACHE)
+def process_metadata_task(
+    store: Store,
+    settings: Settings,
+    batch: ArxivBatchResult,
+    ids: list[str],
+    profiles: dict[str, Profile],
+) -> list[SourceOutcome]:
+    return process_metadata(store, settings, batch.pages, ids, profiles)
+
+
+@task(name="process-arxiv-pdf", cache_policy=NO_CACHE)
+def process_pdf_task(
+    store: Store, settings: Settings, http: httpx.Client, paper: Paper, profiles: dict[str, Profile]
+) -> SourceOutcome:
+    """The paper's PDF: read once per version (a stored version is re-diffed, not fetched)."""
+    source = pdf_source(paper.id, paper.title)
+    try:
+        stored = pdf_is_current(store, paper)
+        if stored:
+            return process_pdf(
+                store, settings, paper, store.get_snapshot(stored), profiles, status="unchanged"
+            )
+        fetched = fetch_source(http, Source(url=paper.pdf_url), settings, None)
+        if fetched.snapshot is None:
+            raise IngestError(f"'{paper.pdf_url}' answered 304 but no PDF is stored")
+        return process_pdf(store, settings, paper, fetched.snapshot, profiles, status="fetched")
+    except IngestError as exc:
+        store.record_fetch(source.url, "failed", error=str(exc))
+        return record_failure(store, source, exc)
+
+
+def check_arxiv(
+    store: Store,
+    settings: Settings,
+    arxiv_client: ArxivClient,
+    http: httpx.Client,
+    profiles: dict[str, Profile],
+) -> list[SourceOutcome]:
+    """The arXiv part of the nightly refresh (wiring only)."""
+    outcomes: list[SourceOutcome] = []
+    papers: dict[str, Paper] = {}
+    ids = cited_ids(profiles)
+    if ids:
+        try:
+            batch = fetch_metadata(arxiv_client, ids)
+        except IngestError as exc:
+            outcomes.append(
+                record_failure(store, Source(url="https://export.arxiv.org/api/query"), exc)
+            )
+        else:
+            outcomes += process_metadata_task(store, settings, batch, ids, profiles)
+            papers = {pid: paper for pid, (paper, _snap) in papers_in(batch.pages).items()}
+    new: dict[str, Paper] = {}
+    for pid in sorted(profiles):
+        for name in author_names(profiles[pid]):
+            try:
+                found = search_author(arxiv_client, name)
+            except IngestError as exc:
+                outcomes.append(
+                    record_failure(store, Source(url=f"arxiv author query {name}"), exc)
+                )
+                continue
+            outcome, mine = process_search(store, settings, pid, found.query, found.pages, profiles)
+            if outcome is not None:
+                outcomes.append(outcome)
+            for paper in mine:
+                if paper.id not in papers:
+                    new.setdefault(paper.id, paper)
+    todo = list(papers.values()) + sorted(new.values(), key=lambda p: p.id)[:MAX_NEW_PDFS]
+    for paper in todo:
+        outcomes.append(process_pdf_task(store, settings, http, paper, profiles))
+    return outcomes
