@@ -6,6 +6,9 @@ carry the run's only retries; processing is plain library code (ingest.arxiv_sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import httpx
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -25,8 +28,9 @@ from ingest.arxiv_stage import (
     process_search,
 )
 from ingest.errors import IngestError
-from ingest.models import Profile, Source
-from ingest.pipeline import SourceOutcome, record_failure
+from ingest.fetch import FetchResult
+from ingest.models import Profile, Snapshot, Source
+from ingest.pipeline import OutcomeStatus, SourceOutcome, combine, record_failure
 from ingest.settings import Settings
 from ingest.store import Store
 
@@ -68,23 +72,43 @@ def process_metadata_task(
 
 @task(name="process-arxiv-pdf", cache_policy=NO_CACHE)
 def process_pdf_task(
-    store: Store, settings: Settings, http: httpx.Client, paper: Paper, profiles: dict[str, Profile]
+    store: Store,
+    settings: Settings,
+    paper: Paper,
+    snapshot: Snapshot,
+    profiles: dict[str, Profile],
+    status: OutcomeStatus,
 ) -> SourceOutcome:
-    """The paper's PDF: read once per version (a stored version is re-diffed, not fetched)."""
-    source = pdf_source(paper.id, paper.title)
     try:
-        stored = pdf_is_current(store, paper)
-        if stored:
-            return process_pdf(
-                store, settings, paper, store.get_snapshot(stored), profiles, status="unchanged"
-            )
-        fetched = fetch_source(http, Source(url=paper.pdf_url), settings, None)
-        if fetched.snapshot is None:
-            raise IngestError(f"'{paper.pdf_url}' answered 304 but no PDF is stored")
-        return process_pdf(store, settings, paper, fetched.snapshot, profiles, status="fetched")
+        return process_pdf(store, settings, paper, snapshot, profiles, status=status)
     except IngestError as exc:
-        store.record_fetch(source.url, "failed", error=str(exc))
-        return record_failure(store, source, exc)
+        store.record_fetch(pdf_source(paper.id).url, "failed", error=str(exc))
+        return record_failure(store, pdf_source(paper.id, paper.title), exc)
+
+
+def read_pdf(
+    store: Store,
+    settings: Settings,
+    http: httpx.Client,
+    paper: Paper,
+    profiles: dict[str, Profile],
+    fetch: Callable[..., FetchResult] = fetch_source,
+    process: Callable[..., SourceOutcome] = process_pdf_task,
+) -> SourceOutcome:
+    """The paper's PDF, read once per version: a version read before is re-diffed, not fetched.
+
+    `fetch` and `process` are the tasks; tests pass their plain functions (`.fn`)."""
+    stored = pdf_is_current(store, paper)
+    if stored:
+        return process(store, settings, paper, store.get_snapshot(stored), profiles, "unchanged")
+    try:
+        fetched = fetch(http, Source(url=paper.pdf_url), settings, None)
+    except IngestError as exc:
+        store.record_fetch(pdf_source(paper.id).url, "failed", error=str(exc))
+        return record_failure(store, pdf_source(paper.id, paper.title), exc)
+    if fetched.snapshot is None:  # no validators were sent, so a 304 cannot happen
+        raise IngestError(f"'{paper.pdf_url}' answered 304 to an unconditional request")
+    return process(store, settings, paper, fetched.snapshot, profiles, "fetched")
 
 
 def check_arxiv(
@@ -126,5 +150,31 @@ def check_arxiv(
                     new.setdefault(paper.id, paper)
     todo = list(papers.values()) + sorted(new.values(), key=lambda p: p.id)[:MAX_NEW_PDFS]
     for paper in todo:
-        outcomes.append(process_pdf_task(store, settings, http, paper, profiles))
+        outcomes.append(read_pdf(store, settings, http, paper, profiles))
     return outcomes
+
+
+def check_paper(
+    store: Store,
+    settings: Settings,
+    arxiv_client: ArxivClient,
+    http: httpx.Client,
+    profiles: dict[str, Profile],
+    arxiv_id: str,
+    asked_url: str,
+) -> SourceOutcome:
+    """One paper, now (`ingest run https://arxiv.org/abs/<id>`): metadata, then its PDF.
+
+    The outcome is the asked URL's (the PDF's for a /pdf/ URL), with the other's flags and
+    alerts folded in.
+    """
+    batch = fetch_metadata(arxiv_client, [arxiv_id])
+    [meta] = process_metadata_task(store, settings, batch, [arxiv_id], profiles)
+    found = papers_in(batch.pages)
+    if arxiv_id not in found:
+        return meta
+    paper = found[arxiv_id][0]
+    if "/pdf/" in asked_url:
+        paper = replace(paper, pdf_url=asked_url)
+    pdf = read_pdf(store, settings, http, paper, profiles)
+    return combine(pdf, meta) if "/pdf/" in asked_url else combine(meta, pdf)

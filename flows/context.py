@@ -32,12 +32,14 @@ class RunContext:
 
     def client(self, replay: str | None = None, as_of: date | None = None) -> httpx.Client:
         transport = None
+        replay = replay or (str(self.settings.replay) if self.settings.replay else None)
         if replay:
             transport = ReplayArchive.load(Path(replay)).transport(as_of)
         return make_client(self.settings, transport=transport)
 
     def arxiv_client(self, replay: str | None = None, as_of: date | None = None) -> ArxivClient:
         """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
+        replay = replay or (str(self.settings.replay) if self.settings.replay else None)
         if replay:
             session = replay_session(ReplayArchive.load(Path(replay)), as_of)
             return ArxivClient(self.settings, session=session, delay_seconds=0.0)

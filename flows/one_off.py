@@ -9,8 +9,10 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 
+from flows.arxiv_tasks import check_paper
 from flows.context import RunContext
 from flows.tasks import fetch_source, process_file, process_source
+from ingest.arxiv_stage import arxiv_id_of
 from ingest.documents import snapshot_from_file
 from ingest.errors import IngestError
 from ingest.models import iso_z, utcnow
@@ -33,6 +35,12 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
                 outcome = process_file(
                     ctx.store, ctx.settings, source, snapshot, ctx.profiles, extractor
                 )
+            elif (arxiv_id := arxiv_id_of(url)) is not None:
+                with ctx.client() as client, ctx.arxiv_client() as arxiv_client:
+                    outcome = check_paper(
+                        ctx.store, ctx.settings, arxiv_client, client, ctx.profiles, arxiv_id, url
+                    )
+                outcome.url = url
             else:
                 with ctx.client() as client:
                     fetched = fetch_source(

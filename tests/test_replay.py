@@ -219,7 +219,7 @@ def test_bundled_index_matches_its_files(bundled: ReplayArchive) -> None:
         and "__pycache__" not in p.parts
     }
     assert files == on_disk  # no unlisted (unused) fixture, no listed file missing
-    assert len(bundled) == 12 + 13  # the governance versions, then the constructed arXiv seeds
+    assert len(bundled) == 12 + 19  # the governance versions, then the constructed arXiv seeds
     for entry in index["recordings"]:
         assert entry["note"], entry["url"]
         arxiv = "arxiv.org" in entry["url"]

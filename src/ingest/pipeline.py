@@ -5,7 +5,7 @@ Plain functions over an open Store; the Prefect flows call these from coarse tas
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 import extractors
@@ -211,6 +211,25 @@ def record_failure(store: Store, source: Source, error: IngestError | Exception)
     return SourceOutcome(
         url=source.url, status="failed", error=str(error), alerts=[f"failed: {error}"]
     )
+
+
+def combine(primary: SourceOutcome, *others: SourceOutcome) -> SourceOutcome:
+    """One outcome for a run that read several documents for one URL (a paper's metadata and
+    its PDF): the primary's status and snapshot, everyone's claims, flags and alerts."""
+    out = replace(
+        primary,
+        changes=list(primary.changes),
+        alerts=list(primary.alerts),
+        unknown_people=list(primary.unknown_people),
+    )
+    for other in others:
+        out.claims += other.claims
+        out.changes += [c for c in other.changes if c not in out.changes]
+        out.alerts += other.alerts
+        out.unknown_people = sorted(set(out.unknown_people) | set(other.unknown_people))
+        if other.status == "failed" and not out.error:
+            out.alerts.append(f"{other.url}: {other.error}")
+    return out
 
 
 def changes_of(outcomes: list[SourceOutcome]) -> list[Change]:

@@ -42,6 +42,11 @@ class Settings(BaseSettings):
         default=False,
         description="Allow URLs resolving to loopback, private, link-local or metadata addresses.",
     )
+    replay: Path | None = Field(
+        default=None,
+        description="Serve every fetch from this replay archive (see fixtures/web/README.md) "
+        "instead of the network: offline demos and tests of one-off runs.",
+    )
     layout_min_ratio: float = Field(
         default=0.5,
         description="A snapshot with fewer than this share of the people seen last time "
