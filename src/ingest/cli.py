@@ -177,6 +177,35 @@ def nightly(replay: str | None, as_of: Any) -> None:
     click.echo(f"report: {result['report_file']}")
 
 
+@main.command()
+@click.option(
+    "--gold",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of gold *.json labels (default: fixtures/arxiv/gold).",
+)
+@click.option(
+    "--pdfs",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of the PDFs they label (default: fixtures/arxiv/pdf).",
+)
+@click.option("--metadata", is_flag=True, help="Give the gold author names as arXiv metadata.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def evaluate(gold: Path | None, pdfs: Path | None, metadata: bool, as_json: bool) -> None:
+    """Score the PDF affiliation extractor against gold labels (author and linked F1).
+
+    Example: ingest evaluate --gold fixtures/arxiv/gold --pdfs fixtures/arxiv/pdf
+    """
+    from ingest import evaluate as scoring
+
+    report = scoring.score(
+        gold or scoring.DEFAULT_GOLD, pdfs or scoring.DEFAULT_PDFS, use_metadata=metadata
+    )
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(scoring.format_report(report))
+
+
 @main.group()
 def review() -> None:
     """The editors' review queue."""
