@@ -31,7 +31,13 @@ from ingest.arxiv_client import (
 from ingest.errors import IngestError
 from ingest.facts import work_key
 from ingest.models import Claim, Profile, Snapshot, Source
-from ingest.pipeline import OutcomeStatus, SourceOutcome, process_claims, record_failure
+from ingest.pipeline import (
+    OutcomeStatus,
+    SourceOutcome,
+    process_claims,
+    record_failure,
+    stored_or_extracted,
+)
 from ingest.resolve import Resolver
 from ingest.settings import Settings
 from ingest.store import Store
@@ -149,15 +155,6 @@ def _of_work(claims: list[Claim], arxiv_id: str) -> list[Claim]:
     ]
 
 
-def _stored_claims(store: Store, snap: Snapshot, extractor_module: object, url: str) -> list[Claim]:
-    tag = extractors.tag(extractor_module)  # type: ignore[arg-type]
-    found = store.claims_for(snap.sha256)
-    if not found or any(c.extractor != tag for c in found):
-        found = extractor_module.extract(snap)  # type: ignore[attr-defined]
-        store.put_claims(snap.sha256, url, found)
-    return found
-
-
 def process_metadata(
     store: Store,
     settings: Settings,
@@ -182,7 +179,12 @@ def process_metadata(
         paper, snap = found[arxiv_id]
         source.title = paper.title
         store.upsert_source(source)
-        claims = _of_work(_stored_claims(store, snap, arxiv_atom, source.url), arxiv_id)
+        claims = _of_work(
+            stored_or_extracted(
+                store, snap, source.url, extractors.tag(arxiv_atom), arxiv_atom.extract
+            ),
+            arxiv_id,
+        )
         state = store.source_state(source.url) or {}
         status: OutcomeStatus = (
             "unchanged" if state.get("last_sha256") == snap.sha256 else "fetched"
@@ -231,10 +233,9 @@ def process_pdf(
     store.upsert_source(source)
     store.put_snapshot(snapshot)
     tag = extractors.tag(arxiv_pdf)
-    found = store.claims_for(snapshot.sha256)
-    if not found or any(c.extractor != tag for c in found):
-        found = pdf_claims(snapshot, paper)
-        store.put_claims(snapshot.sha256, source.url, found)
+    found = stored_or_extracted(
+        store, snapshot, source.url, tag, lambda snap: pdf_claims(snap, paper)
+    )
     outcome = process_claims(
         store,
         settings,
@@ -272,7 +273,9 @@ def process_search(
     for page in pages:
         psnap = page.to_snapshot()
         store.put_snapshot(psnap)
-        claims = _stored_claims(store, psnap, arxiv_atom, page.url)
+        claims = stored_or_extracted(
+            store, psnap, page.url, extractors.tag(arxiv_atom), arxiv_atom.extract
+        )
         mine = [c for c in claims if resolver.resolve(c.subject) == profile_id]
         own.extend(mine)
     ids = {

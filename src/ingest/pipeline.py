@@ -5,6 +5,7 @@ Plain functions over an open Store; the Prefect flows call these from coarse tas
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
@@ -65,10 +66,7 @@ def process_snapshot(
     store.put_snapshot(snapshot)
     module = extractors.choose(source.url, snapshot, extractor_name or source.extractor)
     tag = extractors.tag(module)
-    found = store.claims_for(snapshot.sha256)
-    if not found or any(c.extractor != tag for c in found):
-        found = module.extract(snapshot)
-        store.put_claims(snapshot.sha256, source.url, found)
+    found = stored_or_extracted(store, snapshot, source.url, tag, module.extract)
     return process_claims(
         store,
         settings,
@@ -80,6 +78,22 @@ def process_snapshot(
         extractor=module.NAME,
         tag=tag,
     )
+
+
+def stored_or_extracted(
+    store: Store,
+    snapshot: Snapshot,
+    source_url: str,
+    tag: str,
+    extract: Callable[[Snapshot], list[Claim]],
+) -> list[Claim]:
+    """The claims stored for this snapshot by this extractor version, else extracted now (and
+    stored): an unchanged document is never extracted twice, a new extractor version re-reads."""
+    found = store.claims_for(snapshot.sha256)
+    if not found or any(c.extractor != tag for c in found):
+        found = extract(snapshot)
+        store.put_claims(snapshot.sha256, source_url, found)
+    return found
 
 
 def process_claims(
