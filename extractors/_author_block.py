@@ -650,9 +650,9 @@ class BlockParser:
         ordered: list[Affiliation] = []
         for author in self.authors:
             for key in author.markers:
-                aff = self.keyed.get(key)
-                if aff is not None and aff not in author.affiliations:
-                    author.affiliations.append(aff)
+                keyed = self.keyed.get(key)
+                if keyed is not None and keyed not in author.affiliations:
+                    author.affiliations.append(keyed)
         for aff in self.keyed.values():
             if aff not in ordered:
                 ordered.append(aff)
