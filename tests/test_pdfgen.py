@@ -81,3 +81,14 @@ def test_positions_sizes_and_rise_are_visible_to_a_visitor() -> None:
 def test_unknown_font_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown font"):
         pdfgen.make_pdf([[TextItem(0, 0, "x", font="Courier")]])
+
+
+def test_column_row_is_one_run_with_column_gaps_only_in_layout_mode() -> None:
+    row = pdfgen.column_row([(72, "Ada K. Lovelace"), (260, "Bruno Díaz")], 700, 10)
+    page = PdfReader(io.BytesIO(pdfgen.make_pdf([[row]]))).pages[0]
+    runs: list[str] = []
+    page.extract_text(visitor_text=lambda text, *_: runs.append(text) if text.strip() else None)
+    assert runs == ["Ada K. Lovelace Bruno Díaz"]  # one run, single spaces, as pdfTeX's are read
+    layout = page.extract_text(extraction_mode="layout")
+    assert "Ada K. Lovelace" in layout and "Bruno Díaz" in layout
+    assert "Lovelace     " in layout  # the column gap survives as a run of spaces
