@@ -527,8 +527,24 @@ class BlockParser:
             self._band = []
             self._band_closed = False
             self._column_aff = {}
+        else:
+            self._stack(new)
         self._band.extend(new)
         self.authors.extend(new)
+
+    def _stack(self, new: list[Author]) -> None:
+        """Names run on under names (a long list wrapped): a cell lying under exactly one of the
+        band's columns joins that column, so the lines below belong to all of it."""
+        columns = sorted({(a.x0, a.x1) for a in self._band})
+        for span in sorted({(a.x0, a.x1) for a in new}):
+            under = [c for c in columns if c[0] < span[1] and span[0] < c[1]]
+            if len(under) != 1:
+                continue
+            merged = (min(under[0][0], span[0]), max(under[0][1], span[1]))
+            for author in [*self._band, *new]:
+                if (author.x0, author.x1) in (under[0], span):
+                    author.x0, author.x1 = merged
+            columns = [merged if c == under[0] else c for c in columns]
 
     def _inline(self, cell: Cell, value: tuple[Author, str, str]) -> None:
         author, text, quote = value

@@ -6,7 +6,14 @@ raised) arrive as runs of their own. This module turns runs into `Line`s (one ba
 superscripts that sit on it folded in and flagged) and splits a line into `Cell`s where a wide
 horizontal gap separates columns (side-by-side author columns). Widths are estimated from the
 character count (pypdf does not report run widths): good enough to tell a column gap from a word
-space. Pure: bytes in the reader, values out.
+space.
+
+pdfTeX draws a row of side-by-side columns (a NeurIPS names row) as ONE `TJ` run whose column
+glue is a kern, and pypdf's visitor reports it with single spaces: the gap is lost. pypdf's layout
+mode keeps it as a run of spaces, so `split_joined_columns` cuts such a run where the layout text
+shows a column gap, placing each piece at the x its layout column stands for (a line fitted
+through the runs whose x is known). Margin line numbers (review copies) are dropped by
+`drop_line_numbers`. Pure: a page object in, values out.
 """
 
 from __future__ import annotations
@@ -36,6 +43,15 @@ MAX_RUNS = 40_000
 # A segment starting with one of these never starts a new column.
 PUNCTUATION = set(",.;:)]}@")
 
+# In layout-mode text, this many spaces in a row separate columns; fewer are word spaces.
+LAYOUT_COLUMN_SPACES = 3
+# Layout-mode places text at column floor((x - leftmost x) / width): the width of one column, as
+# a fraction of the font size, when too few runs are there to fit it (pypdf's scale weight 1.25
+# times an average glyph).
+LAYOUT_COLUMN_WIDTH = 0.625
+_LAYOUT_CHUNK_RE = re.compile(rf"\S+(?: {{1,{LAYOUT_COLUMN_SPACES - 1}}}\S+)*")
+# A run that is only a short number: a line number when it lies left or right of all the text.
+_LINE_NUMBER_RE = re.compile(r"\d{1,4}")
 _SPACE_RE = re.compile(r"\s+")
 # Fixed-pitch fonts (typewriter emails) are wider: 0.6 em a glyph.
 MONOSPACE_FONT_RE = re.compile(r"mono|courier|cmtt|typewriter|code|lmtt|txtt", re.I)
@@ -55,6 +71,7 @@ class Run:
     font: str
     text: str
     sup: bool = False
+    column_start: bool = False  # layout mode showed a column gap before it
 
 
 @dataclass
@@ -66,6 +83,7 @@ class Segment:
     x: float
     size: float
     font: str
+    column_start: bool = False
 
     @property
     def end(self) -> float:
@@ -193,7 +211,10 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
         parts = run.text.split("\n")
         for i, part in enumerate(parts):
             if part.strip():
-                pieces.append(Run(run.x, run.y - i * run.size * 1.2, run.size, run.font, part))
+                y = run.y - i * run.size * 1.2
+                pieces.append(
+                    Run(run.x, y, run.size, run.font, part, column_start=run.column_start)
+                )
     _mark_superscripts(pieces)
     normal = sorted((r for r in pieces if not r.sup), key=lambda r: -r.y)
     lines: list[Line] = []
@@ -224,7 +245,14 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
 
 
 def _segment(run: Run) -> Segment:
-    return Segment(text=run.text, sup=run.sup, x=run.x, size=run.size, font=run.font)
+    return Segment(
+        text=run.text,
+        sup=run.sup,
+        x=run.x,
+        size=run.size,
+        font=run.font,
+        column_start=run.column_start,
+    )
 
 
 def _mark_superscripts(runs: list[Run]) -> None:
@@ -257,10 +285,87 @@ def _split_cells(line: Line) -> list[Cell]:
             prev_end = max(s.end for s in current)
             gap_limit = COLUMN_GAP * max(seg.size, current[-1].size)
             joined = seg.text.strip()[:1] in PUNCTUATION or current[-1].text.strip()[-1:] in "{(["
-            if seg.x - prev_end > gap_limit and not seg.sup and not joined:
+            if seg.column_start or (seg.x - prev_end > gap_limit and not seg.sup and not joined):
                 cells.append(Cell(current, line.page, line.y))
                 current = []
         current.append(seg)
     if current:
         cells.append(Cell(current, line.page, line.y))
     return cells
+
+
+def drop_line_numbers(runs: list[Run]) -> list[Run]:
+    """Runs without the margin line numbers of review copies (numbers left or right of the text)."""
+    numbers = [r for r in runs if r.font != "rotated" and _LINE_NUMBER_RE.fullmatch(r.text.strip())]
+    if len(numbers) < 5:
+        return runs
+    text = [r for r in runs if r.font != "rotated" and r not in numbers]
+    if not text:
+        return runs
+    left = min(r.x for r in text)
+    right = max(r.x + text_width(r.text, r.size, r.font) for r in text)
+    margin = {
+        id(r)
+        for r in numbers
+        if r.x + text_width(r.text, r.size, r.font) < left - 1 or r.x > right + 1
+    }
+    return [r for r in runs if id(r) not in margin] if len(margin) >= 5 else runs
+
+
+def _layout_rows(layout: str) -> list[list[tuple[int, str]]]:
+    """(column, text) chunks of each layout-mode line, split at runs of spaces."""
+    return [
+        [(m.start(), m.group()) for m in _LAYOUT_CHUNK_RE.finditer(row)]
+        for row in layout.splitlines()
+        if row.strip()
+    ]
+
+
+def _norm(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def split_joined_columns(runs: list[Run], layout: str) -> list[Run]:
+    """Runs with each run that spans several layout columns cut into one run per column."""
+    rows = _layout_rows(layout)
+    spans: dict[str, list[tuple[int, str]]] = {}  # joined text -> its chunks
+    starts: dict[str, set[int]] = {}  # chunk text -> the columns it starts at
+    for chunks in rows:
+        for i, (col, text) in enumerate(chunks):
+            starts.setdefault(text, set()).add(col)
+            for j in range(i + 2, len(chunks) + 1):
+                spans.setdefault(" ".join(t for _, t in chunks[i:j]), chunks[i:j])
+    flat = [r for r in runs if r.font != "rotated" and "\n" not in r.text.strip()]
+    if not flat:
+        return runs
+    joined = {id(r): spans[_norm(r.text)] for r in flat if _norm(r.text) in spans}
+    if not joined:
+        return runs
+    width = _column_width(flat, starts)
+    out: list[Run] = []
+    for run in runs:
+        span = joined.get(id(run))
+        if span is None:
+            out.append(run)
+            continue
+        first = span[0][0]
+        for col, text in span:
+            x = run.x + (col - first) * (width or LAYOUT_COLUMN_WIDTH * run.size)
+            out.append(Run(x, run.y, run.size, run.font, text, run.sup, column_start=col > first))
+    return out
+
+
+def _column_width(runs: list[Run], starts: dict[str, set[int]]) -> float | None:
+    """The page's layout column width in points, from runs printed as one chunk of one column."""
+    left = min(r.x for r in runs)
+    ratios = []
+    for run in runs:
+        cols = starts.get(_norm(run.text), set())
+        if len(cols) == 1:
+            col = next(iter(cols))
+            if col >= 8:
+                ratios.append((run.x - left) / (col + 0.5))
+    if len(ratios) < 3:
+        return None
+    ratios.sort()
+    return ratios[len(ratios) // 2]

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
 
 from extractors._author_block import (
@@ -43,7 +43,13 @@ from extractors._author_block import (
     is_prose,
     organisation_of,
 )
-from extractors._pdf_text import Line, build_lines, page_runs
+from extractors._pdf_text import (
+    Line,
+    build_lines,
+    drop_line_numbers,
+    page_runs,
+    split_joined_columns,
+)
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
@@ -76,7 +82,9 @@ MAX_CONTENT_BYTES = 8_000_000  # decoded content stream of one page
 MAX_BLOCK_LINES = 60
 TITLE_MIN_RATIO = 1.15  # title text is at least this much larger than body text
 TITLE_REGION = 0.45  # the title sits in the top part of the page
-TITLE_LINE_RATIO = 0.93  # a title's lines share its size
+TITLE_SIZE_TOLERANCE = 0.06  # a title's lines share its size, within this fraction
+TITLE_SPACING = 1.9  # a title's next line lies within this many sizes below the last
+TITLE_WRAP_SPACING = 1.45  # ... and this close when it is in none of the title's fonts
 
 
 class PdfReadFailure(ExtractionError):
@@ -175,6 +183,7 @@ def _page_lines(reader: PdfReader, index: int, url: str) -> tuple[list[Line], st
                 url, f"page {index + 1} content stream is larger than {MAX_CONTENT_BYTES} bytes"
             )
         runs, plain_text = page_runs(page)
+        runs = split_joined_columns(drop_line_numbers(runs), _layout_text(page))
     except ExtractionError:
         raise
     except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
@@ -184,6 +193,15 @@ def _page_lines(reader: PdfReader, index: int, url: str) -> tuple[list[Line], st
     rotated = [r.text for r in runs if r.font == "rotated"]
     lines = [line for line in build_lines(runs, index + 1) if not STAMP_RE.search(line.text)]
     return lines, plain_text, rotated
+
+
+def _layout_text(page: PageObject) -> str:
+    """pypdf's layout-mode text (column gaps kept as spaces); empty when it cannot be made."""
+    try:
+        return page.extract_text(extraction_mode="layout", layout_mode_space_vertically=False)
+    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            ZeroDivisionError):  # fmt: skip
+        return ""  # an aid only: without it, runs stay as pypdf drew them
 
 
 def _stamp(texts: list[str]) -> tuple[str | None, str | None]:
@@ -211,8 +229,33 @@ def _body_size(lines: list[Line]) -> float:
     return max(weights, key=lambda k: weights[k]) if weights else 10.0
 
 
+def _style(line: Line) -> tuple[float, set[float], set[str]]:
+    """(size carrying most characters, all sizes, fonts) of a line's full-size text."""
+    weights: dict[float, int] = {}
+    fonts: set[str] = set()
+    for seg in line.segments:
+        if not seg.sup and seg.text.strip():
+            key = round(seg.size, 1)
+            weights[key] = weights.get(key, 0) + len(seg.text.strip())
+            fonts.add(seg.font)
+    if not weights:
+        return line.size, {round(line.size, 1)}, fonts
+    return max(weights, key=lambda k: weights[k]), set(weights), fonts
+
+
+def _same_size(a: float, b: float) -> bool:
+    return abs(a - b) <= TITLE_SIZE_TOLERANCE * max(a, b)
+
+
 def _title(lines: list[Line], height: float) -> tuple[str | None, int]:
-    """(title, index of the first line after it)."""
+    """(title, index of the first line after it).
+
+    The title starts at the first line, in the top part of the page, that holds its largest text.
+    A wrapped title's further lines share its size (any of the sizes seen in it: a larger math
+    glyph or small capitals do not break it) and follow at a title's line spacing; a line in none
+    of the title's fonts must follow at a wrapped line's tight spacing (authors printed at the
+    title's size stand further off).
+    """
     top = [i for i, line in enumerate(lines) if line.y >= height * (1 - TITLE_REGION)]
     if not top:
         return None, 0
@@ -221,10 +264,24 @@ def _title(lines: list[Line], height: float) -> tuple[str | None, int]:
     if biggest < body * TITLE_MIN_RATIO:
         return None, 0
     start = next(i for i in top if lines[i].size >= biggest - 0.6)
+    main, sizes, fonts = _style(lines[start])
+    sizes.add(round(lines[start].size, 1))
     end = start
-    while end + 1 < len(lines) and lines[end + 1].size >= biggest * TITLE_LINE_RATIO:
+    while end + 1 < len(lines):
+        line, previous = lines[end + 1], lines[end]
+        size, line_sizes, line_fonts = _style(line)
+        spacing = (previous.y - line.y) if line.page == previous.page else float("inf")
+        if not any(_same_size(size, s) for s in sizes) or size < body * TITLE_MIN_RATIO * 0.9:
+            break
+        limit = TITLE_SPACING if line_fonts & fonts else TITLE_WRAP_SPACING
+        if spacing > limit * max(size, main):
+            break
+        sizes |= line_sizes
+        fonts |= line_fonts
         end += 1
-    title = clean(" ".join(lines[i].text for i in range(start, end + 1)))
+    title = clean(
+        " ".join(" ".join(c.plain for c in lines[i].cells) for i in range(start, end + 1))
+    )
     return title or None, end + 1
 
 
