@@ -129,6 +129,7 @@ class Affiliation:
 @dataclass
 class Author:
     name: str
+    quote: str = ""  # the name as pypdf extracted it (before accents and spacing are cleaned)
     markers: list[str] = field(default_factory=list)
     affiliations: list[Affiliation] = field(default_factory=list)
     emails: list[str] = field(default_factory=list)
@@ -441,15 +442,15 @@ class BlockParser:
 
         def flush() -> bool:
             nonlocal buffer
-            for part in NAME_SEPARATOR_RE.split(buffer):
-                part = clean(part)
+            for raw_part in NAME_SEPARATOR_RE.split(buffer):
+                part = clean(raw_part)
                 if not part:
                     continue
                 # the end of a name broken across lines: "Lee" of "...Germain / Lee4"
                 fragment = not items and _is_name_fragment(part)
                 if not fragment and not self._is_name(part):
                     return False
-                items.append(Author(name=part))
+                items.append(Author(name=part, quote=raw_part.strip(" ,;:")))
                 raw.append(part)
             buffer = ""
             return True
@@ -491,7 +492,9 @@ class BlockParser:
         fonts_differ = len({s.font for s in segments if s.text.strip() and not s.sup}) > 1
         if not (is_institution(rest) or fonts_differ):
             return None
-        author = Author(name=name, x0=segments[0].x, x1=max(s.end for s in segments))
+        author = Author(
+            name=name, quote=head.strip(" ,"), x0=segments[0].x, x1=max(s.end for s in segments)
+        )
         return author, clean(rest), rest.strip(" ,")
 
     def _names_row(self, number: int, cells: list[tuple[Cell, object]]) -> None:
@@ -518,6 +521,7 @@ class BlockParser:
         ):
             last = self._band[-1]
             last.name = f"{last.name} {new[0].name}"
+            last.quote = f"{last.quote} {new[0].quote}"
             last.markers = new[0].markers
             new = new[1:]
         new = [a for a in new if len(a.name.split()) > 1 or self._is_name(a.name)]

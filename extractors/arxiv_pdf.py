@@ -1,4 +1,8 @@
-"""arXiv paper PDFs -> `affiliation` claims (one per author and printed affiliation).
+"""arXiv paper PDFs -> `author_of` and `affiliation` claims.
+
+For each author found on the page, in order: an `author_of` claim (object the work, qualifiers
+title, published and position; quote the name as printed), then one `affiliation` claim per
+printed affiliation.
 
 Reads the first page (and the second only when the author block runs on), with pypdf's
 positioned text runs (`extract_text(visitor_text=...)`: position, size and font of each run), so
@@ -55,7 +59,7 @@ from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
 
 NAME = "arxiv_pdf"
-VERSION = 1
+VERSION = 2
 
 # https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
 ARXIV_PDF_URL_RE = re.compile(
@@ -104,6 +108,8 @@ class ParsedAuthor:
     name: str
     affiliations: list[AffiliationLine] = field(default_factory=list)
     emails: list[str] = field(default_factory=list)
+    quote: str | None = None  # the name verbatim as extracted; None when not found on the page
+    locator: str | None = None  # "page 1, author block, author 3"
 
 
 @dataclass
@@ -352,10 +358,26 @@ def _display_name(name: str, page_text: str) -> str:
     return name.title()
 
 
+def _verbatim(quote: str, page_text: str) -> str | None:
+    """`quote` as it stands in the page text: itself, or with the page's own line breaks and
+    spacing between its words (a name drawn in several runs); None when it is not there."""
+    if quote and quote in page_text:
+        return quote
+    words = quote.split()
+    if not words:
+        return None
+    m = re.search(r"\s*".join(re.escape(w) for w in words), page_text)
+    return m.group(0) if m else None
+
+
 def _finish(found: list[Author], known: list[str] | None, page_text: str) -> list[ParsedAuthor]:
+    order = {id(a): i for i, a in enumerate(found, start=1)}
+
     def convert(author: Author, name: str) -> ParsedAuthor:
         return ParsedAuthor(
             name=name,
+            quote=_verbatim(author.quote or author.name, page_text),
+            locator=f"page {author.page}, author block, author {order[id(author)]}",
             affiliations=[
                 AffiliationLine(
                     text=fix_accents(aff.text),
@@ -410,6 +432,29 @@ def _claims(paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None)
     tag = f"{NAME}/{VERSION}"
     for position, author in enumerate(paper.authors, start=1):
         email = author.emails[0] if author.emails else None
+        subject = Subject(name=author.name, email=email)
+        if author.quote and author.locator:
+            work_qualifiers: dict[str, object] = {}
+            if paper.title:
+                work_qualifiers["title"] = paper.title
+            if date:
+                work_qualifiers["published"] = date
+            work_qualifiers["position"] = position
+            claims.append(
+                Claim(
+                    subject=subject,
+                    predicate="author_of",
+                    object=work,
+                    qualifiers=work_qualifiers,
+                    evidence=Evidence(
+                        url=snapshot.url,
+                        sha256=snapshot.sha256,
+                        locator=author.locator,
+                        quote=author.quote,
+                    ),
+                    extractor=tag,
+                )
+            )
         for aff in author.affiliations:
             qualifiers: dict[str, object] = {"work": work}
             if date:
@@ -418,7 +463,7 @@ def _claims(paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None)
             qualifiers["position"] = position
             claims.append(
                 Claim(
-                    subject=Subject(name=author.name, email=email),
+                    subject=subject,
                     predicate="affiliation",
                     object=aff.organisation,
                     qualifiers=qualifiers,

@@ -206,8 +206,20 @@ def test_claims_format_and_verbatim_quotes() -> None:
     body = (PDF / "2103.15348v2-first2pages.layout-parser-paper-fast.pdf").read_bytes()
     s = snap(body, "https://arxiv.org/pdf/2103.15348v2")
     claims = extract(s)
-    assert len(claims) == 6
-    first = claims[0].to_json()
+    assert len(claims) == 6 + 6  # six authors: an author_of and one affiliation each
+    assert [c.predicate for c in claims[:4]] == ["author_of", "affiliation"] * 2
+    authored = claims[0].to_json()
+    assert authored["subject"] == {"name": "Zejiang Shen", "email": "shannons@allenai.org"}
+    assert authored["predicate"] == "author_of" and authored["object"] == "arXiv:2103.15348"
+    assert authored["qualifiers"] == {
+        "title": "LayoutParser: A Unified Toolkit for Deep Learning Based Document Image Analysis",
+        "published": "2021-06-21",
+        "position": 1,
+    }
+    assert authored["evidence"]["locator"] == "page 1, author block, author 1"
+    assert authored["evidence"]["quote"] == "Zejiang Shen"
+    assert authored["extractor"] == "arxiv_pdf/2"
+    first = claims[1].to_json()
     assert first["subject"] == {"name": "Zejiang Shen", "email": "shannons@allenai.org"}
     assert first["predicate"] == "affiliation" and first["object"] == "Allen Institute for AI"
     assert first["qualifiers"] == {
@@ -218,32 +230,85 @@ def test_claims_format_and_verbatim_quotes() -> None:
     }
     assert first["evidence"]["locator"] == "page 1, author block, affiliation 1"
     assert first["evidence"]["sha256"] == s.sha256
-    assert first["extractor"] == "arxiv_pdf/1"
+    assert first["extractor"] == "arxiv_pdf/2"
+    lee = [c for c in claims if c.predicate == "author_of"][3]
+    assert lee.subject.name == "Benjamin Charles Germain Lee"  # broken across two lines
+    assert lee.qualifiers["position"] == 4
     for path in [*PDF.glob("*.pdf"), *CONSTRUCTED.glob("*.pdf")]:
         reader = PdfReader(path)
         text = "".join(reader.pages[i].extract_text() for i in range(min(2, len(reader.pages))))
-        for claim in extract(snap(path.read_bytes())):
+        claims = extract(snap(path.read_bytes()))
+        authors = [c for c in claims if c.predicate == "author_of"]
+        assert authors and [c.qualifiers["position"] for c in authors] == list(
+            range(1, len(authors) + 1)
+        )
+        for claim in claims:
+            if claim.predicate == "author_of":
+                assert claim.evidence.quote in text, (path.name, claim.evidence.quote)
+                continue
             for line in claim.evidence.quote.split("\n"):
                 assert line in text, (path.name, line)
+
+
+def test_author_of_quotes_the_printed_spelling() -> None:
+    body = (CONSTRUCTED / "constructed-two-affiliations.pdf").read_bytes()
+    names = ["María José Álvarez", "Tomasz Kowalczyk", "Wei Zhang"]
+    claims = extract_with_metadata(
+        snap(body), authors=names, work="arXiv:2312.09876", date="2023-12-05"
+    )
+    authored = [c for c in claims if c.predicate == "author_of"]
+    assert [(c.subject.name, c.evidence.quote) for c in authored] == [
+        ("María José Álvarez", "MARÍA JOSÉ ÁLVAREZ"),
+        ("Tomasz Kowalczyk", "TOMASZ KOWALCZYK"),
+        ("Wei Zhang", "WEI ZHANG"),
+    ]
+    assert authored[1].subject.email == "tomasz@nimbus.example"
+    assert authored[2].evidence.locator == "page 1, author block, author 3"
+    assert authored[0].qualifiers == {
+        "title": "Two Affiliations per Author on Separate Marker Lines",
+        "published": "2023-12-05",
+        "position": 1,
+    }
+    # tex accents: the quote is the text as extracted, the name is cleaned
+    murray = extract(snap((PDF / "1111.2011v2.pdf").read_bytes()))
+    tesanovic = [c for c in murray if c.predicate == "author_of"][2]
+    assert tesanovic.subject.name == "Zlatko Tešanović"
+    assert tesanovic.evidence.quote != tesanovic.subject.name
+
+
+def test_author_of_not_claimed_for_metadata_names_absent_from_the_page() -> None:
+    body = (PDF / "2203.06947.pdf").read_bytes()
+    claims = extract_with_metadata(
+        snap(body), authors=["Zhangxuan Gu", "Nobody Here"], work="arXiv:2203.06947", date=None
+    )
+    assert [(c.predicate, c.subject.name) for c in claims if c.predicate == "author_of"] == [
+        ("author_of", "Zhangxuan Gu")
+    ]
 
 
 def test_work_from_url_when_no_stamp_and_metadata_mode() -> None:
     body = (PDF / "2203.06947.pdf").read_bytes()
     claims = extract(snap(body, "https://arxiv.org/pdf/2203.06947v1.pdf"))
-    assert {c.qualifiers["work"] for c in claims} == {"arXiv:2203.06947"}
-    assert "date" not in claims[0].qualifiers
+    affiliations = [c for c in claims if c.predicate == "affiliation"]
+    assert {c.qualifiers["work"] for c in affiliations} == {"arXiv:2203.06947"}
+    assert {c.object for c in claims if c.predicate == "author_of"} == {"arXiv:2203.06947"}
+    assert "date" not in affiliations[0].qualifiers
+    assert "published" not in claims[0].qualifiers
     claims = extract_with_metadata(
         snap(body),
         authors=["Zhangxuan Gu", "Changhua Meng"],
         work="arXiv:2203.06947",
         date="2022-03-14",
     )
-    assert [(c.subject.name, c.object, c.qualifiers["position"]) for c in claims] == [
-        ("Zhangxuan Gu", "Shanghai Jiao Tong University", 1),
-        ("Zhangxuan Gu", "Ant Group", 1),
-        ("Changhua Meng", "Ant Group", 2),
+    assert [(c.predicate, c.subject.name, c.object, c.qualifiers["position"]) for c in claims] == [
+        ("author_of", "Zhangxuan Gu", "arXiv:2203.06947", 1),
+        ("affiliation", "Zhangxuan Gu", "Shanghai Jiao Tong University", 1),
+        ("affiliation", "Zhangxuan Gu", "Ant Group", 1),
+        ("author_of", "Changhua Meng", "arXiv:2203.06947", 2),
+        ("affiliation", "Changhua Meng", "Ant Group", 2),
     ]
-    assert claims[0].qualifiers["date"] == "2022-03-14"
+    assert claims[0].qualifiers["published"] == "2022-03-14"
+    assert claims[1].qualifiers["date"] == "2022-03-14"
 
 
 def test_matches_urls_and_content() -> None:
@@ -310,7 +375,8 @@ def test_encrypted_pdf() -> None:
     out = io.BytesIO()
     writer.write(out)
     opened = parse_paper(out.getvalue())  # it opens: one author, no affiliation printed
-    assert [a.name for a in opened.authors] == ["Ann Lee"] and extract(snap(out.getvalue())) == []
+    assert [a.name for a in opened.authors] == ["Ann Lee"]
+    assert [c.predicate for c in extract(snap(out.getvalue()))] == ["author_of"]
 
 
 def test_scanned_pdf_without_text_layer() -> None:
