@@ -11,11 +11,8 @@ Layouts handled (one pass over the block's lines, top to bottom):
   department); names in separate columns (NeurIPS / ACM grids) each own the lines stacked under
   their column; consecutive lines of one column form one affiliation, joined with ", ";
 - ACM one-line-per-author: "NAME, Affiliation, Country" (a name, then an institution);
-- emails: brace groups "{a,b}@x.org" and shared-domain lists "a,b@x.org" expanded in order, then
-  assigned (1) next to the author's name in the page text ("Authors' addresses: Name, email"),
-  (2) to the column or group of names they are printed with, (3) to the authors of the affiliation
-  line they follow, (4) in printed order when that agrees with the domains, else (5) by domain
-  (an email goes to the first unassigned author whose affiliation matches its domain).
+- emails: collected per cell as printed (with the band and column they sit in, and the
+  affiliation marker they follow), then assigned by `extractors._emails.assign_emails`.
 """
 
 from __future__ import annotations
@@ -24,7 +21,16 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from extractors._emails import (
+    EMAIL_HEAD_RE,
+    EMAIL_RE,
+    EmailGroup,
+    assign_emails,
+    email_text,
+    expand_emails,
+)
 from extractors._pdf_text import Cell, Line, Segment, join_segments
+from extractors._words import INSTITUTION_WORDS, words_of
 from ingest.names import fold, same_person_name
 
 # --- named patterns and word lists -------------------------------------------------------------
@@ -41,36 +47,10 @@ INLINE_MARKER_RE = re.compile(f"[{re.escape(MARKER_CHARS)}]")
 # cell or after a comma: an unraised numeric marker.
 GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z][a-z])")
 NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|\s{3,})\s*")
-EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-EMAIL_CHUNK_RE = re.compile(r"[\w.+{}\[\], -]*@[\w-]+(?:\.[\w-]+)+")
-# A line break inside an email's domain ("head@seas." / "upenn.edu").
-EMAIL_BREAK_RE = re.compile(r"(@[\w-]+(?:\.[\w-]+)*\.)\s*\n\s*([\w-]+(?:\.[\w-]+)*)")
-# Text before an '@' that is still part of the address list ("{ann,bob", "ruochen" of "ruochen_x").
-EMAIL_HEAD_RE = re.compile(r"[a-z0-9\s.,+{}_-]*")
-# "ruochen zhang@x" / "{a,jacob carlson}@x": a local part whose underscore came out as a space.
-UNDERSCORE_GAP_RE = re.compile(r"(^|[\s,{])([a-z0-9]+)\s+([a-z0-9][\w.]*\}?@)")
-URL_RE = re.compile(r"https?://|www\.", re.I)
-# Between a name and its own email: "Tal August, taugust@...", "Ann Lee (ann@...)", "Ann Lee: a@".
-NAME_EMAIL_GAP = r"\s*[,(:<]?\s*"
 
 NAME_PARTICLES = {
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
     "bin", "ibn", "al", "el", "ten", "ter", "y", "zu", "af", "st.",
-}  # fmt: skip
-# Words that mark a text as an institution (lower-case, folded). Weighted for `organisation`.
-INSTITUTION_WORDS = {
-    "university": 5, "universitat": 5, "universite": 5, "universidad": 5, "universita": 5,
-    "universiteit": 5, "college": 4, "institute": 4, "institut": 4, "instituto": 4,
-    "istituto": 4, "laboratory": 4, "laboratories": 4, "lab": 3, "labs": 3, "inc": 4,
-    "corp": 4, "corporation": 4, "ltd": 4, "llc": 4, "gmbh": 4, "company": 3, "group": 3,
-    "research": 3, "ai": 3, "academy": 4, "hospital": 4, "foundation": 3, "centre": 2,
-    "center": 2, "school": 2, "department": 1, "dept": 1, "faculty": 1, "division": 1,
-    "google": 5, "deepmind": 5, "meta": 5, "facebook": 5, "nvidia": 5, "microsoft": 5,
-    "amazon": 5, "apple": 5, "openai": 5, "anthropic": 5, "ibm": 5, "intel": 5,
-    "huawei": 5, "alibaba": 5, "tencent": 5, "baidu": 5, "bytedance": 5, "salesforce": 5,
-    "adobe": 5, "samsung": 5, "sony": 5, "netflix": 5, "uber": 5, "polytechnic": 5,
-    "politecnico": 5, "eth": 4, "epfl": 5, "mit": 5, "cnrs": 5, "inria": 5, "csail": 4,
-    "technologies": 3, "technology": 2, "sciences": 1, "systems": 1, "national": 1,
 }  # fmt: skip
 # Systems whose campus follows after a comma: "University of California, Berkeley".
 MULTI_CAMPUS = (
@@ -78,6 +58,7 @@ MULTI_CAMPUS = (
     "university of texas", "university of wisconsin", "university of colorado",
     "university of maryland", "university of north carolina", "university of missouri",
 )  # fmt: skip
+URL_RE = re.compile(r"https?://|www\.", re.I)
 # Words that never occur in a person's name (folded); they stop a text from being a name.
 NOT_NAME_WORDS = set(INSTITUTION_WORDS) | {
     "abstract", "introduction", "keywords", "email", "e-mail", "corresponding", "author",
@@ -95,12 +76,6 @@ IGNORE_RE = re.compile(
     r"^accepted\b|^published\b|^copyright|^proceedings\b",
     re.I,
 )
-GENERIC_DOMAIN_LABELS = {
-    "edu", "org", "com", "net", "gov", "ac", "co", "uk", "cn", "de", "fr", "jp", "ca", "in",
-    "mail", "cs", "eecs", "fas", "seas", "ece", "ee", "math", "stat", "stats", "student",
-    "students", "alumni", "gmail", "email", "mails", "www", "us", "au", "ch", "nl", "it",
-}  # fmt: skip
-ACRONYM_SKIP = {"of", "for", "and", "the", "de", "da", "di", "at", "in", "&"}
 # Spacing accents that some TeX fonts draw before the letter ("Teˇsanovi´c" -> "Tešanović").
 SPACING_ACCENTS = {
     "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u02dc": "\u0303",
@@ -145,14 +120,6 @@ class _Piece:
     quote: str
 
 
-@dataclass
-class _EmailGroup:
-    emails: list[str]
-    band: list[Author]
-    column: list[Author]
-    after_key: str | None
-
-
 # --- text helpers ------------------------------------------------------------------------------
 
 
@@ -169,10 +136,6 @@ def fix_accents(text: str) -> str:
 def clean(text: str) -> str:
     text = fix_accents(_JUNK_RE.sub(" ", text))
     return re.sub(r"\s+", " ", text).strip(" ,;:")
-
-
-def words_of(text: str) -> list[str]:
-    return fold(text).split()
 
 
 def institution_score(text: str) -> int:
@@ -220,10 +183,6 @@ def is_prose(text: str) -> bool:
     return lower / len(words) >= 0.6
 
 
-def acronym(text: str) -> str:
-    return "".join(w[0] for w in words_of(text) if w not in ACRONYM_SKIP)
-
-
 def organisation_of(text: str) -> str:
     """The most institution-like comma part of an affiliation ("Duke University")."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
@@ -245,76 +204,6 @@ def marker_keys(text: str) -> list[str]:
     return MARKER_KEY_RE.findall(text)
 
 
-# --- emails ------------------------------------------------------------------------------------
-
-
-def expand_emails(text: str) -> list[list[str]]:
-    """Email groups in printed order: '{a,b}@x.org, c@y.com' -> [['a@x.org','b@x.org'],['c@y.com']].
-
-    A shared-domain list 'a,b,c@x.edu' is one group of three. Lower-cased.
-    """
-    text = text.replace("\u2217", "*")
-    groups: list[list[str]] = []
-    pending: list[str] = []
-    for token in re.split(r"[\s,;{}()\[\]|]+|(?<=\})", text.lower()):
-        if token.endswith(":"):  # a label, "Email:"
-            pending = []
-            continue
-        token = token.strip("*.")
-        if not token:
-            continue
-        if "@" in token:
-            local, _, domain = token.rpartition("@")
-            domain = domain.strip(".")
-            if not re.fullmatch(r"[\w-]+(\.[\w-]+)+", domain):
-                pending = []
-                continue
-            locals_ = [*pending, local] if local else pending
-            group = [f"{name}@{domain}" for name in locals_ if re.fullmatch(r"[\w.+-]+", name)]
-            if group:
-                groups.append(group)
-            pending = []
-        elif re.fullmatch(r"[\w.+-]+", token):
-            pending.append(token)
-        else:
-            pending = []
-    return groups
-
-
-def _email_text(cell_text: str) -> str:
-    # An underscore drawn as a rule comes out as a space: "ruochen zhang@brown.edu".
-    return UNDERSCORE_GAP_RE.sub(r"\1\2_\3", cell_text)
-
-
-def domain_matches(domain: str, affiliations: list[str]) -> bool:
-    labels = [
-        lab
-        for lab in domain.lower().split(".")
-        if lab not in GENERIC_DOMAIN_LABELS and len(lab) > 1
-    ]
-    for aff in affiliations:
-        squashed = fold(aff).replace(" ", "")
-        aff_words = [w for w in words_of(aff) if len(w) >= 4 and w not in INSTITUTION_WORDS]
-        acronyms = {acronym(part) for part in aff.split(",")}
-        for label in labels:
-            if label in acronyms and len(label) >= 2:
-                return True
-            if len(label) >= 4 and label in squashed:
-                return True
-            if any(w in label for w in aff_words if len(w) >= 4):
-                return True
-            first = words_of(aff.split(",")[0])
-            if first and len(first[0]) >= 4 and label.startswith(first[0]):
-                return True
-    return False
-
-
-def _name_in_email(email: str, name: str) -> bool:
-    local = re.sub(r"[^a-z]", "", email.split("@")[0])
-    parts = [p for p in words_of(name) if len(p) >= 3]
-    return any(p in local for p in parts)
-
-
 # --- the parser --------------------------------------------------------------------------------
 
 
@@ -326,7 +215,7 @@ class BlockParser:
         self.authors: list[Author] = []
         self.keyed: dict[str, Affiliation] = {}
         self.affiliations: list[Affiliation] = []
-        self.email_groups: list[_EmailGroup] = []
+        self.email_groups: list[EmailGroup[Author]] = []
         self._band: list[Author] = []
         self._band_closed = False
         self._last_key: str | None = None
@@ -343,7 +232,18 @@ class BlockParser:
         self._resolve_markers(page_lines, lines)
         for aff_index, aff in enumerate(self.affiliations, start=1):
             aff.index = aff_index
-        self._assign_emails(page_text)
+        owners_of = {
+            key: [a for a in self.authors if aff in a.affiliations]
+            for key, aff in self.keyed.items()
+        }
+        assign_emails(
+            self.authors,
+            self.email_groups,
+            self.footnote_emails,
+            owners_of,
+            [aff.text for aff in self.affiliations],
+            page_text,
+        )
         return self.authors
 
     # -- per line
@@ -406,11 +306,10 @@ class BlockParser:
         ):
             start -= 1
         head = segs[:start]
-        email_text = _email_text(join_segments(segs[start:]))
-        groups = expand_emails(email_text)
+        groups = expand_emails(email_text(join_segments(segs[start:])))
         head_text = join_segments(head)
         if not head_text or EMAIL_HEAD_RE.fullmatch(head_text):
-            return None, expand_emails(_email_text(join_segments(segs)))
+            return None, expand_emails(email_text(join_segments(segs)))
         return head, groups
 
     # -- names
@@ -699,84 +598,7 @@ class BlockParser:
                 x = cell.x0 + (cell.x1 - cell.x0) * (at + len(group[0]) / 2) / max(len(text), 1)
                 x0, x1 = min(columns, key=lambda c: abs((c[0] + c[1]) / 2 - x))
                 column = [a for a in band if (a.x0, a.x1) == (x0, x1)]
-            self.email_groups.append(_EmailGroup(group, band, column, after))
-
-    def _assign_emails(self, page_text: str) -> None:
-        pool: list[str] = []
-        for group in self.email_groups:
-            emails = [e for e in group.emails if e not in pool]
-            pool.extend(emails)
-        if not pool and "@" not in page_text and not self.footnote_emails:
-            return
-        assigned: dict[str, Author] = {}
-
-        def give(email: str, author: Author) -> None:
-            if email not in assigned and not author.emails:
-                author.emails.append(email)
-                assigned[email] = author
-
-        for email, author in self.footnote_emails:
-            give(email, author)
-        # (1) right after the name in the page text: "Authors' addresses: Name, email, ..."
-        text = EMAIL_BREAK_RE.sub(r"\1\2", page_text)
-        for author in self.authors:
-            pattern = r"\s+".join(re.escape(p) for p in author.name.split())
-            m = re.search(pattern + NAME_EMAIL_GAP + f"({EMAIL_RE.pattern})", text, re.I)
-            if m:
-                give(m.group(1).lower().rstrip("."), author)
-        # (2) a column's or a group's own emails
-        for group in self.email_groups:
-            if group.column and len(group.column) == 1:
-                for email in group.emails:
-                    give(email, group.column[0])
-            elif group.band and len(group.emails) == len(group.band) and group.after_key is None:
-                for email, author in zip(group.emails, group.band, strict=True):
-                    give(email, author)
-        aff_texts = [aff.text for aff in self.affiliations]
-
-        def agrees(email: str, author: Author) -> bool:
-            domain = email.split("@")[1]
-            if not domain_matches(domain, aff_texts):
-                return True
-            return domain_matches(domain, [a.text for a in author.affiliations])
-
-        # (3) the authors of the affiliation the emails follow
-        for group in self.email_groups:
-            if group.after_key is None or group.after_key not in self.keyed:
-                continue
-            aff = self.keyed[group.after_key]
-            owners = [a for a in self.authors if aff in a.affiliations and not a.emails]
-            free = [e for e in group.emails if e not in assigned]
-            if (
-                owners
-                and len(owners) == len(free)
-                and all(agrees(e, a) for e, a in zip(free, owners, strict=True))
-            ):
-                for email, author in zip(free, owners, strict=True):
-                    give(email, author)
-        free = [e for e in pool if e not in assigned]
-        people = [a for a in self.authors if not a.emails]
-        if not free or not people:
-            return
-        # (4) printed order, when every pairing agrees with the domains
-        if len(free) == len(people) and all(
-            agrees(e, a) for e, a in zip(free, people, strict=True)
-        ):
-            for email, author in zip(free, people, strict=True):
-                give(email, author)
-            return
-        # (5) by domain, a name in the address winning over order
-        for email in free:
-            domain = email.split("@")[1]
-            candidates = [
-                a
-                for a in self.authors
-                if not a.emails and domain_matches(domain, [f.text for f in a.affiliations])
-            ]
-            if not candidates:
-                continue
-            named = [a for a in candidates if _name_in_email(email, a.name)]
-            give(email, named[0] if len(named) == 1 else candidates[0])
+            self.email_groups.append(EmailGroup(group, band, column, after))
 
 
 def _is_name_fragment(text: str) -> bool:

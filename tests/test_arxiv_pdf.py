@@ -14,7 +14,8 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from extractors import arxiv_pdf, choose
-from extractors._author_block import expand_emails, organisation_of
+from extractors._author_block import organisation_of
+from extractors._emails import expand_emails
 from extractors.arxiv_pdf import PdfReadFailure, extract, extract_with_metadata, parse_paper
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
@@ -416,3 +417,29 @@ def test_pypdf_messages_are_captured_not_printed(capsys: pytest.CaptureFixture[s
         parse_paper(real[: len(real) // 3])
     captured = capsys.readouterr()
     assert "EOF marker" not in captured.err + captured.out
+
+
+def test_title_rules_line_numbers_and_small_caps() -> None:
+    b, r = "Helvetica-Bold", "Times-Roman"
+    tail = [T(200, 630, "Ann Lee", 11, r), T(200, 618, "Polder University", 11, r)]
+    tail += [T(72, 590, "Abstract", 12, b)]
+    tail += [
+        T(72, 575 - 12 * i, "we study how the method behaves on tasks " * 2, 10, r)
+        for i in range(8)
+    ]
+    title = [T(100, 700, "Deep Learning for the Very Long Titles of", 17.28, b)]
+    title += [T(100, 680, "Generative Adversarial Networks", 17.28, b)]
+    numbers = [T(40, 760 - 12 * i, f"{i:03d}", 7, r) for i in range(20)]  # a review copy
+    p = parse_paper(pdfgen.make_pdf([title + numbers + tail]))
+    assert p.title == "Deep Learning for the Very Long Titles of Generative Adversarial Networks"
+    assert [(a.name, [x.text for x in a.affiliations]) for a in p.authors] == [
+        ("Ann Lee", ["Polder University"])
+    ]
+    # fake small capitals: a line of lower-case words is drawn at the smaller size only
+    caps = [T(90, 700, "L", 17.28, r), T(102, 700, "EARNING", 12.4, r)]
+    caps += [T(90, 680, "OF THE", 12.4, r)]
+    caps += [T(90, 660, "G", 17.28, r), T(102, 660, "ENERATIVE", 12.4, r)]
+    caps += [T(180, 660, "N", 17.28, r), T(192, 660, "ETWORKS", 12.4, r)]
+    p = parse_paper(pdfgen.make_pdf([caps + tail]))
+    assert [a.name for a in p.authors] == ["Ann Lee"]
+    assert p.title == "LEARNING OF THE GENERATIVE NETWORKS"
