@@ -210,3 +210,16 @@ def test_author_queries_of_known_papers_flag_nothing_new(
     outcome, _ = process_search(store, workspace, pid, fragment, [page_for(fragment)], profiles)
     assert outcome is not None
     assert [c for c in outcome.changes if c["claim"]["predicate"] == "author_of"] == []
+
+
+def test_the_same_fact_from_metadata_and_pdf_is_one_flag(store: Store, workspace: Settings) -> None:
+    profiles = load_profiles(workspace.profiles_dir)
+    process_metadata(store, workspace, [batch_page()], ["1912.01703"], profiles)
+    paper, _ = seed_paper("1912.01703")
+    process_pdf(store, workspace, paper, pdf_snapshot(paper), profiles, status="fetched")
+    authorship = [
+        c
+        for c in store.list_changes(status="pending", profile="soumith-chintala")
+        if c.claim and c.claim["predicate"] == "author_of"
+    ]
+    assert len(authorship) == 1

@@ -20,7 +20,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.facts import areas, differences, identity, same_fact, same_level, similar_area
+from ingest.facts import (
+    areas,
+    differences,
+    identity,
+    proposal_key,
+    same_fact,
+    same_level,
+    similar_area,
+)
 from ingest.models import (
     Change,
     Claim,
@@ -117,22 +125,15 @@ def _dedupe(claims: Iterable[Claim]) -> list[Claim]:
 
 
 def change_id(profile_id: str, kind: str, claim: Claim | None, prev: ProfileClaim | None) -> str:
-    proposed = None
-    if claim is not None:
-        proposed = [
-            claim.predicate,
-            fold(claim.object),
-            {k: v for k, v in sorted(claim.qualifiers.items())},
-        ]
+    """The same proposal gets the same id whichever source or run makes it: the fact's identity
+    and the qualifiers that make a difference, not descriptive ones (title, position, quote)."""
+    proposed = (
+        None if claim is None else proposal_key(claim.predicate, claim.object, claim.qualifiers)
+    )
     previous = (
         None
         if prev is None
-        else [
-            prev.id,
-            prev.predicate,
-            fold(prev.object),
-            {k: v for k, v in sorted(prev.qualifiers.items())},
-        ]
+        else [prev.id, proposal_key(prev.predicate, prev.object, prev.qualifiers)]
     )
     return stable_hash(profile_id, kind, proposed, previous)
 

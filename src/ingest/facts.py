@@ -157,3 +157,14 @@ def similar_area(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:
             if x and y and (x.startswith(y) or y.startswith(x)):
                 return True
     return len(a_words & b_words) / len(a_words | b_words) >= 0.5
+
+
+def proposal_key(predicate: str, obj: str, qualifiers: dict[str, Any]) -> list[Any]:
+    """What a proposal says, in a form two sources stating the same thing share."""
+    key: list[Any] = list(identity(predicate, obj, qualifiers))
+    if predicate == "maintainer":
+        key += [level_of(qualifiers), sorted(areas(qualifiers))]
+    elif predicate == "affiliation":
+        key.append(sorted(org_tokens(obj)))
+    key += [[k, qualifiers.get(k)] for k in COMPARED.get(predicate, DEFAULT_COMPARED)]
+    return key
