@@ -5,6 +5,7 @@
     ├── FetchError                  a URL could not be fetched            (url, reason)
     │   ├── HTTPStatusError         the server answered with an error     (+ status)
     │   ├── RefusedURLError         the URL is not allowed (scheme, private address)
+    │   │   └── RobotsDisallowedError  robots.txt forbids it   (+ robots_url, rule, user_agent)
     │   ├── ResponseTooLargeError   the body grew past INGEST_MAX_BYTES   (+ limit)
     │   └── ReplayMissError         no recorded response for the URL      (+ as_of)
     ├── ExtractionError             a document could not be turned into claims (url, reason)
@@ -65,6 +66,19 @@ class HTTPStatusError(FetchError):
 
 class RefusedURLError(FetchError):
     pass
+
+
+class RobotsDisallowedError(RefusedURLError):
+    def __init__(self, url: str, robots_url: str, rule: str, user_agent: str) -> None:
+        FetchError.__init__(
+            self,
+            url,
+            f"robots.txt at '{robots_url}' disallows it for user agent '{user_agent}' "
+            f"(rule '{rule}'); it was not requested",
+            robots_url=robots_url,
+            rule=rule,
+            user_agent=user_agent,
+        )
 
 
 class ResponseTooLargeError(FetchError):

@@ -47,6 +47,32 @@ class Settings(BaseSettings):
         description="Serve every fetch from this replay archive (see fixtures/web/README.md) "
         "instead of the network: offline demos and tests of one-off runs.",
     )
+    host_delay: float = Field(
+        default=1.0,
+        ge=0,
+        description="Seconds between the starts of two requests to the same host (a larger "
+        "robots.txt Crawl-delay or a per-host floor in ingest.polite.HOST_DELAYS wins).",
+    )
+    host_concurrency: int = Field(
+        default=2, ge=1, description="Requests in flight to one host at a time, at most."
+    )
+    max_attempts: int = Field(
+        default=3,
+        ge=1,
+        description="Attempts per URL, counting the first: only transient failures (timeouts, "
+        "connection errors, HTTP 429 and 5xx) are tried again. The run's only retry layer.",
+    )
+    max_retry_after: float = Field(
+        default=120.0,
+        ge=0,
+        description="Longest Retry-After (seconds) waited before trying again; a server asking "
+        "for longer gets no more requests until then and the URL fails as transient.",
+    )
+    robots_ttl: float = Field(
+        default=24 * 3600.0,
+        gt=0,
+        description="Seconds a host's robots.txt is trusted before it is fetched again.",
+    )
     layout_min_ratio: float = Field(
         default=0.5,
         description="A snapshot with fewer than this share of the people seen last time "
