@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 
 import httpx
 from prefect import task
@@ -66,8 +67,9 @@ def process_metadata_task(
     batch: ArxivBatchResult,
     ids: list[str],
     profiles: dict[str, Profile],
+    accessed: date | None = None,
 ) -> list[SourceOutcome]:
-    return process_metadata(store, settings, batch.pages, ids, profiles)
+    return process_metadata(store, settings, batch.pages, ids, profiles, accessed)
 
 
 @task(name="process-arxiv-pdf", cache_policy=NO_CACHE)
@@ -78,9 +80,12 @@ def process_pdf_task(
     snapshot: Snapshot,
     profiles: dict[str, Profile],
     status: OutcomeStatus,
+    accessed: date | None = None,
 ) -> SourceOutcome:
     try:
-        return process_pdf(store, settings, paper, snapshot, profiles, status=status)
+        return process_pdf(
+            store, settings, paper, snapshot, profiles, status=status, accessed=accessed
+        )
     except IngestError as exc:
         store.record_fetch(pdf_source(paper.id).url, "failed", error=str(exc))
         return record_failure(store, pdf_source(paper.id, paper.title), exc)
@@ -92,6 +97,7 @@ def read_pdf(
     http: httpx.Client,
     paper: Paper,
     profiles: dict[str, Profile],
+    accessed: date | None = None,
     fetch: Callable[..., FetchResult] = fetch_source,
     process: Callable[..., SourceOutcome] = process_pdf_task,
 ) -> SourceOutcome:
@@ -100,7 +106,9 @@ def read_pdf(
     `fetch` and `process` are the tasks; tests pass their plain functions (`.fn`)."""
     stored = pdf_is_current(store, paper)
     if stored:
-        return process(store, settings, paper, store.get_snapshot(stored), profiles, "unchanged")
+        return process(
+            store, settings, paper, store.get_snapshot(stored), profiles, "unchanged", accessed
+        )
     try:
         fetched = fetch(http, Source(url=paper.pdf_url), settings, None)
     except IngestError as exc:
@@ -108,7 +116,7 @@ def read_pdf(
         return record_failure(store, pdf_source(paper.id, paper.title), exc)
     if fetched.snapshot is None:  # no validators were sent, so a 304 cannot happen
         raise IngestError(f"'{paper.pdf_url}' answered 304 to an unconditional request")
-    return process(store, settings, paper, fetched.snapshot, profiles, "fetched")
+    return process(store, settings, paper, fetched.snapshot, profiles, "fetched", accessed)
 
 
 def check_arxiv(
@@ -117,6 +125,7 @@ def check_arxiv(
     arxiv_client: ArxivClient,
     http: httpx.Client,
     profiles: dict[str, Profile],
+    accessed: date | None = None,
 ) -> list[SourceOutcome]:
     """The arXiv part of the nightly refresh (wiring only)."""
     outcomes: list[SourceOutcome] = []
@@ -130,7 +139,7 @@ def check_arxiv(
                 record_failure(store, Source(url="https://export.arxiv.org/api/query"), exc)
             )
         else:
-            outcomes += process_metadata_task(store, settings, batch, ids, profiles)
+            outcomes += process_metadata_task(store, settings, batch, ids, profiles, accessed)
             papers = {pid: paper for pid, (paper, _snap) in papers_in(batch.pages).items()}
     new: dict[str, Paper] = {}
     for pid in sorted(profiles):
@@ -150,7 +159,7 @@ def check_arxiv(
                     new.setdefault(paper.id, paper)
     todo = list(papers.values()) + sorted(new.values(), key=lambda p: p.id)[:MAX_NEW_PDFS]
     for paper in todo:
-        outcomes.append(read_pdf(store, settings, http, paper, profiles))
+        outcomes.append(read_pdf(store, settings, http, paper, profiles, accessed))
     return outcomes
 
 
@@ -162,6 +171,7 @@ def check_paper(
     profiles: dict[str, Profile],
     arxiv_id: str,
     asked_url: str,
+    accessed: date | None = None,
 ) -> SourceOutcome:
     """One paper, now (`ingest run https://arxiv.org/abs/<id>`): metadata, then its PDF.
 
@@ -169,12 +179,12 @@ def check_paper(
     alerts folded in.
     """
     batch = fetch_metadata(arxiv_client, [arxiv_id])
-    [meta] = process_metadata_task(store, settings, batch, [arxiv_id], profiles)
+    [meta] = process_metadata_task(store, settings, batch, [arxiv_id], profiles, accessed)
     found = papers_in(batch.pages)
     if arxiv_id not in found:
         return meta
     paper = found[arxiv_id][0]
     if "/pdf/" in asked_url:
         paper = replace(paper, pdf_url=asked_url)
-    pdf = read_pdf(store, settings, http, paper, profiles)
+    pdf = read_pdf(store, settings, http, paper, profiles, accessed)
     return combine(pdf, meta) if "/pdf/" in asked_url else combine(meta, pdf)

@@ -11,17 +11,46 @@ import uuid
 from datetime import date
 from typing import Any
 
+import httpx
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 
 from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
-from flows.tasks import fetch_source, process_source
+from flows.tasks import check_reference, fetch_source, process_source
 from ingest.errors import IngestError
-from ingest.models import iso_z, utcnow
+from ingest.models import Source, iso_z, utcnow
+from ingest.outcome import SourceOutcome
 from ingest.pipeline import record_failure
+from ingest.references import flag_unreachable
 from ingest.registry import load_registry, plan
 from ingest.report import RunReport
+
+
+def check_sources(
+    ctx: RunContext, client: httpx.Client, sources: list[Source], accessed: date | None, run_id: str
+) -> list[SourceOutcome]:
+    """Every registered source: fetched concurrently (per-host limits in the fetch layer),
+    processed one by one (the database has one writer)."""
+    futures = [
+        (
+            source,
+            fetch_source.submit(client, source, ctx.settings, ctx.store.source_state(source.url)),
+        )
+        for source in sources
+    ]
+    outcomes = []
+    for source, future in futures:
+        try:
+            fetched = future.result()
+        except IngestError as exc:
+            ctx.store.record_fetch(source.url, "failed", error=str(exc), run_id=run_id)
+            outcomes.append(record_failure(ctx.store, source, exc))
+            continue
+        outcomes.append(
+            process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed)
+        )
+    return outcomes
 
 
 @flow(name="nightly-refresh", log_prints=True)
@@ -35,38 +64,23 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         as_of=as_of,
         replay=replay,
     )
+    accessed = None if replay else utcnow().date()  # a replay is not an access
     try:
         todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles)
-        report.skipped = todo.skipped
         for source in todo.sources:
             ctx.store.upsert_source(source)
         ctx.store.start_run(report.run_id, "nightly")
         with ctx.client(replay, day) as client:
-            futures = [
-                (
-                    source,
-                    fetch_source.submit(
-                        client, source, ctx.settings, ctx.store.source_state(source.url)
-                    ),
-                )
-                for source in todo.sources
+            report.outcomes += check_sources(ctx, client, todo.sources, accessed, report.run_id)
+            report.outcomes += [
+                check_reference(ctx.store, ctx.settings, client, url, accessed)
+                for url, _why in todo.reachability
             ]
-            for source, future in futures:
-                try:
-                    fetched = future.result()
-                except IngestError as exc:
-                    ctx.store.record_fetch(
-                        source.url, "failed", error=str(exc), run_id=report.run_id
-                    )
-                    report.outcomes.append(record_failure(ctx.store, source, exc))
-                    continue
-                report.outcomes.append(
-                    process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles)
-                )
             with ctx.arxiv_client(replay, day) as arxiv_client:
                 report.outcomes += check_arxiv(
-                    ctx.store, ctx.settings, arxiv_client, client, ctx.profiles
+                    ctx.store, ctx.settings, arxiv_client, client, ctx.profiles, accessed
                 )
+        report.unreachable = flag_unreachable(ctx.store, ctx.profiles)
         report.finished = iso_z(utcnow())
         ctx.store.finish_run(report.run_id, report.to_json())
         name = as_of or utcnow().date().isoformat()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ from ingest.errors import IngestError
 from ingest.fetch import FetchResult, fetch, is_transient
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline import OutcomeStatus, SourceOutcome, process_snapshot, record_failure
+from ingest.references import record_reachable
 from ingest.settings import Settings
 from ingest.store import Store
 
@@ -58,6 +60,7 @@ def process_source(
     source: Source,
     fetched: FetchResult,
     profiles: dict[str, Profile],
+    accessed: date | None = None,
 ) -> SourceOutcome:
     """Store, extract (unless unchanged), diff and enqueue one fetched source."""
     try:
@@ -68,7 +71,9 @@ def process_source(
             if not last:
                 raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
             snapshot = store.get_snapshot(last)
-        outcome = process_snapshot(store, settings, source, snapshot, profiles, status=status)
+        outcome = process_snapshot(
+            store, settings, source, snapshot, profiles, status=status, accessed=accessed
+        )
         store.update_source_state(
             source.url,
             etag=fetched.etag,
@@ -103,3 +108,25 @@ def process_file(
     )
     store.record_fetch(source.url, status, sha256=snapshot.sha256)
     return outcome
+
+
+@task(name="check-reference", cache_policy=NO_CACHE)
+def check_reference(
+    store: Store, settings: Settings, client: httpx.Client, url: str, accessed: date | None
+) -> SourceOutcome:
+    """A cited URL no extractor reads: does it still answer?"""
+    state = store.source_state(url) or {}
+    try:
+        fetched = fetch(
+            client,
+            url,
+            settings=settings,
+            etag=state.get("etag"),
+            last_modified=state.get("last_modified"),
+            previous_sha256=state.get("last_sha256"),
+            validated_url=state.get("final_url"),
+        )
+    except IngestError as exc:
+        store.record_fetch(url, "failed", error=str(exc))
+        return record_failure(store, Source(url=url), exc)
+    return record_reachable(store, settings.profiles_dir, url, fetched, accessed)

@@ -30,11 +30,12 @@ def nightly(*args: str) -> subprocess.CompletedProcess[str]:
 def test_plan_covers_registry_and_profile_references(workspace: Settings) -> None:
     todo = plan(load_registry(workspace.sources_file), load_profiles(workspace.profiles_dir))
     assert [s.url for s in todo.sources] == [STABLE_URL]
-    skipped = dict(todo.skipped)
-    assert "https://pytorch.org/assets/pytorch2-2.pdf" in skipped  # cited, no extractor for it
-    assert all("no extractor" in why for why in skipped.values())
-    # arXiv references are the arXiv stage's: neither planned as web pages nor skipped
-    assert not any("arxiv.org" in url for url in skipped)
+    reachability = dict(todo.reachability)
+    # cited, no extractor reads it: only checked for an answer
+    assert "https://pytorch.org/assets/pytorch2-2.pdf" in reachability
+    assert all("no extractor" in why for why in reachability.values())
+    # arXiv references are the arXiv stage's
+    assert not any("arxiv.org" in url for url in reachability)
 
 
 def governance(report: dict) -> dict:
@@ -50,7 +51,7 @@ def test_nightly_replay_time_travel_writes_reports_and_queue(workspace: Settings
     source = governance(report)
     # arXiv answers were recorded in 2026: in 2024 the replay has none, and says so
     arxiv = [s for s in report["sources"] if s is not source]
-    assert arxiv and all(s["status"] == "failed" for s in arxiv)
+    assert arxiv and all(s["status"] == "skipped" for s in arxiv)
     assert all("no recorded response in force on 2024-06-01" in s["error"] for s in arxiv)
     assert source["final_url"] == STABLE_URL  # 2024: the stable URL served the 2.2 page itself
     assert source["claims"] == 184 and source["status"] == "fetched"

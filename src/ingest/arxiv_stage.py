@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 
 import extractors
 from extractors import arxiv_atom, arxiv_pdf
@@ -161,6 +162,7 @@ def process_metadata(
     pages: list[AtomPage],
     wanted: list[str],
     profiles: dict[str, Profile],
+    accessed: date | None = None,
 ) -> list[SourceOutcome]:
     """One outcome per wanted paper, from the batch answers that carry it."""
     outcomes = []
@@ -200,6 +202,7 @@ def process_metadata(
                 status=status,
                 extractor=arxiv_atom.NAME,
                 tag=extractors.tag(arxiv_atom),
+                accessed=accessed,
             )
         )
     return outcomes
@@ -228,6 +231,7 @@ def process_pdf(
     profiles: dict[str, Profile],
     *,
     status: OutcomeStatus,
+    accessed: date | None = None,
 ) -> SourceOutcome:
     source = pdf_source(paper.id, paper.title)
     store.upsert_source(source)
@@ -246,6 +250,7 @@ def process_pdf(
         status=status,
         extractor=arxiv_pdf.NAME,
         tag=tag,
+        accessed=accessed,
     )
     store.update_source_state(source.url, final_url=paper.pdf_url)
     return outcome

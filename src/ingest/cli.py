@@ -167,7 +167,7 @@ def nightly(replay: str | None, as_of: Any) -> None:
     counts, flags = result["counts"], result["flags"]
     click.echo(
         f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
-        f"{counts['failed']} failed, {counts['skipped']} not checked; "
+        f"{counts['failed']} failed, {counts['skipped']} not replayed; "
         f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
         f"{flags.get('removed', 0)} removed"
     )

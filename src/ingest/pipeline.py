@@ -6,39 +6,22 @@ Plain functions over an open Store; the Prefect flows call these from coarse tas
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from datetime import date
+from typing import Any
 
 import extractors
 from ingest.diff import DiffInput, detect_renames, diff
 from ingest.documents import looks_like_login
-from ingest.errors import IngestError
+from ingest.errors import IngestError, ReplayMissError
 from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcnow
 from ingest.names import fold
+from ingest.outcome import OutcomeStatus, SourceOutcome
 from ingest.queue import enqueue
+from ingest.references import refresh_accessed
 from ingest.resolve import Resolver
 from ingest.settings import Settings
 from ingest.store import Store
-
-OutcomeStatus = Literal["fetched", "unchanged", "failed", "skipped"]
-
-
-@dataclass
-class SourceOutcome:
-    url: str
-    status: OutcomeStatus
-    snapshot: str | None = None
-    final_url: str | None = None
-    extractor: str | None = None
-    claims: int = 0
-    people: int = 0
-    changes: list[dict[str, Any]] = field(default_factory=list)
-    alerts: list[str] = field(default_factory=list)
-    unknown_people: list[str] = field(default_factory=list)
-    error: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def people_of(claims: list[Claim]) -> set[str]:
@@ -61,6 +44,7 @@ def process_snapshot(
     *,
     status: OutcomeStatus = "fetched",
     extractor_name: str | None = None,
+    accessed: date | None = None,
 ) -> SourceOutcome:
     """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue."""
     store.put_snapshot(snapshot)
@@ -77,6 +61,7 @@ def process_snapshot(
         status=status,
         extractor=module.NAME,
         tag=tag,
+        accessed=accessed,
     )
 
 
@@ -108,11 +93,14 @@ def process_claims(
     extractor: str,
     tag: str,
     layout_guard: bool = True,
+    accessed: date | None = None,
 ) -> SourceOutcome:
     """Resolve, guard, diff and enqueue the claims one source states in a stored snapshot.
 
     `layout_guard=False` is for answers that may rightly be empty (a search finding nothing):
     they raise no layout alert (and, being authoritative for nothing, remove nothing).
+    `accessed`: the day the source was really fetched (not replayed, not an editor's file): the
+    profiles' references to it get that `accessed` date when the snapshot holds.
 
     The snapshot may hold more than this source's claims (an arXiv batch answer covers up to
     100 papers): the caller passes only this source's share in `found`.
@@ -183,6 +171,8 @@ def process_claims(
         update["last_sha256"] = snapshot.sha256
         update["people_count"] = people
     store.update_source_state(source.url, **update)
+    if healthy and accessed is not None:
+        refresh_accessed(store, settings.profiles_dir, source.url, accessed)
     return outcome
 
 
@@ -212,7 +202,15 @@ def store_change(store: Store, change_id: str) -> dict[str, Any]:
 
 
 def record_failure(store: Store, source: Source, error: IngestError | Exception) -> SourceOutcome:
-    """A failed source: noted, nothing stored before is touched."""
+    """A failed source: noted, nothing stored before is touched.
+
+    A URL the replay archive has no recording of is `skipped`, not failed: it says nothing of
+    the source, so it does not count towards the source's run of failures.
+    """
+    if isinstance(error, ReplayMissError):
+        return SourceOutcome(
+            url=source.url, status="skipped", error=str(error), alerts=[f"not replayed: {error}"]
+        )
     state = store.source_state(source.url) or {}
     streak = int(state.get("fail_streak") or 0) + 1
     store.update_source_state(

@@ -17,7 +17,8 @@ from ingest.models import Profile, Source
 @dataclass
 class Plan:
     sources: list[Source] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, why)
+    # cited URLs no extractor reads: fetched only to see that they still answer, with why
+    reachability: list[tuple[str, str]] = field(default_factory=list)
 
 
 def load_registry(path: Path) -> list[Source]:
@@ -53,7 +54,8 @@ def source_for(url: str, registry: list[Source], extractor: str | None = None) -
 
 
 def plan(registry: list[Source], profiles: dict[str, Profile]) -> Plan:
-    """Registered sources first, then each distinct reference URL an extractor can read."""
+    """Registered sources first, then each distinct reference URL: read by its extractor, or
+    (when none reads it) only checked for an answer. arXiv papers are the arXiv stage's."""
     out = Plan()
     seen: set[str] = set()
     for source in registry:
@@ -70,7 +72,7 @@ def plan(registry: list[Source], profiles: dict[str, Profile]) -> Plan:
             try:
                 module = extractors.choose(ref.url)
             except NoExtractorError:
-                out.skipped.append((ref.url, f"cited by {pid}; no extractor reads it yet"))
+                out.reachability.append((ref.url, f"cited by {pid}; no extractor reads it"))
                 continue
             out.sources.append(
                 Source(

@@ -21,16 +21,20 @@ class RunReport:
     as_of: str | None = None
     replay: str | None = None
     outcomes: list[SourceOutcome] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    unreachable: list[dict[str, Any]] = field(default_factory=list)  # flags for dead references
 
     def counts(self) -> dict[str, int]:
         by_status = Counter(o.status for o in self.outcomes)
-        return {s: by_status.get(s, 0) for s in ("fetched", "unchanged", "failed")} | {
-            "skipped": len(self.skipped)
-        }
+        return {s: by_status.get(s, 0) for s in ("fetched", "unchanged", "failed", "skipped")}
+
+    def flagged(self) -> list[tuple[str, dict[str, Any]]]:
+        """(source URL, change) for every change this run queued, references gone included."""
+        return [(o.url, ch) for o in self.outcomes for ch in o.changes] + [
+            (ch["source_url"], ch) for ch in self.unreachable
+        ]
 
     def flags(self) -> Counter[str]:
-        return Counter(c["kind"] for o in self.outcomes for c in o.changes)
+        return Counter(ch["kind"] for _url, ch in self.flagged())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,7 +47,7 @@ class RunReport:
             "counts": self.counts(),
             "flags": dict(self.flags()),
             "sources": [o.to_json() for o in self.outcomes],
-            "skipped": [{"url": u, "why": w} for u, w in self.skipped],
+            "unreachable": self.unreachable,
         }
 
     def markdown(self) -> str:
@@ -57,7 +61,7 @@ class RunReport:
             + (f" as of {self.as_of}" if self.as_of else "")
             + ("." if self.replay else ""),
             "",
-            "| fetched | unchanged | failed | skipped | flags added | changed | removed |",
+            "| fetched | unchanged | failed | not replayed | flags added | changed | removed |",
             "|---|---|---|---|---|---|---|",
             f"| {c['fetched']} | {c['unchanged']} | {c['failed']} | {c['skipped']} "
             f"| {flags.get('added', 0)} | {flags.get('changed', 0)} "
@@ -76,7 +80,7 @@ class RunReport:
         all_alerts = [a for o in self.outcomes for a in o.alerts]
         if all_alerts:
             lines += ["", "## Alerts", ""] + [f"- {_cell(a)}" for a in all_alerts]
-        flagged = [(o.url, ch) for o in self.outcomes for ch in o.changes]
+        flagged = self.flagged()
         if flagged:
             lines += [
                 "",
@@ -98,9 +102,11 @@ class RunReport:
                 "",
                 ", ".join(_cell(p) for p in unknown),
             ]
-        if self.skipped:
-            lines += ["", "## Not checked", ""] + [
-                f"- {_cell(u)}: {_cell(w)}" for u, w in self.skipped
+        if self.unreachable:
+            lines += ["", "## References unreachable", ""] + [
+                f"- {_cell(ch['source_url'])} (cited by {ch['profile']}): "
+                f"{_cell(str(ch['claim']['qualifiers']['reason']))}"
+                for ch in self.unreachable
             ]
         return "\n".join(lines) + "\n"
 

@@ -9,9 +9,6 @@ gets AlreadyDecidedError saying who decided it.
 
 from __future__ import annotations
 
-import fcntl
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -22,6 +19,7 @@ import sqlalchemy as sa
 from ingest.documents import publisher_of, title_of
 from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ReviewError, StoreError
 from ingest.files import write_atomic
+from ingest.locks import profile_lock
 from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
 from ingest.profiles import load_profile, profile_path, render
 from ingest.store import Store, changes, decisions, row_to_change
@@ -45,17 +43,6 @@ def resolve_id(store: Store, change_id: str) -> str:
         if len(found) > 1:
             raise ReviewError(f"change id prefix '{change_id}' is ambiguous ({len(found)} match)")
     raise ChangeNotFoundError(change_id)
-
-
-@contextmanager
-def _profile_lock(folder: Path) -> Iterator[None]:
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".ingest.lock", "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _last_decider(conn: sa.Connection, change_id: str) -> str | None:
@@ -85,7 +72,7 @@ def decide(
     now = iso_z(utcnow())
     written: tuple[Path, str] | None = None
     try:
-        with _profile_lock(profiles_dir), store.begin() as conn:
+        with profile_lock(profiles_dir), store.begin() as conn:
             won = conn.execute(
                 changes.update()
                 .where(changes.c.id == change_id, changes.c.status == "pending")
@@ -200,7 +187,12 @@ def apply_change(
     profile = profile.model_copy(deep=True)
     claim = change.claim or {}
     prev_id = (change.previous or {}).get("id")
-    if change.kind == "removed":
+    if claim.get("predicate") == "reference":  # a cited source that stopped answering
+        for ref in profile.references:
+            if ref.id == (change.previous or {}).get("id") or ref.url == claim.get("object"):
+                ref.status = "unreachable"  # type: ignore[attr-defined]
+                ref.unreachable_since = today.isoformat()  # type: ignore[attr-defined]
+    elif change.kind == "removed":
         profile.claims = [c for c in profile.claims if c.id != prev_id]
     else:
         ref_id = _ensure_reference(profile, ref_info, today)

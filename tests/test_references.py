@@ -1,0 +1,119 @@
+"""References: `accessed` refreshed on a real access; flagged after three failed checks."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from ingest.errors import HTTPStatusError
+from ingest.fetch import FetchResult
+from ingest.models import Snapshot, Source
+from ingest.pipeline import process_snapshot, record_failure
+from ingest.profiles import load_profiles
+from ingest.references import UNREACHABLE_AFTER, flag_unreachable, record_reachable
+from ingest.review import decide
+from ingest.settings import Settings
+from ingest.store import Store
+
+from .conftest import GOVERNANCE, STABLE_URL
+
+LICENSE = "https://github.com/pytorch/pytorch/blob/main/LICENSE"
+
+
+def accessed_of(workspace: Settings, pid: str, url: str) -> set[str | None]:
+    data = json.loads((workspace.profiles_dir / f"{pid}.json").read_text())
+    return {r.get("accessed") for r in data["references"] if r.get("url") == url}
+
+
+def fail(store: Store, url: str, times: int) -> None:
+    for _ in range(times):
+        record_failure(store, Source(url=url), HTTPStatusError(url, 404))
+
+
+def test_a_real_access_refreshes_accessed_and_a_replay_does_not(
+    store: Store, workspace: Settings
+) -> None:
+    from ingest.documents import snapshot_from_file
+
+    source = Source(
+        url=STABLE_URL, extractor="pytorch_governance", authoritative=["maintainer:PyTorch"]
+    )
+    snap = snapshot_from_file(STABLE_URL, GOVERNANCE / "persons_of_interest.7f149bc3.md", 10**8)
+    profiles = load_profiles(workspace.profiles_dir)
+    process_snapshot(store, workspace, source, snap, profiles)  # replay/--file: no access
+    assert accessed_of(workspace, "alban-desmaison", STABLE_URL) == {"2026-10-21"}
+    process_snapshot(store, workspace, source, snap, profiles, accessed=date(2026, 11, 29))
+    assert accessed_of(workspace, "alban-desmaison", STABLE_URL) == {"2026-11-29"}
+    assert accessed_of(workspace, "natalia-gimelshein", STABLE_URL) == {"2026-11-29"}
+    audit = [e for e in store.audit_entries() if e["action"] == "accessed-refreshed"]
+    assert {e["profile"] for e in audit} >= {"alban-desmaison", "natalia-gimelshein"}
+
+
+def test_a_broken_page_refreshes_nothing(store: Store, workspace: Settings) -> None:
+    source = Source(url=STABLE_URL, extractor="pytorch_governance")
+    login = Snapshot(
+        url=STABLE_URL,
+        headers={"content-type": "text/html"},
+        body=b"<html><title>Sign in</title><form><input type=password></form>",
+    )
+    outcome = process_snapshot(
+        store,
+        workspace,
+        source,
+        login,
+        load_profiles(workspace.profiles_dir),
+        accessed=date(2026, 11, 29),
+    )
+    assert outcome.alerts
+    assert accessed_of(workspace, "alban-desmaison", STABLE_URL) == {"2026-10-21"}
+
+
+def test_a_reference_is_flagged_after_three_failures_not_one(
+    store: Store, workspace: Settings
+) -> None:
+    profiles = load_profiles(workspace.profiles_dir)
+    fail(store, LICENSE, UNREACHABLE_AFTER - 1)
+    assert flag_unreachable(store, profiles) == []
+    fail(store, LICENSE, 1)
+    flags = flag_unreachable(store, profiles)
+    assert {f["profile"] for f in flags} == {"alban-desmaison", "natalia-gimelshein"}
+    flag = flags[0]
+    assert flag["kind"] == "changed" and flag["claim"]["predicate"] == "reference"
+    assert flag["claim"]["qualifiers"]["status"] == "unreachable"
+    assert "404" in flag["claim"]["qualifiers"]["reason"]
+    assert flag["previous"]["url"] == LICENSE
+    # a fourth failure does not queue it twice
+    fail(store, LICENSE, 1)
+    flag_unreachable(store, profiles)
+    assert len([c for c in store.list_changes(status="pending") if c.source_url == LICENSE]) == 2
+
+
+def test_an_answer_resets_the_count_and_retires_the_flag(store: Store, workspace: Settings) -> None:
+    profiles = load_profiles(workspace.profiles_dir)
+    fail(store, LICENSE, UNREACHABLE_AFTER)
+    flag_unreachable(store, profiles)
+    ok = FetchResult(
+        status="fetched",
+        snapshot=Snapshot(url=LICENSE, body=b"BSD"),
+        url=LICENSE,
+        final_url=LICENSE,
+        http_status=200,
+    )
+    outcome = record_reachable(store, workspace.profiles_dir, LICENSE, ok, None)
+    assert outcome.status == "fetched"
+    assert store.source_state(LICENSE)["fail_streak"] == 0
+    assert not [c for c in store.list_changes(status="pending") if c.source_url == LICENSE]
+    fail(store, LICENSE, 1)  # one blip after an answer is not enough
+    assert flag_unreachable(store, profiles) == []
+
+
+def test_accepting_an_unreachable_flag_marks_the_reference(
+    store: Store, workspace: Settings
+) -> None:
+    profiles = load_profiles(workspace.profiles_dir)
+    fail(store, LICENSE, UNREACHABLE_AFTER)
+    flag = next(f for f in flag_unreachable(store, profiles) if f["profile"] == "alban-desmaison")
+    decide(store, workspace.profiles_dir, flag["id"], "accepted", "ed", today=date(2026, 11, 29))
+    data = json.loads((workspace.profiles_dir / "alban-desmaison.json").read_text())
+    ref = next(r for r in data["references"] if r.get("url") == LICENSE)
+    assert ref["status"] == "unreachable" and ref["unreachable_since"] == "2026-11-29"
