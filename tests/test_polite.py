@@ -1,0 +1,356 @@
+"""PoliteFetcher against real HTTP servers on 127.0.0.1 (started here; no internet).
+
+Each test scripts its server: a path answers with its replies in order, the last one repeating.
+Time is fake (a clock that moves only when the fetcher sleeps) except where threads must really
+overlap.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from ingest import polite
+from ingest.errors import FetchError, HTTPStatusError, RobotsDisallowedError
+from ingest.fetch import is_transient, make_client
+from ingest.polite import PoliteFetcher, product_token
+from ingest.settings import Settings
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: bytes = b"ok\n"
+    headers: dict[str, str] | None = None
+    hold: float = 0.0  # seconds to wait before answering
+    gate: threading.Event | None = None  # answer only once this is set
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: ScriptedServer
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def do_GET(self) -> None:
+        srv = self.server
+        with srv.lock:
+            srv.log.append(self.path)
+            replies = srv.routes.get(self.path, [Reply(404, b"no such route")])
+            reply = replies.pop(0) if len(replies) > 1 else replies[0]
+            srv.in_flight += 1
+            srv.most_in_flight = max(srv.most_in_flight, srv.in_flight)
+        try:
+            if reply.gate is not None:
+                reply.gate.wait(10)
+            time.sleep(reply.hold)
+            self.send_response(reply.status)
+            for key, value in {"Content-Type": "text/plain", **(reply.headers or {})}.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+        except OSError:
+            pass  # the client gave up (a timeout test)
+        finally:
+            with srv.lock:
+                srv.in_flight -= 1
+
+
+class ScriptedServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.routes: dict[str, list[Reply]] = {}
+        self.log: list[str] = []
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}{path}"
+
+    def robots(self, text: str | None, status: int = 200) -> None:
+        self.routes["/robots.txt"] = [Reply(status, (text or "").encode())]
+
+
+def _serve() -> Iterator[ScriptedServer]:
+    srv = ScriptedServer()
+    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+server = pytest.fixture(_serve)
+other_server = pytest.fixture(_serve)
+
+
+class FakeTime:
+    """A monotonic clock that only moves when someone sleeps; every sleep is recorded."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+        self._lock = threading.Lock()
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        with self._lock:
+            self.sleeps.append(seconds)
+            self.now += seconds
+
+
+@pytest.fixture
+def fake() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def make(fake: FakeTime) -> Iterator[Callable[..., PoliteFetcher]]:
+    """make(robots=..., rand=..., real_time=..., **settings) -> a fetcher on a fresh client."""
+    clients: list[httpx.Client] = []
+
+    def build(
+        *, robots: bool = True, rand: Callable[[], float] = lambda: 1.0, real_time: bool = False,
+        **overrides: object,
+    ) -> PoliteFetcher:  # fmt: skip
+        options: dict[str, object] = {"allow_private": True, "http_timeout": 2.0, "host_delay": 0.0}
+        settings = Settings(**{**options, **overrides})  # type: ignore[arg-type]
+        clients.append(make_client(settings))
+        if real_time:
+            return PoliteFetcher(clients[-1], settings, robots=robots, rand=rand)
+        return PoliteFetcher(
+            clients[-1], settings, sleep=fake.sleep, clock=fake.clock, robots=robots, rand=rand
+        )
+
+    yield build
+    for client in clients:
+        client.close()
+
+
+# robots.txt
+
+
+def test_disallowed_url_is_refused_before_it_is_requested(server: ScriptedServer, make) -> None:
+    server.robots("User-agent: *\nDisallow: /private\n")
+    server.routes["/public"] = [Reply()]
+    fetcher = make()
+    with pytest.raises(RobotsDisallowedError) as caught:
+        fetcher.fetch(server.url("/private/page"))
+    err = caught.value
+    assert err.url == server.url("/private/page")
+    assert err.rule == "Disallow: /private"
+    assert err.robots_url == server.url("/robots.txt")
+    assert err.user_agent == "ingest"
+    assert err.attempts == 0
+    assert "disallows it for user agent 'ingest' (rule 'Disallow: /private')" in str(err)
+    assert not is_transient(err)
+    assert server.log == ["/robots.txt"]  # the page itself was never requested
+    assert fetcher.fetch(server.url("/public")).http_status == 200  # allowed, and requested
+    assert server.log == ["/robots.txt", "/public"]
+
+
+def test_our_own_group_is_used_by_product_token(server: ScriptedServer, make) -> None:
+    server.robots("User-agent: ingest\nDisallow: /mine\n\nUser-agent: *\nDisallow: /\n")
+    server.routes["/page"] = [Reply()]
+    fetcher = make()
+    assert fetcher.fetch(server.url("/page")).status == "fetched"
+    with pytest.raises(RobotsDisallowedError):
+        fetcher.fetch(server.url("/mine"))
+
+
+def test_robots_404_allows_everything(server: ScriptedServer, make) -> None:
+    server.robots("gone", status=404)
+    server.routes["/page"] = [Reply()]
+    assert make().fetch(server.url("/page")).status == "fetched"
+    assert server.log == ["/robots.txt", "/page"]
+
+
+def test_robots_500_refuses_the_host_as_transient(server: ScriptedServer, make) -> None:
+    server.robots("broken", status=500)
+    fetcher = make(max_attempts=2)
+    for _ in range(2):
+        with pytest.raises(FetchError) as caught:
+            fetcher.fetch(server.url("/page"))
+        err = caught.value
+        assert is_transient(err)
+        assert err.url == server.url("/page")
+        assert err.robots_url == server.url("/robots.txt")
+        assert f"robots.txt at '{server.url('/robots.txt')}' is unreachable" in str(err)
+        assert err.attempts == 0
+    # robots.txt was tried max_attempts times, once; the page was never requested
+    assert server.log == ["/robots.txt", "/robots.txt"]
+
+
+def test_robots_fetched_once_for_many_pages_and_threads(server: ScriptedServer, make) -> None:
+    server.robots("User-agent: *\nDisallow: /private\n")
+    server.routes["/robots.txt"][0].hold = 0.2  # threads pile up behind the first fetch
+    for n in range(8):
+        server.routes[f"/p{n}"] = [Reply()]
+    fetcher = make(host_concurrency=8)
+    threads = [
+        threading.Thread(target=fetcher.fetch, args=(server.url(f"/p{n}"),)) for n in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert server.log.count("/robots.txt") == 1
+    assert sorted(server.log[1:]) == [f"/p{n}" for n in range(8)]
+
+
+def test_crawl_delay_raises_the_host_delay(server: ScriptedServer, make, fake: FakeTime) -> None:
+    server.robots("User-agent: *\nCrawl-delay: 5\n")
+    server.routes["/a"] = [Reply()]
+    fetcher = make(host_delay=1.0)
+    fetcher.fetch(server.url("/a"))
+    fetcher.fetch(server.url("/a"))
+    assert fake.sleeps == [1.0, 5.0]  # robots.txt at 0 (delay still 1), pages at 1 and 6
+
+
+# retries
+
+
+def test_503_with_retry_after_is_retried_after_that_long(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    server.routes["/p"] = [Reply(503, b"busy", {"Retry-After": "2"}), Reply()]
+    assert make(robots=False).fetch(server.url("/p")).status == "fetched"
+    assert fake.sleeps == [2.0]
+    assert server.log == ["/p", "/p"]
+
+
+def test_429_then_200_backs_off_with_jitter(server: ScriptedServer, make, fake: FakeTime) -> None:
+    server.routes["/p"] = [Reply(429, b"slow down"), Reply()]
+    assert make(robots=False, rand=lambda: 0.25).fetch(server.url("/p")).http_status == 200
+    assert fake.sleeps == [0.25]  # full jitter: random() * BACKOFF_BASE
+
+
+def test_503_three_times_gives_up_with_attempts(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    server.routes["/p"] = [Reply(503, b"busy")]
+    with pytest.raises(HTTPStatusError) as caught:
+        make(robots=False).fetch(server.url("/p"))
+    err = caught.value
+    assert (err.status, err.attempts, err.url) == (503, 3, server.url("/p"))
+    assert "gave up after 3 attempts" in str(err)
+    assert is_transient(err)
+    assert fake.sleeps == [1.0, 2.0]  # exponential: up to 1 s, then up to 2 s
+    assert server.log == ["/p"] * 3
+    copy = pickle.loads(pickle.dumps(err))  # Prefect moves errors between processes
+    assert (type(copy), copy.status, copy.attempts, str(copy)) == (
+        HTTPStatusError, 503, 3, str(err),
+    )  # fmt: skip
+
+
+def test_404_is_not_retried(server: ScriptedServer, make, fake: FakeTime) -> None:
+    with pytest.raises(HTTPStatusError) as caught:
+        make(robots=False).fetch(server.url("/missing"))
+    assert (caught.value.status, caught.value.attempts) == (404, 1)
+    assert fake.sleeps == []
+    assert server.log == ["/missing"]
+
+
+def test_timeout_then_success(server: ScriptedServer, make) -> None:
+    server.routes["/slow"] = [Reply(hold=1.5), Reply()]
+    result = make(robots=False, http_timeout=0.3).fetch(server.url("/slow"))
+    assert result.http_status == 200
+    assert server.log == ["/slow", "/slow"]
+
+
+def test_too_long_retry_after_gives_up_and_pauses_the_host(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    server.routes["/p"] = [Reply(503, b"busy", {"Retry-After": "200"})]
+    fetcher = make(robots=False, max_retry_after=120.0)
+    with pytest.raises(HTTPStatusError) as caught:
+        fetcher.fetch(server.url("/p"))
+    assert (caught.value.attempts, caught.value.retry_after) == (1, 200.0)
+    with pytest.raises(FetchError, match="asked for a pause") as paused:
+        fetcher.fetch(server.url("/other"))  # the host is left alone until then
+    assert is_transient(paused.value) and paused.value.attempts == 0
+    assert server.log == ["/p"]
+    assert fake.sleeps == []
+
+
+# pacing
+
+
+def test_requests_to_one_host_start_host_delay_apart(
+    server: ScriptedServer, make, fake: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server.routes["/a"] = [Reply()]
+    fetcher = make(robots=False, host_delay=1.0)
+    for _ in range(3):
+        fetcher.fetch(server.url("/a"))
+    assert fake.sleeps == [1.0, 1.0]
+    monkeypatch.setitem(polite.HOST_DELAYS, "127.0.0.1", 3.0)  # a per-host floor, as for arXiv
+    fake.sleeps.clear()
+    slower = make(robots=False, host_delay=1.0)
+    for _ in range(3):
+        slower.fetch(server.url("/a"))
+    assert fake.sleeps == [3.0, 3.0]
+
+
+def test_other_hosts_are_not_held_up(
+    server: ScriptedServer, other_server: ScriptedServer, make
+) -> None:
+    gate = threading.Event()
+    server.routes["/held"] = [Reply(gate=gate)]
+    other_server.routes["/b"] = [Reply()]
+    fetcher = make(robots=False, real_time=True, host_delay=30.0, host_concurrency=1)
+    held = threading.Thread(target=fetcher.fetch, args=(server.url("/held"),))
+    held.start()
+    while server.in_flight == 0:  # host A: a request in flight, its next turn 30 s away
+        time.sleep(0.01)
+    started = time.monotonic()
+    assert fetcher.fetch(other_server.url("/b")).http_status == 200
+    assert time.monotonic() - started < 2.0
+    gate.set()
+    held.join(10)
+    assert server.log == ["/held"] and other_server.log == ["/b"]
+
+
+def test_host_concurrency_is_respected(server: ScriptedServer, make) -> None:
+    server.routes["/p"] = [Reply(hold=0.2)]
+    fetcher = make(robots=False, real_time=True, host_concurrency=2)
+    threads = [threading.Thread(target=fetcher.fetch, args=(server.url("/p"),)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(server.log) == 6
+    assert server.most_in_flight == 2
+
+
+# small pieces
+
+
+def test_product_token() -> None:
+    assert product_token("ingest/0.1 (AI People Wiki; +mailto:x@example.org)") == "ingest"
+    assert product_token("My-Bot") == "my-bot"
+    assert product_token("") == "*"
+
+
+def test_robots_error_survives_pickling() -> None:
+    err = RobotsDisallowedError("http://h/x", "http://h/robots.txt", "Disallow: /x", "ingest")
+    copy = pickle.loads(pickle.dumps(err))
+    assert (type(copy), copy.rule, copy.robots_url, str(copy)) == (
+        RobotsDisallowedError, "Disallow: /x", "http://h/robots.txt", str(err),
+    )  # fmt: skip
