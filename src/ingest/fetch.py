@@ -1,6 +1,6 @@
 """Fetch one URL safely: checked addresses, our own redirect following, a size cap, no retries.
 
-    make_client(settings, transport=None) -> httpx.Client     one per run, passed in by the caller
+    make_client(settings, transport=None, archive=None) -> httpx.Client   one per run, passed in
     fetch(client, url, settings=...) -> FetchResult            one document (after redirects/stubs)
     is_transient(exc), retry_after_seconds(headers)            for the caller's single retry layer
 
@@ -11,13 +11,17 @@ private, link-local, reserved, multicast or cloud-metadata address. A client bui
 skipped for it; the scheme check always applies. The address is checked when the hop is
 resolved here; httpx resolves again to connect, so a DNS answer that changes in between
 (rebinding) is not caught: deployments that must be airtight add an egress firewall.
+
+A client made with `archive=WarcWriter(...)` records every hop's request and response as WARC
+(`ingest.warc`), errors and 304s included; `fetch` behaves and returns exactly as without it.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -37,6 +41,7 @@ from ingest.errors import (
 from ingest.models import Snapshot
 from ingest.redirects import stub_target
 from ingest.settings import Settings
+from ingest.warc import WarcWriter
 
 MAX_REDIRECTS = 10
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -72,21 +77,30 @@ class FetchResult:
 
 
 class IngestClient(httpx.Client):
-    """An httpx.Client that knows whether its transport reaches the network."""
+    """An httpx.Client that knows whether its transport reaches the network, and its archive."""
 
-    def __init__(self, *, offline: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *, offline: bool = False, archive: WarcWriter | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.offline = offline
+        self.archive = archive
 
 
-def make_client(settings: Settings, transport: httpx.BaseTransport | None = None) -> httpx.Client:
+def make_client(
+    settings: Settings,
+    transport: httpx.BaseTransport | None = None,
+    archive: WarcWriter | None = None,
+) -> httpx.Client:
     """The HTTP client for one run: our User-Agent and timeout, redirects left to `fetch`.
 
     Pass `transport` to serve responses without the network (`ReplayArchive.transport(...)`,
-    `httpx.MockTransport` in tests). Close the client when the run ends (`with make_client(...)`).
+    `httpx.MockTransport` in tests), `archive` to keep every exchange as WARC (the caller owns
+    and closes the writer). Close the client when the run ends (`with make_client(...)`).
     """
     return IngestClient(
         offline=isinstance(transport, httpx.MockTransport),
+        archive=archive,
         headers={"User-Agent": settings.user_agent},
         timeout=httpx.Timeout(settings.http_timeout),
         follow_redirects=False,
@@ -268,7 +282,10 @@ def _get(
 ) -> _Response:
     """One GET without following anything; error statuses and transport failures raise."""
     try:
-        with client.stream("GET", url, headers=headers) as response:
+        with (
+            client.stream("GET", url, headers=headers) as response,
+            _archiving(client, response, settings) as body,
+        ):
             found = _Response(
                 response.status_code, {k.lower(): v for k, v in response.headers.items()}
             )
@@ -281,7 +298,7 @@ def _get(
                 return found
             if status >= 300:
                 raise _status_error(url, response, requested)
-            found.body = _read_capped(response, url, settings.max_bytes)
+            found.body = _read_capped(response, url, settings.max_bytes, into=body)
     except httpx.TimeoutException as exc:
         raise _hop_error(
             url, requested, f"timed out after {settings.http_timeout:g}s", transient=True
@@ -303,17 +320,43 @@ def _get(
     return found
 
 
-def _read_capped(response: httpx.Response, url: str, limit: int) -> bytes:
-    """The decoded body, refused as soon as it grows past `limit` (also catches gzip bombs)."""
+def _read_capped(
+    response: httpx.Response, url: str, limit: int, *, into: bytearray | None = None
+) -> bytes:
+    """The decoded body, refused as soon as it grows past `limit` (also catches gzip bombs).
+
+    Read into `into` when given, so the caller keeps what arrived even when this raises.
+    """
     declared = response.headers.get("content-length", "").strip()
     if declared.isdigit() and int(declared) > limit:
         raise ResponseTooLargeError(url, limit)
-    body = bytearray()
+    body = into if into is not None else bytearray()
     for chunk in response.iter_bytes():  # decoded: counts decompressed bytes
         body += chunk
         if len(body) > limit:
             raise ResponseTooLargeError(url, limit)
     return bytes(body)
+
+
+@contextmanager
+def _archiving(
+    client: httpx.Client, response: httpx.Response, settings: Settings
+) -> Iterator[bytearray]:
+    """The buffer `_get` reads the body into; on the way out, the hop goes to the client's WARC
+    archive (when it has one) with whatever was read and whatever was raised (`ingest.warc`).
+    """
+    body = bytearray()
+    archive = client.archive if isinstance(client, IngestClient) else None
+    if archive is None:
+        yield body
+        return
+    exchange = archive.begin(response)
+    try:
+        yield body
+    except BaseException as exc:
+        exchange.finish(body, limit=settings.max_bytes, failure=exc)
+        raise
+    exchange.finish(body, limit=settings.max_bytes)
 
 
 def _status_error(url: str, response: httpx.Response, requested: str) -> FetchError:

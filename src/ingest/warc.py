@@ -1,0 +1,517 @@
+"""Every HTTP exchange `fetch` makes, kept as WARC: nothing fetched is ever lost.
+
+    WarcWriter(folder, max_file_bytes=..., clock=...)   one per process; thread-safe; close() it
+    writer.begin(response) -> Exchange                  the hook `fetch` calls when a hop answers,
+    exchange.finish(body, limit=..., failure=None)        and when it is done with the response
+    writer.write_exchange(response, body, truncated=None)    a request and a response record
+    read_responses(path) -> Iterator[WarcResponse]      the complete response records of one file
+    read_body(path, offset) -> bytes                    one response's body, read when needed
+
+Files: `<folder>/ingest-YYYYMMDD-<pid>-<n>.warc.gz` (WARC/1.1, one gzip member per record, so any
+record can be read from its offset). A writer starts a new file on the first write of a UTC day,
+when the current one would grow past `max_file_bytes`, and in a forked child; it never appends
+to a file it did not create, so a run killed mid-record leaves that half record at the end of
+its own file, where `read_responses` (and the replay archive) stop without complaint. Each file
+opens with a `warcinfo` record. Every record is flushed and fsynced before the next is written.
+
+Each HTTP exchange (every hop: redirects, redirect stubs, 304s, 404s and 503s included) becomes a
+`request` record (request line and headers as sent) and a `response` record (status line, the
+response headers as received, the body), written together, each naming the other in
+`WARC-Concurrent-To`, both with the same `WARC-Target-URI` and `WARC-Date` (UTC, microseconds:
+when the response headers arrived).
+
+**Bodies are recorded decoded**, as `fetch` reads them (gzip/brotli/deflate and chunking undone),
+so the record is self-consistent: `Content-Encoding` and `Transfer-Encoding` are dropped and
+`Content-Length` is set to the recorded body's length; the original values are kept in the WARC
+header as `WARC-Ingest-Original-Content-Encoding` (and `-Transfer-Encoding`, `-Content-Length`).
+`WARC-Payload-Digest` and `WARC-Block-Digest` are `sha256:<base32>` (warcio computes and checks
+any hashlib algorithm); `WARC-Ingest-Sha256` repeats the payload's sha256 in hex, as
+`Snapshot.sha256` spells it.
+
+A body `fetch` did not read (a redirect's, an error page's) is read for the record, at most
+`limit` bytes. A body cut short carries `WARC-Truncated`: `length` (past the size limit, e.g.
+ResponseTooLargeError), `time` (a read timed out), `disconnect` (the connection broke) or
+`unspecified` (it could not be decoded). An exchange that got no response at all (refused,
+reset or timed out before the status line) writes nothing: nothing was fetched, and the error
+`fetch` raises says what happened. A write that fails raises StoreError (the run stops rather
+than fetch without its archive); the writer moves on to a new file after it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, BinaryIO
+
+import httpx
+from warcio.archiveiterator import ArchiveIterator
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.timeutils import datetime_to_iso_date
+from warcio.utils import Digester
+from warcio.warcwriter import WARCWriter as _WarcioWriter
+
+from ingest.errors import ResponseTooLargeError, StoreError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024  # a file is rolled before it grows past this
+FILE_PREFIX = "ingest"
+WARC_SUFFIXES = (".warc.gz", ".warc")  # what the replay archive reads
+WARC_VERSION = "1.1"
+DIGEST_ALGORITHM = "sha256"
+SHA256_HEADER = "WARC-Ingest-Sha256"
+ORIGINAL_HEADER_PREFIX = "WARC-Ingest-Original-"
+# Response headers that describe the transfer, not the decoded body the record holds.
+DROPPED_HEADERS = frozenset({"content-encoding", "transfer-encoding"})
+READ_CHUNK = 64 * 1024
+SOFTWARE = "ingest (AI People Wiki source checker) with warcio"
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class _Sha256Writer(_WarcioWriter):
+    """warcio's writer with sha256 block and payload digests instead of sha1."""
+
+    @staticmethod
+    def _create_digester() -> Digester:
+        return Digester(DIGEST_ALGORITHM)
+
+
+class WarcWriter:
+    """Gzip WARC files under `folder`, one per UTC day and process, rolled at `max_file_bytes`.
+
+    Safe to share between threads (one lock around each exchange's records). `clock` gives the
+    current UTC time (for WARC-Date and the file's day); tests pass a fixed one.
+    """
+
+    def __init__(
+        self,
+        folder: str | Path,
+        *,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        clock: Callable[[], datetime] = _utcnow,
+    ) -> None:
+        self.folder = Path(folder)
+        self.max_file_bytes = max_file_bytes
+        self.paths: list[Path] = []  # every file this writer created, in order
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._file: BinaryIO | None = None
+        self._day = ""
+        self._pid = 0
+        self._size = 0
+        self._exchanges = 0  # in the current file
+        self._closed = False
+
+    @property
+    def path(self) -> Path | None:
+        """The file being written, None before the first record or after close()."""
+        return self.paths[-1] if self._file is not None else None
+
+    def now(self) -> datetime:
+        """The current time by this writer's clock (UTC): what WARC-Date records."""
+        return self._clock().astimezone(UTC)
+
+    def __enter__(self) -> WarcWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._close_file()
+
+    # -- the hook fetch calls -------------------------------------------------------------
+
+    def begin(self, response: httpx.Response) -> Exchange:
+        """Note when `response` arrived and from which address, while its connection is open."""
+        return Exchange(self, response, self.now(), _server_ip(response))
+
+    # -- records ---------------------------------------------------------------------------
+
+    def write_exchange(
+        self,
+        response: httpx.Response,
+        body: bytes,
+        *,
+        truncated: str | None = None,
+        when: datetime | None = None,
+        ip: str | None = None,
+    ) -> None:
+        """Write the request record and the response record of one exchange (StoreError)."""
+        when = (when or self.now()).astimezone(UTC)
+        request = response.request
+        uri = str(request.url)
+        warc_date = datetime_to_iso_date(when.replace(tzinfo=None), use_micros=True)
+        request_id = _WarcioWriter._make_warc_id()
+        response_id = _WarcioWriter._make_warc_id()
+        common = {"WARC-Target-URI": uri, "WARC-Date": warc_date}
+        if ip:
+            common["WARC-IP-Address"] = ip
+
+        headers, originals = _recorded_headers(response, len(body))
+        response_warc = {
+            **common,
+            "WARC-Record-ID": response_id,
+            "WARC-Concurrent-To": request_id,
+            SHA256_HEADER: hashlib.sha256(body).hexdigest(),
+            **{ORIGINAL_HEADER_PREFIX + name: value for name, value in originals},
+        }
+        if truncated:
+            response_warc["WARC-Truncated"] = truncated
+        status_line = f"{response.status_code} {response.reason_phrase}".rstrip()
+        http_response = StatusAndHeaders(status_line, headers, protocol=response.http_version)
+
+        target = request.url.raw_path.decode("ascii", errors="replace")
+        request_headers = [(_text(k), _text(v)) for k, v in request.headers.raw]
+        http_request = StatusAndHeaders(
+            f"{request.method} {target} HTTP/1.1", request_headers, is_http_request=True
+        )
+        request_warc = {**common, "WARC-Record-ID": request_id, "WARC-Concurrent-To": response_id}
+        request_body = request.content if _has_content(request) else b""
+
+        records = [
+            _encode("request", uri, request_body, http_request, request_warc),
+            _encode("response", uri, body, http_response, response_warc),
+        ]
+        self._write(records, when)
+
+    def _write(self, records: list[bytes], when: datetime) -> None:
+        with self._lock:
+            if self._closed:
+                raise StoreError(
+                    f"WARC writer for '{self.folder}' is closed", path=str(self.folder)
+                )
+            self._ensure_file(when, sum(len(r) for r in records))
+            for data in records:
+                self._append(data)
+            self._exchanges += 1
+
+    def _ensure_file(self, when: datetime, needed: int) -> None:
+        day = when.strftime("%Y%m%d")
+        pid = os.getpid()
+        if self._file is not None and (
+            day != self._day
+            or pid != self._pid
+            or (self._exchanges and self._size + needed > self.max_file_bytes)
+        ):
+            self._close_file()
+        if self._file is None:
+            self._open_file(day, pid, when)
+
+    def _open_file(self, day: str, pid: int, when: datetime) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            number = 0
+            while True:
+                path = self.folder / f"{FILE_PREFIX}-{day}-{pid}-{number:05d}.warc.gz"
+                try:
+                    handle = path.open("xb")  # never append to a file another run wrote
+                    break
+                except FileExistsError:
+                    number += 1
+            _fsync_folder(self.folder)
+        except OSError as exc:
+            raise StoreError(
+                f"could not create a WARC file in '{self.folder}': {exc}", path=str(self.folder)
+            ) from exc
+        self._file, self._day, self._pid, self._size, self._exchanges = handle, day, pid, 0, 0
+        self.paths.append(path)
+        self._append(_warcinfo(path.name, when))
+
+    def _append(self, data: bytes) -> None:
+        assert self._file is not None
+        try:
+            self._file.write(data)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            path = self.paths[-1]
+            self._close_file()  # a half-written record ends this file; the next write starts anew
+            raise StoreError(f"could not write WARC file '{path}': {exc}", path=str(path)) from exc
+        self._size += len(data)
+
+    def _close_file(self) -> None:
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError:
+                log.warning("closing WARC file '%s' failed", self.paths[-1], exc_info=True)
+            self._file = None
+
+
+@dataclass
+class Exchange:
+    """One hop in progress: `finish` records it once `fetch` is done with the response."""
+
+    writer: WarcWriter
+    response: httpx.Response
+    when: datetime
+    ip: str | None = None
+
+    def finish(
+        self, body: bytes | bytearray, *, limit: int, failure: BaseException | None = None
+    ) -> None:
+        """Record the hop: `body` is what fetch read (maybe nothing), `failure` what it raised
+        while the response was open. A body left unread is read here (up to `limit` bytes); a
+        failure while reading marks the record truncated (see the module docstring).
+        """
+        data = bytearray(body)
+        truncated = _truncation(failure)
+        response = self.response
+        if truncated is None and not response.is_stream_consumed and not response.is_closed:
+            truncated = _read_rest(response, data, limit)
+        self.writer.write_exchange(
+            response, bytes(data), truncated=truncated, when=self.when, ip=self.ip
+        )
+
+
+def _truncation(failure: BaseException | None) -> str | None:
+    """The WARC-Truncated reason for a failure raised while reading a body (None: not one)."""
+    if failure is None:
+        return None
+    if isinstance(failure, ResponseTooLargeError):
+        return "length"
+    if isinstance(failure, httpx.TimeoutException):
+        return "time"
+    if isinstance(failure, httpx.NetworkError | httpx.RemoteProtocolError):
+        return "disconnect"
+    if isinstance(failure, httpx.HTTPError):
+        return "unspecified"
+    return None  # raised by fetch itself (an error status): the body is still there to read
+
+
+def _read_rest(response: httpx.Response, data: bytearray, limit: int) -> str | None:
+    """Read the body `fetch` left unread into `data`; the WARC-Truncated reason, if cut short."""
+    try:
+        for chunk in response.iter_bytes(READ_CHUNK):
+            data += chunk
+            if len(data) > limit:
+                del data[limit:]
+                return "length"
+    except httpx.HTTPError as exc:
+        return _truncation(exc)
+    return None
+
+
+def _recorded_headers(
+    response: httpx.Response, length: int
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Response headers as received, made true of the decoded body; and the originals changed."""
+    kept: list[tuple[str, str]] = []
+    originals: list[tuple[str, str]] = []
+    for raw_name, raw_value in response.headers.raw:
+        name, value = _text(raw_name), _text(raw_value)
+        lower = name.lower()
+        if lower in DROPPED_HEADERS or lower == "content-length":
+            originals.append(("-".join(p.capitalize() for p in lower.split("-")), value))
+            continue
+        kept.append((name, value))
+    kept.append(("Content-Length", str(length)))
+    return kept, originals
+
+
+def _encode(
+    kind: str, uri: str, payload: bytes, http: StatusAndHeaders, warc_headers: dict[str, str]
+) -> bytes:
+    """One record as a gzip member, digests (sha256) computed by warcio."""
+    buffer = io.BytesIO()
+    writer = _Sha256Writer(buffer, gzip=True, warc_version=WARC_VERSION)
+    record = writer.create_warc_record(
+        uri,
+        kind,
+        payload=io.BytesIO(payload),
+        length=len(payload),
+        warc_headers_dict=warc_headers,
+        http_headers=http,
+    )
+    writer.write_record(record)
+    return buffer.getvalue()
+
+
+def _warcinfo(filename: str, when: datetime) -> bytes:
+    buffer = io.BytesIO()
+    writer = _Sha256Writer(buffer, gzip=True, warc_version=WARC_VERSION)
+    info = {
+        "software": SOFTWARE,
+        "format": f"WARC File Format {WARC_VERSION}",
+        "description": "every HTTP exchange ingest fetched; bodies decoded (see "
+        f"{ORIGINAL_HEADER_PREFIX}* headers), {SHA256_HEADER} = hex sha256 of the body",
+    }
+    record = writer.create_warcinfo_record(filename, info)
+    record.rec_headers.replace_header(
+        "WARC-Date", datetime_to_iso_date(when.replace(tzinfo=None), use_micros=True)
+    )
+    writer.write_record(record)
+    return buffer.getvalue()
+
+
+def _server_ip(response: httpx.Response) -> str | None:
+    stream = response.extensions.get("network_stream")
+    if stream is None:
+        return None
+    try:
+        address = stream.get_extra_info("server_addr")
+    except Exception:  # noqa: BLE001 - optional provenance, never worth failing a fetch
+        return None
+    return str(address[0]) if isinstance(address, tuple) and address else None
+
+
+def _has_content(request: httpx.Request) -> bool:
+    try:
+        return bool(request.content)
+    except httpx.RequestNotRead:
+        return False
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else value
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a new file's name durable too (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def sha256_base32(data: bytes) -> str:
+    """`data`'s digest as WARC-Payload-Digest spells it here: `sha256:<base32>`."""
+    return f"{DIGEST_ALGORITHM}:" + base64.b32encode(hashlib.sha256(data).digest()).decode()
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WarcResponse:
+    """A complete `response` record: where it is, what it says (its body via `read_body`)."""
+
+    path: Path
+    offset: int  # of the record (its gzip member) in the file
+    url: str
+    date: datetime  # WARC-Date, UTC
+    status: int
+    headers: list[tuple[str, str]]  # as recorded, in order
+    sha256: str  # hex sha256 of the (decoded) body
+    truncated: str | None = None  # WARC-Truncated, when the body is incomplete
+
+    def body(self) -> bytes:
+        return read_body(self.path, self.offset, sha256=self.sha256)
+
+
+def warc_files(folder: Path) -> list[Path]:
+    """The WARC files directly in `folder` (`*.warc.gz`, `*.warc`), by name."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith(WARC_SUFFIXES))
+
+
+def read_responses(path: Path) -> Iterator[WarcResponse]:
+    """The complete response records of one WARC file, in file order.
+
+    Reads every body once (to check it is whole) but keeps none. A damaged or half-written tail
+    (a run killed mid-record) ends the iteration with a log message, not an error: the records
+    before it are all returned. OSError if the file cannot be opened.
+    """
+    with path.open("rb") as handle:
+        records = ArchiveIterator(handle)
+        while True:
+            try:
+                record = next(records)
+                found = _response(path, record)
+                complete = _read_whole(record, found)
+                offset = records.get_record_offset()
+            except StopIteration:
+                return
+            except Exception as exc:  # noqa: BLE001 - warcio raises many kinds on a broken tail
+                log.warning("WARC file '%s': stopped at a damaged record (%s)", path, exc)
+                return
+            if not complete:
+                log.warning("WARC file '%s': incomplete last record at offset %d", path, offset)
+                return
+            if found is not None:
+                yield WarcResponse(path=path, offset=offset, **found)
+
+
+def _response(path: Path, record: Any) -> dict[str, Any] | None:
+    """The fields of a response record with HTTP headers (None for any other record)."""
+    if record.rec_type != "response" or record.http_headers is None:
+        return None
+    headers = record.rec_headers
+    stamp = headers.get_header("WARC-Date") or ""
+    date = datetime.fromisoformat(stamp)
+    if date.tzinfo is None:
+        date = date.replace(tzinfo=UTC)
+    return {
+        "url": headers.get_header("WARC-Target-URI") or "",
+        "date": date.astimezone(UTC),
+        "status": int(record.http_headers.get_statuscode()),
+        "headers": list(record.http_headers.headers),
+        "sha256": headers.get_header(SHA256_HEADER) or "",
+        "truncated": headers.get_header("WARC-Truncated"),
+    }
+
+
+def _read_whole(record: Any, found: dict[str, Any] | None) -> bool:
+    """Read the record's block to its end; whether all of it was there (and its sha256)."""
+    stream = record.content_stream() if found is not None else record.raw_stream
+    digest = hashlib.sha256()
+    while chunk := stream.read(READ_CHUNK):
+        digest.update(chunk)
+    if getattr(record.raw_stream, "limit", 0) > 0:  # the file ended inside the record
+        return False
+    if found is not None:
+        if found["sha256"] and found["sha256"] != digest.hexdigest():
+            return False
+        found["sha256"] = digest.hexdigest()
+    return True
+
+
+def read_body(path: Path, offset: int, *, sha256: str | None = None) -> bytes:
+    """The decoded body of the response record at `offset` of `path`.
+
+    StoreError if it cannot be read, or if its sha256 is not `sha256` (when given).
+    """
+    try:
+        with path.open("rb") as handle:
+            handle.seek(offset)
+            record = next(iter(ArchiveIterator(handle)))
+            body: bytes = record.content_stream().read()
+    except (OSError, StopIteration, ValueError) as exc:
+        raise StoreError(
+            f"could not read the WARC record at offset {offset} of '{path}': {exc}",
+            path=str(path),
+        ) from exc
+    if sha256 and hashlib.sha256(body).hexdigest() != sha256:
+        raise StoreError(
+            f"the WARC record at offset {offset} of '{path}' changed since it was indexed "
+            f"(sha256 is no longer {sha256})",
+            path=str(path),
+        )
+    return body
