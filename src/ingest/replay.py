@@ -2,12 +2,19 @@
 
 The same `fetch` code runs against it: `make_client(settings, archive.transport(as_of))`.
 
-Layout of an archive folder:
+Layout of an archive folder (either part, or both):
 
     index.json   {"recordings": [{"url": ..., "date": "YYYY-MM-DD", "file": "relative/path",
                                   "status": 200, "headers": {"content-type": ...},
                                   "note": "provenance ..."}, ...]}
     <files>      the recorded bodies, byte for byte (decoded: no content-encoding)
+    *.warc.gz, *.warc   WARC files directly in the folder, e.g. INGEST_HOME/warc as
+                 `ingest.warc.WarcWriter` writes it: each complete `response` record is a
+                 recording dated by its WARC-Date's UTC day (the last one of the day per URL),
+                 except 304s and truncated records (WARC-Truncated), which hold no document.
+                 Bodies stay in the WARC files and are read when served.
+
+An index.json entry wins over a WARC record of the same URL and day (the index is edited by hand).
 
 A URL may have several dated versions; `pick(url, as_of)` serves the latest one dated on or before
 `as_of`. URLs compare after `normalize_url` (lower-case scheme/host, no fragment, no default port).
@@ -37,6 +44,7 @@ from ingest.fetch import (
 )
 from ingest.files import write_atomic
 from ingest.models import sha256_hex
+from ingest.warc import WarcResponse, read_body, read_responses, warc_files
 
 INDEX_NAME = "index.json"
 # Headers that describe the transfer, not the document: not kept in a recording (bodies are
@@ -49,7 +57,11 @@ _UNSAFE_FILE_CHARS = re.compile(r"[^A-Za-z0-9._/-]+")
 
 @dataclass(frozen=True)
 class Recording:
-    """One recorded response: the body lives in `path` (`file` relative to the archive)."""
+    """One recorded response: the body lives in `path` (`file` relative to the archive).
+
+    For a WARC recording `path` is the WARC file and `offset` its record's; `sha256` is checked
+    when the body is read.
+    """
 
     url: str
     date: date
@@ -58,8 +70,12 @@ class Recording:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     note: str = ""
+    offset: int | None = None  # of the response record, when `path` is a WARC file
+    sha256: str = ""
 
     def body(self) -> bytes:
+        if self.offset is not None:
+            return read_body(self.path, self.offset, sha256=self.sha256 or None)
         return self.path.read_bytes()
 
     def to_json(self) -> dict[str, Any]:
@@ -84,10 +100,13 @@ class ReplayArchive:
 
     @classmethod
     def load(cls, folder: str | Path) -> ReplayArchive:
-        """Read `folder/index.json`; ConfigError naming the file for anything unusable."""
+        """Read `folder/index.json` and the WARC files in `folder`; ConfigError naming the file
+        for anything unusable. One of the two must be there.
+        """
         folder = Path(folder)
         index = folder / INDEX_NAME
-        recordings = _read_index(index)
+        warcs = warc_files(folder)
+        recordings = _read_index(index) if index.exists() or not warcs else []
         for rec in recordings:
             if not rec.path.is_file():
                 raise ConfigError(
@@ -95,6 +114,12 @@ class ReplayArchive:
                     f"file '{rec.file}', which does not exist at '{rec.path}'",
                     path=str(rec.path),
                 )
+        indexed = {(normalize_url(r.url), r.date) for r in recordings}
+        recordings += [
+            r
+            for r in _warc_recordings(folder, warcs)
+            if (normalize_url(r.url), r.date) not in indexed
+        ]
         return cls(folder, recordings)
 
     def __len__(self) -> int:
@@ -170,7 +195,9 @@ def _read_index(index: Path) -> list[Recording]:
     try:
         data = json.loads(index.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise bad("file not found (is this a replay archive folder?)") from None
+        raise bad(
+            "file not found, nor any *.warc.gz or *.warc file (is this a replay archive folder?)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise bad(f"cannot be read: {exc}") from exc
     except json.JSONDecodeError as exc:
@@ -219,6 +246,46 @@ def _read_index(index: Path) -> list[Recording]:
             )
         )
     return recordings
+
+
+def _warc_recordings(folder: Path, paths: list[Path]) -> list[Recording]:
+    """The replayable responses of the WARC files: per URL and UTC day, the last one recorded."""
+    latest: dict[tuple[str, date], WarcResponse] = {}
+    for path in paths:
+        try:
+            responses = list(read_responses(path))
+        except OSError as exc:
+            raise ConfigError(
+                f"replay archive '{folder}': cannot read WARC file '{path}': {exc}",
+                path=str(path),
+            ) from exc
+        for found in responses:
+            if found.status == 304 or found.truncated or not found.url:
+                continue
+            key = (normalize_url(found.url), found.date.date())
+            if key not in latest or latest[key].date <= found.date:
+                latest[key] = found
+    return [_from_warc(folder, found) for found in latest.values()]
+
+
+def _from_warc(folder: Path, found: WarcResponse) -> Recording:
+    headers: dict[str, str] = {}
+    for name, value in found.headers:
+        key = name.lower()
+        if key not in TRANSFER_HEADERS:
+            headers[key] = f"{headers[key]}, {value}" if key in headers else value
+    file = found.path.relative_to(folder).as_posix()
+    return Recording(
+        url=found.url,
+        date=found.date.date(),
+        file=file,
+        path=found.path,
+        status=found.status,
+        headers=headers,
+        note=f"WARC {file} at offset {found.offset}, WARC-Date {found.date.isoformat()}",
+        offset=found.offset,
+        sha256=found.sha256,
+    )
 
 
 def _inside(folder: Path, relative: str) -> Path:
