@@ -17,7 +17,13 @@ import httpx
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
+from ingest.errors import (
+    FetchError,
+    HTTPStatusError,
+    ReplayMissError,
+    ResponseTooLargeError,
+    StoreError,
+)
 from ingest.fetch import FetchResult, fetch, make_client
 from ingest.replay import ReplayArchive, record
 from ingest.settings import Settings
@@ -486,3 +492,30 @@ def test_a_folder_with_an_index_and_warc_files_uses_both(
     assert archive.pick(server.base + "/plain").body() == PLAIN
     assert archive.pick(server.base + "/n/1").body() == b"corrected by hand"
     assert len(archive) == 3
+
+
+def test_an_unwritable_archive_stops_the_fetch_with_a_store_error(
+    server, settings, tmp_path
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the WARC folder should be")
+    with (
+        WarcWriter(blocked) as writer,
+        make_client(settings, archive=writer) as client,
+        pytest.raises(StoreError, match="not-a-folder"),
+    ):
+        get(client, settings, server.base + "/plain")
+
+
+def test_exchanges_through_a_mock_transport_are_recorded_too(settings, folder) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "text/plain"}, content=b"mocked")
+
+    with (
+        WarcWriter(folder) as writer,
+        make_client(settings, httpx.MockTransport(handler), archive=writer) as client,
+    ):
+        get(client, settings, "https://example.org/mocked")
+    (response,) = responses(folder)
+    assert response["warc"]["WARC-Target-URI"] == "https://example.org/mocked"
+    assert response["body"] == b"mocked" and "WARC-IP-Address" not in response["warc"]
