@@ -10,11 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 
-import httpx
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.tasks import FETCH_RETRIES, FETCH_RETRY_DELAYS, fetch_source, retry_transient
+from flows.tasks import ARXIV_RETRIES, ARXIV_RETRY_DELAYS, fetch_source, retry_transient
 from ingest.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
 from ingest.arxiv_stage import (
     MAX_NEW_PDFS,
@@ -32,14 +31,15 @@ from ingest.errors import IngestError
 from ingest.fetch import FetchResult
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline import OutcomeStatus, SourceOutcome, combine, record_failure
+from ingest.polite import PoliteFetcher
 from ingest.settings import Settings
 from ingest.store import Store
 
 
 @task(
     name="arxiv-metadata",
-    retries=FETCH_RETRIES,
-    retry_delay_seconds=FETCH_RETRY_DELAYS,
+    retries=ARXIV_RETRIES,
+    retry_delay_seconds=ARXIV_RETRY_DELAYS,
     retry_jitter_factor=0.5,
     retry_condition_fn=retry_transient,
     cache_policy=NO_CACHE,
@@ -50,8 +50,8 @@ def fetch_metadata(client: ArxivClient, ids: list[str]) -> ArxivBatchResult:
 
 @task(
     name="arxiv-author-query",
-    retries=FETCH_RETRIES,
-    retry_delay_seconds=FETCH_RETRY_DELAYS,
+    retries=ARXIV_RETRIES,
+    retry_delay_seconds=ARXIV_RETRY_DELAYS,
     retry_jitter_factor=0.5,
     retry_condition_fn=retry_transient,
     cache_policy=NO_CACHE,
@@ -94,7 +94,7 @@ def process_pdf_task(
 def read_pdf(
     store: Store,
     settings: Settings,
-    http: httpx.Client,
+    http: PoliteFetcher,
     paper: Paper,
     profiles: dict[str, Profile],
     accessed: date | None = None,
@@ -110,7 +110,7 @@ def read_pdf(
             store, settings, paper, store.get_snapshot(stored), profiles, "unchanged", accessed
         )
     try:
-        fetched = fetch(http, Source(url=paper.pdf_url), settings, None)
+        fetched = fetch(http, Source(url=paper.pdf_url), None)
     except IngestError as exc:
         store.record_fetch(pdf_source(paper.id).url, "failed", error=str(exc))
         return record_failure(store, pdf_source(paper.id, paper.title), exc)
@@ -123,7 +123,7 @@ def check_arxiv(
     store: Store,
     settings: Settings,
     arxiv_client: ArxivClient,
-    http: httpx.Client,
+    http: PoliteFetcher,
     profiles: dict[str, Profile],
     accessed: date | None = None,
 ) -> list[SourceOutcome]:
@@ -167,7 +167,7 @@ def check_paper(
     store: Store,
     settings: Settings,
     arxiv_client: ArxivClient,
-    http: httpx.Client,
+    http: PoliteFetcher,
     profiles: dict[str, Profile],
     arxiv_id: str,
     asked_url: str,

@@ -11,11 +11,13 @@ import httpx
 from ingest.arxiv_client import ArxivClient
 from ingest.fetch import make_client
 from ingest.models import Profile
+from ingest.polite import PoliteFetcher
 from ingest.profiles import load_profiles
 from ingest.replay import ReplayArchive
 from ingest.replay_requests import replay_session
 from ingest.settings import Settings, get_settings
 from ingest.store import Store
+from ingest.warc import WarcWriter
 
 
 @dataclass
@@ -23,6 +25,7 @@ class RunContext:
     settings: Settings
     store: Store
     profiles: dict[str, Profile]
+    archive: WarcWriter | None = None
 
     @classmethod
     def open(cls) -> RunContext:
@@ -31,11 +34,18 @@ class RunContext:
         return cls(settings=settings, store=store, profiles=load_profiles(settings.profiles_dir))
 
     def client(self, replay: str | None = None, as_of: date | None = None) -> httpx.Client:
-        transport = None
+        """The run's HTTP client: live ones archive every exchange as WARC under INGEST_HOME."""
         replay = replay or (str(self.settings.replay) if self.settings.replay else None)
         if replay:
             transport = ReplayArchive.load(Path(replay)).transport(as_of)
-        return make_client(self.settings, transport=transport)
+            return make_client(self.settings, transport=transport)
+        if self.archive is None:
+            self.archive = WarcWriter(self.settings.warc_dir)
+        return make_client(self.settings, archive=self.archive)
+
+    def fetcher(self, client: httpx.Client) -> PoliteFetcher:
+        """robots.txt, per-host pacing and the run's only retries around `client`."""
+        return PoliteFetcher(client, self.settings)
 
     def arxiv_client(self, replay: str | None = None, as_of: date | None = None) -> ArxivClient:
         """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
@@ -43,7 +53,13 @@ class RunContext:
         if replay:
             session = replay_session(ReplayArchive.load(Path(replay)), as_of)
             return ArxivClient(self.settings, session=session, delay_seconds=0.0)
-        return ArxivClient(self.settings)
+        return ArxivClient(
+            self.settings,
+            query_url_format=self.settings.arxiv_api_url + "?{}",
+            delay_seconds=self.settings.arxiv_delay,
+        )
 
     def close(self) -> None:
+        if self.archive is not None:
+            self.archive.close()
         self.store.close()

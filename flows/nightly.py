@@ -11,7 +11,6 @@ import uuid
 from datetime import date
 from typing import Any
 
-import httpx
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 
@@ -22,20 +21,25 @@ from ingest.errors import IngestError
 from ingest.models import Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
 from ingest.pipeline import record_failure
+from ingest.polite import PoliteFetcher
 from ingest.references import flag_unreachable
 from ingest.registry import load_registry, plan
 from ingest.report import RunReport
 
 
 def check_sources(
-    ctx: RunContext, client: httpx.Client, sources: list[Source], accessed: date | None, run_id: str
+    ctx: RunContext,
+    fetcher: PoliteFetcher,
+    sources: list[Source],
+    accessed: date | None,
+    run_id: str,
 ) -> list[SourceOutcome]:
     """Every registered source: fetched concurrently (per-host limits in the fetch layer),
     processed one by one (the database has one writer)."""
     futures = [
         (
             source,
-            fetch_source.submit(client, source, ctx.settings, ctx.store.source_state(source.url)),
+            fetch_source.submit(fetcher, source, ctx.store.source_state(source.url)),
         )
         for source in sources
     ]
@@ -71,14 +75,15 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
             ctx.store.upsert_source(source)
         ctx.store.start_run(report.run_id, "nightly")
         with ctx.client(replay, day) as client:
-            report.outcomes += check_sources(ctx, client, todo.sources, accessed, report.run_id)
+            fetcher = ctx.fetcher(client)
+            report.outcomes += check_sources(ctx, fetcher, todo.sources, accessed, report.run_id)
             report.outcomes += [
-                check_reference(ctx.store, ctx.settings, client, url, accessed)
+                check_reference(ctx.store, ctx.settings, fetcher, url, accessed)
                 for url, _why in todo.reachability
             ]
             with ctx.arxiv_client(replay, day) as arxiv_client:
                 report.outcomes += check_arxiv(
-                    ctx.store, ctx.settings, arxiv_client, client, ctx.profiles, accessed
+                    ctx.store, ctx.settings, arxiv_client, fetcher, ctx.profiles, accessed
                 )
         report.unreachable = flag_unreachable(ctx.store, ctx.profiles)
         report.finished = iso_z(utcnow())

@@ -29,6 +29,7 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
         source = source_for(url, load_registry(ctx.settings.sources_file), extractor)
         ctx.store.upsert_source(source)
         outcome: SourceOutcome
+        accessed = None if ctx.settings.replay else utcnow().date()  # a replay is no access
         try:
             if file:
                 snapshot = snapshot_from_file(url, Path(file), ctx.settings.max_bytes)
@@ -38,15 +39,22 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
             elif (arxiv_id := arxiv_id_of(url)) is not None:
                 with ctx.client() as client, ctx.arxiv_client() as arxiv_client:
                     outcome = check_paper(
-                        ctx.store, ctx.settings, arxiv_client, client, ctx.profiles, arxiv_id, url
+                        ctx.store,
+                        ctx.settings,
+                        arxiv_client,
+                        ctx.fetcher(client),
+                        ctx.profiles,
+                        arxiv_id,
+                        url,
+                        accessed,
                     )
                 outcome.url = url
             else:
                 with ctx.client() as client:
-                    fetched = fetch_source(
-                        client, source, ctx.settings, ctx.store.source_state(url)
-                    )
-                outcome = process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles)
+                    fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))
+                outcome = process_source(
+                    ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed
+                )
         except IngestError as exc:
             outcome = record_failure(ctx.store, source, exc)
         report.outcomes.append(outcome)

@@ -1,24 +1,25 @@
-"""Prefect tasks: one per I/O step, coarse (per source), retries on the network step only."""
+"""Prefect tasks: one per I/O step, coarse (per source), retries on the network steps only."""
 
 from __future__ import annotations
 
 from datetime import date
 from typing import Any
 
-import httpx
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from ingest.errors import IngestError
-from ingest.fetch import FetchResult, fetch, is_transient
+from ingest.fetch import FetchResult, is_transient
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline import OutcomeStatus, SourceOutcome, process_snapshot, record_failure
+from ingest.polite import PoliteFetcher
 from ingest.references import record_reachable
 from ingest.settings import Settings
 from ingest.store import Store
 
-FETCH_RETRIES = 2
-FETCH_RETRY_DELAYS = [2.0, 8.0]  # seconds, with jitter added
+# arXiv's API client retries nothing itself: its tasks carry that source's single retry layer
+ARXIV_RETRIES = 2
+ARXIV_RETRY_DELAYS = [3.0, 10.0]  # seconds, with jitter added
 
 
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
@@ -30,27 +31,25 @@ def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     return False
 
 
-@task(
-    name="fetch-source",
-    retries=FETCH_RETRIES,
-    retry_delay_seconds=FETCH_RETRY_DELAYS,
-    retry_jitter_factor=0.5,
-    retry_condition_fn=retry_transient,
-    cache_policy=NO_CACHE,
-)
-def fetch_source(
-    client: httpx.Client, source: Source, settings: Settings, state: dict[str, Any] | None
-) -> FetchResult:
+def conditional(fetcher: PoliteFetcher, url: str, state: dict[str, Any] | None) -> FetchResult:
+    """Fetch `url` with the validators stored for it (a 304 or the same bytes is unchanged)."""
     state = state or {}
-    return fetch(
-        client,
-        source.url,
-        settings=settings,
+    return fetcher.fetch(
+        url,
         etag=state.get("etag"),
         last_modified=state.get("last_modified"),
         previous_sha256=state.get("last_sha256"),
         validated_url=state.get("final_url"),
     )
+
+
+@task(name="fetch-source", cache_policy=NO_CACHE)
+def fetch_source(
+    fetcher: PoliteFetcher, source: Source, state: dict[str, Any] | None
+) -> FetchResult:
+    """The network step. Its retries (transient errors only, backoff with jitter, Retry-After
+    honoured) are the PoliteFetcher's: Prefect retries nothing here, so nothing is stacked."""
+    return conditional(fetcher, source.url, state)
 
 
 @task(name="process-source", cache_policy=NO_CACHE)
@@ -112,20 +111,11 @@ def process_file(
 
 @task(name="check-reference", cache_policy=NO_CACHE)
 def check_reference(
-    store: Store, settings: Settings, client: httpx.Client, url: str, accessed: date | None
+    store: Store, settings: Settings, fetcher: PoliteFetcher, url: str, accessed: date | None
 ) -> SourceOutcome:
     """A cited URL no extractor reads: does it still answer?"""
-    state = store.source_state(url) or {}
     try:
-        fetched = fetch(
-            client,
-            url,
-            settings=settings,
-            etag=state.get("etag"),
-            last_modified=state.get("last_modified"),
-            previous_sha256=state.get("last_sha256"),
-            validated_url=state.get("final_url"),
-        )
+        fetched = conditional(fetcher, url, store.source_state(url))
     except IngestError as exc:
         store.record_fetch(url, "failed", error=str(exc))
         return record_failure(store, Source(url=url), exc)

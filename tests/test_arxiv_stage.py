@@ -24,6 +24,7 @@ from ingest.arxiv_stage import (
 )
 from ingest.fetch import make_client
 from ingest.models import Profile, ProfileClaim, Snapshot
+from ingest.polite import PoliteFetcher
 from ingest.profiles import load_profiles
 from ingest.replay import ReplayArchive
 from ingest.settings import BUNDLED_WEB, Settings
@@ -161,7 +162,7 @@ def test_pdf_is_read_once_per_version_and_a_corrupt_one_fails_cleanly(
             return read_pdf(
                 store,
                 workspace,
-                http,
+                PoliteFetcher(http, workspace, robots=False, sleep=lambda _s: None),
                 p,
                 profiles,
                 fetch=fetch_source.fn,

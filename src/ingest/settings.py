@@ -42,6 +42,14 @@ class Settings(BaseSettings):
         default=False,
         description="Allow URLs resolving to loopback, private, link-local or metadata addresses.",
     )
+    arxiv_api_url: str = Field(
+        default="https://export.arxiv.org/api/query",
+        description="arXiv's API endpoint (a mirror, or a loopback server in tests).",
+    )
+    arxiv_delay: float = Field(
+        default=3.0,
+        description="Seconds between two requests to arXiv's API (arXiv's terms ask for 3).",
+    )
     replay: Path | None = Field(
         default=None,
         description="Serve every fetch from this replay archive (see fixtures/web/README.md) "
@@ -88,6 +96,10 @@ class Settings(BaseSettings):
     @property
     def snapshots_dir(self) -> Path:
         return self.home / "snapshots"
+
+    @property
+    def warc_dir(self) -> Path:
+        return self.home / "warc"
 
     @property
     def reports_dir(self) -> Path:
