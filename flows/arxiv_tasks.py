@@ -14,7 +14,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from flows.tasks import ARXIV_RETRIES, ARXIV_RETRY_DELAYS, fetch_source, retry_transient
-from ingest.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
+from ingest.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult, AtomPage
 from ingest.arxiv_stage import (
     MAX_NEW_PDFS,
     Paper,
@@ -126,6 +126,7 @@ def check_arxiv(
     http: PoliteFetcher,
     profiles: dict[str, Profile],
     accessed: date | None = None,
+    keep: Callable[[list[AtomPage]], None] | None = None,
 ) -> list[SourceOutcome]:
     """The arXiv part of the nightly refresh (wiring only)."""
     outcomes: list[SourceOutcome] = []
@@ -134,6 +135,8 @@ def check_arxiv(
     if ids:
         try:
             batch = fetch_metadata(arxiv_client, ids)
+            if keep:
+                keep(batch.pages)
         except IngestError as exc:
             outcomes.append(
                 record_failure(store, Source(url="https://export.arxiv.org/api/query"), exc)
@@ -146,6 +149,8 @@ def check_arxiv(
         for name in author_names(profiles[pid]):
             try:
                 found = search_author(arxiv_client, name)
+                if keep:
+                    keep(found.pages)
             except IngestError as exc:
                 outcomes.append(
                     record_failure(store, Source(url=f"arxiv author query {name}"), exc)
@@ -172,6 +177,7 @@ def check_paper(
     arxiv_id: str,
     asked_url: str,
     accessed: date | None = None,
+    keep: Callable[[list[AtomPage]], None] | None = None,
 ) -> SourceOutcome:
     """One paper, now (`ingest run https://arxiv.org/abs/<id>`): metadata, then its PDF.
 
@@ -179,6 +185,8 @@ def check_paper(
     alerts folded in.
     """
     batch = fetch_metadata(arxiv_client, [arxiv_id])
+    if keep:
+        keep(batch.pages)
     [meta] = process_metadata_task(store, settings, batch, [arxiv_id], profiles, accessed)
     found = papers_in(batch.pages)
     if arxiv_id not in found:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from ingest.arxiv_client import ArxivClient
+from ingest.arxiv_client import ArxivClient, AtomPage
 from ingest.fetch import make_client
 from ingest.models import Profile
 from ingest.polite import PoliteFetcher
@@ -42,6 +42,12 @@ class RunContext:
         if self.archive is None:
             self.archive = WarcWriter(self.settings.warc_dir)
         return make_client(self.settings, archive=self.archive)
+
+    def archive_pages(self, pages: list[AtomPage]) -> None:
+        """Archive arXiv's answers too (its client speaks requests, not our fetch layer)."""
+        if self.archive is not None:
+            for page in pages:
+                self.archive.write_page(page.url, page.status, page.headers, page.body)
 
     def fetcher(self, client: httpx.Client) -> PoliteFetcher:
         """robots.txt, per-host pacing and the run's only retries around `client`."""

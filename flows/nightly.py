@@ -83,7 +83,13 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
             ]
             with ctx.arxiv_client(replay, day) as arxiv_client:
                 report.outcomes += check_arxiv(
-                    ctx.store, ctx.settings, arxiv_client, fetcher, ctx.profiles, accessed
+                    ctx.store,
+                    ctx.settings,
+                    arxiv_client,
+                    fetcher,
+                    ctx.profiles,
+                    accessed,
+                    ctx.archive_pages,
                 )
         report.unreachable = flag_unreachable(ctx.store, ctx.profiles)
         report.finished = iso_z(utcnow())

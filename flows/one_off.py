@@ -47,6 +47,7 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
                         arxiv_id,
                         url,
                         accessed,
+                        ctx.archive_pages,
                     )
                 outcome.url = url
             else:

@@ -519,3 +519,14 @@ def test_exchanges_through_a_mock_transport_are_recorded_too(settings, folder) -
     (response,) = responses(folder)
     assert response["warc"]["WARC-Target-URI"] == "https://example.org/mocked"
     assert response["body"] == b"mocked" and "WARC-IP-Address" not in response["warc"]
+
+
+def test_pages_of_another_http_stack_are_archived_and_replayable(tmp_path: Path) -> None:
+    from ingest.replay import ReplayArchive
+    from ingest.replay_requests import replay_session
+
+    url = "https://export.arxiv.org/api/query?id_list=1912.01703&start=0&max_results=100"
+    with WarcWriter(tmp_path) as writer:
+        writer.write_page(url, 200, {"content-type": "application/atom+xml"}, b"<feed/>")
+    served = replay_session(ReplayArchive.load(tmp_path)).get(url)
+    assert served.status_code == 200 and served.content == b"<feed/>"

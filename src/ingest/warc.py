@@ -147,6 +147,18 @@ class WarcWriter:
 
     # -- records ---------------------------------------------------------------------------
 
+    def write_page(
+        self,
+        url: str,
+        status: int,
+        headers: dict[str, str],
+        body: bytes,
+        request_headers: dict[str, str] | None = None,
+    ) -> None:
+        """Archive an exchange another HTTP stack made (the arxiv package's requests session)."""
+        request = httpx.Request("GET", url, headers=request_headers or {})
+        self.write_exchange(httpx.Response(status, headers=headers, request=request), body)
+
     def write_exchange(
         self,
         response: httpx.Response,
