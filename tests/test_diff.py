@@ -240,3 +240,28 @@ def test_affiliation_matches_across_spellings_of_the_organisation() -> None:
     # the same organisation on another paper is another fact
     [change] = run(p, [aff("University of Oxford", "University of Oxford", "arXiv:2001.00001")])
     assert change.kind == "added"
+
+
+def test_a_dated_core_membership_holds_while_the_page_lists_the_lead() -> None:
+    p = profile(pc("c1", "core", "Core Maintainers"), pc("c2", "lead", "Lead Core Maintainer"))
+    p.claims[0].qualifiers["since"] = "2024-07-16"
+    lead = claim("Ada Lovelace", "adal", "lead", "Lead Core Maintainer")
+    assert run(p, [lead]) == []
+    # without a date (a page-derived membership) the page's word is final
+    del p.claims[0].qualifiers["since"]
+    assert [c.kind for c in run(p, [lead])] == ["removed"]
+
+
+def test_ended_roles_are_history_and_events_match_by_words() -> None:
+    from ingest.models import Claim, Evidence, Subject
+
+    former = pc("c1", "lead", "Lead Core Maintainer", status="former")
+    former.qualifiers["until"] = "2026-05-07"
+    talk = ProfileClaim(id="c2", predicate="speaker", object="NVIDIA GTC 2026",
+                        qualifiers={"date": "2026-03-16"})
+    p = profile(former, talk)
+    gtc = Claim(subject=Subject(name="Ada Lovelace"), predicate="speaker", object="GTC 2026",
+                qualifiers={"date": "2026-03-16"},
+                evidence=Evidence(url=URL, sha256="0" * 64, locator="p1", quote="q"),
+                extractor="test/1")
+    assert run(p, [gtc]) == []  # the page no longer naming a past lead removes nothing

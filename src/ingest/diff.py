@@ -24,6 +24,8 @@ from ingest.facts import (
     areas,
     differences,
     identity,
+    is_history,
+    level_of,
     proposal_key,
     same_fact,
     same_level,
@@ -68,6 +70,8 @@ def _cites(claim: ProfileClaim, profile: Profile, urls: set[str]) -> bool:
 
 
 def _in_scope(claim: ProfileClaim, profile: Profile, source: Source, urls: set[str]) -> bool:
+    if is_history(claim.qualifiers):
+        return False
     authoritative = {fold(a) for a in source.authoritative}
     if fold(f"{claim.predicate}:{claim.object}") in authoritative:
         return True
@@ -181,7 +185,11 @@ def _diff_profile(
         unmatched_prev.remove(match)
         if differences(cand.predicate, match.qualifiers, cand.qualifiers):
             out.append(make("changed", cand, match))
-    removable = [p for p in unmatched_prev if _in_scope(p, profile, inp.source, urls)]
+    removable = [
+        p
+        for p in unmatched_prev
+        if _in_scope(p, profile, inp.source, urls) and not _implied(p, cands)
+    ]
     for cand in unmatched_cands:
         renamed = next((p for p in removable if _renamed(p, cand, inp.renames)), None)
         if renamed is not None and inp.allow_removals:
@@ -196,6 +204,21 @@ def _diff_profile(
         if change.kind == "removed":
             change.id = change_id(profile.id, "removed", None, _prev_of(change))
     return out
+
+
+def _implied(prev: ProfileClaim, cands: list[Claim]) -> bool:
+    """A dated core membership (from an announcement: `since`) still holds while the page lists
+    the person as the lead core maintainer, who is one of the core maintainers."""
+    q = prev.qualifiers
+    if prev.predicate != "maintainer" or level_of(q) != "core" or not q.get("since"):
+        return False
+    return any(
+        c.predicate == "maintainer"
+        and fold(c.object) == fold(prev.object)
+        and level_of(c.qualifiers) == "lead"
+        and c.qualifiers.get("status") == "current"
+        for c in cands
+    )
 
 
 def _prev_of(change: Change) -> ProfileClaim | None:

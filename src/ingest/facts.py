@@ -40,6 +40,8 @@ ORG_NOISE = frozenset(
 _VERSION = re.compile(r"v\d+$")
 _DOI_PREFIX = re.compile(r"^(https?://(dx\.)?doi\.org/|doi:)", re.IGNORECASE)
 DEFAULT_COMPARED = ("status",)
+# predicates whose object must match exactly (after normalising); others match by words
+STATE_PREDICATES = frozenset({"maintainer", "affiliation", "author_of", "position", "reference"})
 
 
 def areas(qualifiers: dict[str, Any]) -> set[str]:
@@ -119,6 +121,10 @@ def same_level(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:
 def same_fact(
     a_pred: str, a_obj: str, a_q: dict[str, Any], b_pred: str, b_obj: str, b_q: dict[str, Any]
 ) -> bool:
+    if a_pred == b_pred and a_pred not in STATE_PREDICATES:
+        # events and other statements: "GTC 2026" and "NVIDIA GTC 2026" are one event
+        ta, tb = org_tokens(a_obj), org_tokens(b_obj)
+        return bool(ta and tb) and (ta <= tb or tb <= ta)
     if identity(a_pred, a_obj, a_q) != identity(b_pred, b_obj, b_q):
         return False
     if a_pred == "maintainer":
@@ -168,3 +174,8 @@ def proposal_key(predicate: str, obj: str, qualifiers: dict[str, Any]) -> list[A
         key.append(sorted(org_tokens(obj)))
     key += [[k, qualifiers.get(k)] for k in COMPARED.get(predicate, DEFAULT_COMPARED)]
     return key
+
+
+def is_history(qualifiers: dict[str, Any]) -> bool:
+    """A role that ended (`until`, or status former) is history: no page removes it."""
+    return bool(qualifiers.get("until")) or qualifiers.get("status") == "former"
