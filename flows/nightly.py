@@ -16,8 +16,9 @@ from prefect.artifacts import create_markdown_artifact
 
 from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
-from flows.tasks import check_reference, fetch_source, process_source
+from flows.tasks import check_reference, fetch_source, process_feed, process_source
 from ingest.errors import IngestError
+from ingest.feeds import FEED
 from ingest.models import Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
 from ingest.pipeline import record_failure
@@ -34,13 +35,10 @@ def check_sources(
     accessed: date | None,
     run_id: str,
 ) -> list[SourceOutcome]:
-    """Every registered source: fetched concurrently (per-host limits in the fetch layer),
-    processed one by one (the database has one writer)."""
+    """Sources fetched concurrently (per-host limits in the fetch layer), processed one by one
+    (the database has one writer). Feeds register their entries as sources."""
     futures = [
-        (
-            source,
-            fetch_source.submit(fetcher, source, ctx.store.source_state(source.url)),
-        )
+        (source, fetch_source.submit(fetcher, source, ctx.store.source_state(source.url)))
         for source in sources
     ]
     outcomes = []
@@ -51,9 +49,12 @@ def check_sources(
             ctx.store.record_fetch(source.url, "failed", error=str(exc), run_id=run_id)
             outcomes.append(record_failure(ctx.store, source, exc))
             continue
-        outcomes.append(
-            process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed)
-        )
+        if source.extractor == FEED:
+            outcomes.append(process_feed(ctx.store, source, fetched))
+        else:
+            outcomes.append(
+                process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed)
+            )
     return outcomes
 
 
@@ -77,6 +78,13 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         with ctx.client(replay, day) as client:
             fetcher = ctx.fetcher(client)
             report.outcomes += check_sources(ctx, fetcher, todo.sources, accessed, report.run_id)
+            # what the feeds announced, this run's new entries included
+            found = [
+                s
+                for s in ctx.store.discovered_sources()
+                if s.url not in {t.url for t in todo.sources}
+            ]
+            report.outcomes += check_sources(ctx, fetcher, found, accessed, report.run_id)
             report.outcomes += [
                 check_reference(ctx.store, ctx.settings, fetcher, url, accessed)
                 for url, _why in todo.reachability

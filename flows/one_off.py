@@ -11,9 +11,10 @@ from prefect.artifacts import create_markdown_artifact
 
 from flows.arxiv_tasks import check_paper
 from flows.context import RunContext
-from flows.tasks import fetch_source, process_file, process_source
+from flows.tasks import fetch_source, process_feed, process_file, process_source
 from ingest.arxiv_stage import arxiv_id_of
 from ingest.documents import snapshot_from_file
+from ingest.feeds import FEED
 from ingest.errors import IngestError
 from ingest.models import iso_z, utcnow
 from ingest.pipeline import SourceOutcome, record_failure
@@ -50,6 +51,10 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
                         ctx.archive_pages,
                     )
                 outcome.url = url
+            elif source.extractor == FEED:
+                with ctx.client() as client:
+                    fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))
+                outcome = process_feed(ctx.store, source, fetched)
             else:
                 with ctx.client() as client:
                     fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))

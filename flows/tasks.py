@@ -9,6 +9,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from ingest.errors import IngestError
+from ingest.feeds import record_feed
 from ingest.fetch import FetchResult, is_transient
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline import OutcomeStatus, SourceOutcome, process_snapshot, record_failure
@@ -120,3 +121,13 @@ def check_reference(
         store.record_fetch(url, "failed", error=str(exc))
         return record_failure(store, Source(url=url), exc)
     return record_reachable(store, settings.profiles_dir, url, fetched, accessed)
+
+
+@task(name="process-feed", cache_policy=NO_CACHE)
+def process_feed(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
+    """A feed: stored, and its new entries registered as sources."""
+    try:
+        return record_feed(store, source, fetched)
+    except IngestError as exc:
+        store.record_fetch(source.url, "failed", error=str(exc))
+        return record_failure(store, source, exc)

@@ -50,6 +50,8 @@ class Source(_Model):
     title: str | None = None
     publisher: str | None = None
     kind: str | None = None  # the reference kind the wiki prints: Documentation, Paper, ...
+    feed: str | None = Field(default=None, description="The feed this source was found in.")
+    published: str | None = None  # when the source says it was published (YYYY-MM-DD)
     authoritative: list[str] = Field(
         default_factory=list,
         description="'predicate:object' pairs this source is authoritative for, e.g. "

@@ -224,6 +224,12 @@ class Store:
                     .values(extractor=source.extractor, meta=meta)
                 )
 
+    def discovered_sources(self) -> list[Source]:
+        """Sources found in feeds (their registry entry lives in the database), oldest first."""
+        with self.begin() as conn:
+            metas = conn.execute(sa.select(sources.c.meta).order_by(sources.c.url)).scalars()
+            return [Source.model_validate(m) for m in metas if m and m.get("feed")]
+
     def source_state(self, url: str) -> dict[str, Any] | None:
         with self.begin() as conn:
             row = conn.execute(sa.select(sources).where(sources.c.url == url)).mappings().first()
