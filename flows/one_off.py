@@ -14,8 +14,8 @@ from flows.context import RunContext
 from flows.tasks import fetch_source, process_feed, process_file, process_source
 from ingest.arxiv_stage import arxiv_id_of
 from ingest.documents import snapshot_from_file
-from ingest.feeds import FEED
 from ingest.errors import IngestError
+from ingest.feeds import FEED
 from ingest.models import iso_z, utcnow
 from ingest.pipeline import SourceOutcome, record_failure
 from ingest.registry import load_registry, source_for
