@@ -257,11 +257,16 @@ def test_ended_roles_are_history_and_events_match_by_words() -> None:
 
     former = pc("c1", "lead", "Lead Core Maintainer", status="former")
     former.qualifiers["until"] = "2026-05-07"
-    talk = ProfileClaim(id="c2", predicate="speaker", object="NVIDIA GTC 2026",
-                        qualifiers={"date": "2026-03-16"})
+    talk = ProfileClaim(
+        id="c2", predicate="speaker", object="NVIDIA GTC 2026", qualifiers={"date": "2026-03-16"}
+    )
     p = profile(former, talk)
-    gtc = Claim(subject=Subject(name="Ada Lovelace"), predicate="speaker", object="GTC 2026",
-                qualifiers={"date": "2026-03-16"},
-                evidence=Evidence(url=URL, sha256="0" * 64, locator="p1", quote="q"),
-                extractor="test/1")
+    gtc = Claim(
+        subject=Subject(name="Ada Lovelace"),
+        predicate="speaker",
+        object="GTC 2026",
+        qualifiers={"date": "2026-03-16"},
+        evidence=Evidence(url=URL, sha256="0" * 64, locator="p1", quote="q"),
+        extractor="test/1",
+    )
     assert run(p, [gtc]) == []  # the page no longer naming a past lead removes nothing
