@@ -1,0 +1,66 @@
+"""Golden files of the announcement extractor: which fixture, under which URL.
+
+Regenerate after an intended change of extraction (and commit the result with that change):
+
+    .venv/bin/python -m tests.announcement_golden
+
+The tests compare against the committed `fixtures/announcements/<file>.claims.jsonl`; they never
+regenerate them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from extractors import announcement
+from ingest.models import Snapshot
+
+FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"
+
+# fixture file -> the fixed evidence URL its golden file is made with (the original public URL
+# for the real files, from fixtures/announcements/PROVENANCE.md; the URL the seed cites, or the
+# shape of one, for the constructed files)
+GOLDEN_URLS: dict[str, str] = {
+    "pytorch-blog-2022-9-12-PyTorchfoundation.1fd56f7e.md": "https://pytorch.org/blog/"
+    "PyTorchfoundation/",
+    "pytorch-workshops-ASPLOS_2024-README.2024-03-18.65987ee1.md": "https://github.com/pytorch/"
+    "workshops/blob/65987ee15fb1e7a305f86aff10b5b944977e51c7/ASPLOS_2024/README.md",
+    "pytorch-workshops-ASPLOS_2024-README.2024-05-02.24d5559c.md": "https://github.com/pytorch/"
+    "workshops/blob/24d5559cd08225b466791658bdf1219482ca59f7/ASPLOS_2024/README.md",
+    "constructed-dev-discuss-2280-core-maintainers.json": "https://dev-discuss.pytorch.org/t/"
+    "alban-desmaison-and-piotr-bialecki-are-now-pytorch-core-maintainers/2280.json",
+    "constructed-dev-discuss-lead-core-maintainer-change.html": "https://dev-discuss.pytorch.org/"
+    "t/lead-core-maintainer-change/3321",
+    "constructed-pytorch-blog-gtc-2026.html": "https://pytorch.org/blog/pytorch-at-nvidia-gtc-2026/",
+    "constructed-pytorch-blog-conference-europe-2026.html": "https://pytorch.org/blog/"
+    "pytorch-conference-europe-2026-a-landmark-moment-for-open-source-ai-in-paris/",
+}
+
+
+def snapshot(name: str, url: str | None = None) -> Snapshot:
+    """The fixture as a Snapshot served from its golden URL (or `url`)."""
+    return Snapshot(url=url or GOLDEN_URLS[name], body=(FIXTURE_DIR / name).read_bytes())
+
+
+def golden_path(name: str) -> Path:
+    return FIXTURE_DIR / f"{name}.claims.jsonl"
+
+
+def render(name: str) -> str:
+    """The golden file's text: one claim a line, in document order."""
+    claims = announcement.extract(snapshot(name))
+    return "".join(claim.to_line() + "\n" for claim in claims)
+
+
+def regenerate() -> list[Path]:
+    written = []
+    for name in GOLDEN_URLS:
+        path = golden_path(name)
+        path.write_text(render(name), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in regenerate():
+        print(f"wrote {path}")
