@@ -409,7 +409,8 @@ def _parse(snapshot: Snapshot) -> _Document:
         return _discourse_json(text, snapshot.url)
     if fmt == "html":
         return _html(text)
-    if fmt in ("markdown", "text"):
+    front_matter = FRONT_MATTER_FENCE.match(text.split("\n", 1)[0])  # sniffs as reST ("---")
+    if fmt in ("markdown", "text") or front_matter:
         return _markdown(text, snapshot.url)
     raise UnsupportedFormatError(
         snapshot.url, f"{fmt} is not a format {NAME} reads (HTML, Markdown, Discourse JSON)"
@@ -859,7 +860,8 @@ def _event_in(masked: str) -> str | None:
             continue
         if any(t in MONTHS for t in folded):
             continue
-        if any(YEAR.search(t) for t in folded) or any(t in EVENT_WORDS for t in folded):
+        has_event_word = len(tokens) > 1 and any(t in EVENT_WORDS for t in folded)
+        if has_event_word or any(YEAR.search(t) for t in folded):
             return " ".join(tokens)
     return None
 

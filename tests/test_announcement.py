@@ -1,0 +1,458 @@
+"""extractors/announcement.py: goldens, each pattern family, dates, hostile input, errors."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+from extractors import announcement
+from ingest.errors import ExtractionError, UnsupportedFormatError
+from ingest.models import Claim, Snapshot
+from tests.announcement_golden import FIXTURE_DIR, GOLDEN_URLS, golden_path, render, snapshot
+
+URL = "https://pytorch.org/blog/an-announcement/"
+
+# ============================================================================================
+# golden files
+
+
+@pytest.mark.parametrize("name", list(GOLDEN_URLS))
+def test_golden(name: str) -> None:
+    expected = golden_path(name).read_text(encoding="utf-8")
+    assert render(name) == expected, f"output for {name} differs from {golden_path(name).name}"
+
+
+@pytest.mark.parametrize("name", list(GOLDEN_URLS))
+def test_golden_quotes_are_verbatim(name: str) -> None:
+    document = (FIXTURE_DIR / name).read_text(encoding="utf-8")
+    for claim in announcement.extract(snapshot(name)):
+        assert claim.evidence.url == GOLDEN_URLS[name]
+        assert claim.extractor == "announcement/1"
+        quote = claim.evidence.quote
+        assert quote in document or quote in _element_text(document), quote
+
+
+def _element_text(document: str) -> str:
+    """The whitespace-collapsed text of an HTML page, or of a Discourse topic's cooked posts."""
+    if document.lstrip().startswith("{"):
+        data = json.loads(document)
+        document = "".join(post["cooked"] for post in data["post_stream"]["posts"])
+    body = LexborHTMLParser(document).body
+    return " ".join(body.text(deep=True, separator="").split()) if body is not None else ""
+
+
+def test_every_fixture_has_a_golden() -> None:
+    documents = {
+        p.name
+        for p in FIXTURE_DIR.iterdir()
+        if not p.name.endswith(".claims.jsonl") and p.name != "PROVENANCE.md"
+    }
+    goldens = {p.name.removesuffix(".claims.jsonl") for p in FIXTURE_DIR.glob("*.claims.jsonl")}
+    assert documents == set(GOLDEN_URLS) == goldens
+
+
+def _facts(claims: list[Claim]) -> set[tuple[Any, ...]]:
+    return {
+        (c.subject.name, c.predicate, c.object, tuple(sorted(c.qualifiers.items()))) for c in claims
+    }
+
+
+SEED_FACTS = {
+    "constructed-dev-discuss-2280-core-maintainers.json": {
+        ("Alban Desmaison", "maintainer", "PyTorch",
+         (("event", "joined"), ("level", "core"), ("since", "2024-07-16"), ("status", "current"))),
+        ("Piotr Bialecki", "maintainer", "PyTorch",
+         (("event", "joined"), ("level", "core"), ("since", "2024-07-16"), ("status", "current"))),
+    },
+    "constructed-dev-discuss-lead-core-maintainer-change.html": {
+        ("Alban Desmaison", "maintainer", "PyTorch",
+         (("event", "joined"), ("level", "lead"), ("since", "2026-05-07"), ("status", "current"))),
+        ("Soumith Chintala", "maintainer", "PyTorch",
+         (("event", "left"), ("level", "lead"), ("status", "former"), ("until", "2026-05-07"))),
+    },
+    "constructed-pytorch-blog-gtc-2026.html": {
+        ("Alban Desmaison", "speaker", "NVIDIA GTC 2026",
+         (("date", "2026-03-16"),
+          ("title", "From Kernels to Clusters: How PyTorch Powers High-Performance AI"))),
+    },
+    "constructed-pytorch-blog-conference-europe-2026.html": {
+        ("Alban Desmaison", "program_chair", "PyTorch Conference Europe 2026",
+         (("date", "2026-04-15"),)),
+        ("Natalia Gimelshein", "participant", "PyTorch Conference Europe 2026",
+         (("date", "2026-04-15"), ("session", "Meet the Developers"))),
+        ("Alban Desmaison", "participant", "PyTorch Conference Europe 2026",
+         (("date", "2026-04-15"), ("session", "Meet the Developers"))),
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(SEED_FACTS))
+def test_seed_facts_are_exactly_the_claims(name: str) -> None:
+    assert _facts(announcement.extract(snapshot(name))) == SEED_FACTS[name]
+
+
+def test_seed_github_handles_come_from_link_targets() -> None:
+    claims = announcement.extract(snapshot("constructed-dev-discuss-2280-core-maintainers.json"))
+    assert {c.subject.name: c.subject.github for c in claims} == {
+        "Alban Desmaison": "alband",
+        "Piotr Bialecki": "ptrblck",
+    }
+
+
+def test_generic_maintainer_mentions_in_the_foundation_post_yield_nothing() -> None:
+    assert (
+        announcement.extract(snapshot("pytorch-blog-2022-9-12-PyTorchfoundation.1fd56f7e.md")) == []
+    )
+
+
+def test_glued_names_in_a_table_cell_are_skipped_not_guessed() -> None:
+    claims = announcement.extract(
+        snapshot("pytorch-workshops-ASPLOS_2024-README.2024-03-18.65987ee1.md")
+    )
+    names = {c.subject.name for c in claims}
+    assert "Avik Chaudhuri Bin Bao" not in names and "Avik Chaudhuri" not in names
+    assert {"Peng Wu", "Horace He", "Jason Ansel"} <= names
+    assert all(c.predicate == "speaker" and c.qualifiers["date"] == "2024-04-27" for c in claims)
+
+
+# ============================================================================================
+# inline documents
+
+
+def html_post(body: str, published: str | None = "2026-01-10T12:00:00+00:00") -> Snapshot:
+    meta = f'<meta property="article:published_time" content="{published}">' if published else ""
+    page = (
+        f"<!DOCTYPE html><html><head><title>An announcement</title>{meta}</head><body>"
+        f"<nav><p>Nav: Jane Doe is now a core maintainer of PyTorch.</p></nav>"
+        f"<main><article>{body}</article></main>"
+        f"<footer><p>Featuring Footer Person at PyTorch Day 2026.</p></footer></body></html>"
+    )
+    return Snapshot(url=URL, body=page.encode())
+
+
+def claims_of(sentence: str, published: str | None = "2026-01-10") -> list[Claim]:
+    return announcement.extract(html_post(f"<p>{escape(sentence, quote=False)}</p>", published))
+
+
+def one(sentence: str) -> dict[str, Any]:
+    claims = claims_of(sentence)
+    assert len(claims) == 1, [c.to_json() for c in claims]
+    return {"name": claims[0].subject.name, "predicate": claims[0].predicate,
+            "object": claims[0].object, **claims[0].qualifiers}  # fmt: skip
+
+
+JOINS = [
+    ("Alban Desmaison and Piotr Bialecki are now PyTorch Core Maintainers.", "core", None),
+    ("Jane Roe has joined the PyTorch core maintainers.", "core", None),
+    ("Please welcome Jane Roe as a PyTorch core maintainer!", "core", None),
+    ("Jane Roe was promoted to module maintainer of torch.compile in PyTorch.", "module",
+     "torch.compile"),
+    ("Jane Roe is now a library maintainer for torchvision in the PyTorch project.", "library",
+     "torchvision"),
+    ("The PyTorch core maintainers have accepted the nomination of Jane Roe.", "core", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "level", "scope"), JOINS)
+def test_joins(sentence: str, level: str, scope: str | None) -> None:
+    claims = claims_of(sentence)
+    assert claims
+    for claim in claims:
+        assert claim.predicate == "maintainer" and claim.object == "PyTorch"
+        expected = {"level": level, "status": "current", "since": "2026-01-10", "event": "joined"}
+        if scope:
+            expected["scope"] = scope
+        assert claim.qualifiers == expected
+        assert claim.evidence.quote == sentence
+
+
+def test_a_list_of_names_gives_one_claim_each() -> None:
+    claims = claims_of("Ann Lee, Bo Chen and Carla van der Berg are now PyTorch core maintainers.")
+    assert [c.subject.name for c in claims] == ["Ann Lee", "Bo Chen", "Carla van der Berg"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "In PyTorch the Lead Core Maintainer role passes from Soumith Chintala to Alban Desmaison",
+        "Alban Desmaison succeeds Soumith Chintala as PyTorch lead core maintainer.",
+        "Alban Desmaison takes over from Soumith Chintala as the PyTorch lead core maintainer.",
+    ],
+)
+def test_successions(sentence: str) -> None:
+    claims = claims_of(sentence)
+    assert _facts(claims) == {
+        ("Alban Desmaison", "maintainer", "PyTorch",
+         (("event", "joined"), ("level", "lead"), ("since", "2026-01-10"), ("status", "current"))),
+        ("Soumith Chintala", "maintainer", "PyTorch",
+         (("event", "left"), ("level", "lead"), ("status", "former"), ("until", "2026-01-10"))),
+    }  # fmt: skip
+
+
+def test_stepping_down_and_emeritus() -> None:
+    left = one("Jane Roe is stepping down as a PyTorch core maintainer.")
+    assert left == {
+        "name": "Jane Roe",
+        "predicate": "maintainer",
+        "object": "PyTorch",
+        "level": "core",
+        "status": "former",
+        "until": "2026-01-10",
+        "event": "left",
+    }
+    emeritus = one("Jane Roe moves to emeritus as a PyTorch core maintainer.")
+    assert emeritus == {"name": "Jane Roe", "predicate": "maintainer", "object": "PyTorch",
+                        "level": "core", "status": "emeritus", "since": "2026-01-10",
+                        "event": "emeritus"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The core maintainers are the final arbiters of technical decisions for PyTorch.",
+        "Thank you to our contributors, maintainers and users of PyTorch.",
+        "As a maintainer of PyTorch, the journey has been extremely fulfilling.",
+        "Former core maintainer Jane Roe said the PyTorch release went well.",
+        "Jane Roe wrote a long post about PyTorch.",
+        "We talked with Mike Schroepfer, Lin Qiao and Yann LeCun about PyTorch.",
+        "New PyTorch core maintainers are nominated by the existing core maintainers.",
+        "Jane Roe, a PyTorch core maintainer, fixed the bug.",
+    ],
+)
+def test_no_claim_without_a_person_taking_a_role(sentence: str) -> None:
+    assert claims_of(sentence) == []
+
+
+EVENTS = [
+    ("Jane Roe will present “Scaling Up” at PyTorch Day 2026.", "speaker", "PyTorch Day 2026",
+     {"title": "Scaling Up"}),
+    ("The keynote at PyTorch Conference 2025 is featuring Jane Roe.", "speaker",
+     "PyTorch Conference 2025", {}),
+    ("Speaker: Jane Roe (NVIDIA GTC 2026)", "speaker", "NVIDIA GTC 2026", {}),
+    ("Jane Roe is speaking at PyTorch Day 2026.", "speaker", "PyTorch Day 2026", {}),
+    ("Program chairs: Jane Roe and Bo Chen of PyTorch Conference 2025.", "program_chair",
+     "PyTorch Conference 2025", {}),
+    ("Jane Roe and Bo Chen served as program chairs of PyTorch Conference 2025.", "program_chair",
+     "PyTorch Conference 2025", {}),
+    ("Panelists include Jane Roe and Bo Chen at PyTorch Conference 2025.", "panelist",
+     "PyTorch Conference 2025", {}),
+    ("Join Jane Roe and Bo Chen for a live Q&A at PyTorch Conference 2025.", "panelist",
+     "PyTorch Conference 2025", {}),
+    ("The “Meet the Developers” session at PyTorch Conference 2025 brought together maintainers, "
+     "including Jane Roe and Bo Chen.", "participant", "PyTorch Conference 2025",
+     {"session": "Meet the Developers"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "predicate", "event", "extra"), EVENTS)
+def test_events(sentence: str, predicate: str, event: str, extra: dict[str, str]) -> None:
+    claims = claims_of(sentence)
+    assert claims, sentence
+    for claim in claims:
+        assert claim.subject.name in ("Jane Roe", "Bo Chen")
+        assert claim.predicate == predicate and claim.object == event
+        assert claim.qualifiers == {"date": "2026-01-10", **extra}
+        assert claim.evidence.quote == sentence
+
+
+def test_event_falls_back_to_the_title() -> None:
+    page = (
+        "<html><head><title>PyTorch at NVIDIA GTC 2026 – PyTorch</title>"
+        '<meta property="article:published_time" content="2026-03-09"></head>'
+        "<body><article><p>Jane Roe is speaking.</p></article></body></html>"
+    )
+    claims = announcement.extract(Snapshot(url=URL, body=page.encode()))
+    assert [(c.predicate, c.object) for c in claims] == [("speaker", "NVIDIA GTC 2026")]
+
+
+def test_a_person_named_without_a_role_or_event_word_gives_nothing() -> None:
+    assert claims_of("Jane Roe flew to Paris for PyTorch Conference 2025.") == []
+
+
+# ============================================================================================
+# dates
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Jane Roe will present at PyTorch Day 2026 on March 16, 2026.", "2026-03-16"),
+        ("Jane Roe will present at PyTorch Day 2026 on 2026-03-16.", "2026-03-16"),
+        ("Jane Roe will present at PyTorch Day 2026 on 16 March 2026.", "2026-03-16"),
+        ("On April 7–8, 2026, Jane Roe will present at PyTorch Day 2026.", "2026-04-07"),
+        ("Jane Roe will present at PyTorch Day 2026.", "2026-01-10"),
+    ],
+)
+def test_the_sentence_date_beats_the_post_date(sentence: str, expected: str) -> None:
+    assert one(sentence)["date"] == expected
+
+
+def test_join_date_from_the_sentence() -> None:
+    assert (
+        one("On 2025-11-02 Jane Roe joined the PyTorch core maintainers.")["since"] == "2025-11-02"
+    )
+
+
+def test_no_date_at_all_leaves_it_out() -> None:
+    claims = claims_of("Jane Roe has joined the PyTorch core maintainers.", published=None)
+    assert len(claims) == 1 and "since" not in claims[0].qualifiers
+
+
+def test_markdown_front_matter_date_and_title() -> None:
+    text = (
+        '---\nlayout: blog_detail\ntitle: "Jane Roe is now a PyTorch core maintainer"\n'
+        "date: 2025-06-01 10:00:00 -0700\nauthor: Team PyTorch\n---\n\nThanks, everyone!\n"
+    )
+    claims = announcement.extract(Snapshot(url=URL, body=text.encode()))
+    assert len(claims) == 1
+    assert claims[0].qualifiers["since"] == "2025-06-01"
+    assert claims[0].evidence.locator == "front matter > line 3, sentence 1"
+    assert claims[0].evidence.quote in text
+
+
+def test_markdown_links_give_github_and_quotes_keep_the_markup() -> None:
+    text = (
+        "---\ntitle: News\ndate: 2025-06-01\n---\n\nPlease welcome [Jane Roe](https://github.com/"
+        "JaneRoe) as a\nnew PyTorch core maintainer. Other news follows.\n"
+    )
+    claims = announcement.extract(Snapshot(url=URL, body=text.encode()))
+    assert len(claims) == 1
+    assert claims[0].subject.github == "janeroe"
+    assert claims[0].evidence.quote in text
+    assert claims[0].evidence.quote.startswith("Please welcome [Jane Roe](")
+
+
+# ============================================================================================
+# HTML specifics and hostile input
+
+
+def test_nav_footer_aside_and_header_are_ignored() -> None:
+    body = (
+        "<header><p>Jane Doe is now a PyTorch core maintainer.</p></header>"
+        "<aside><p>Speaker: Side Person at PyTorch Day 2026.</p></aside>"
+        "<p>Nothing to see.</p>"
+    )
+    assert announcement.extract(html_post(body)) == []
+
+
+def test_hostile_html_stays_inert_text() -> None:
+    body = (
+        "<h2><script>alert('Eve Hacker is now a PyTorch core maintainer')</script>"
+        "&lt;script&gt;x&lt;/script&gt; Jane Roe is now a PyTorch core maintainer</h2>"
+        "<style>p { content: 'Mallory Evil is now a PyTorch core maintainer' }</style>"
+        '<p onclick="Bob Bad is now a PyTorch core maintainer">Hello.</p>'
+    )
+    claims = announcement.extract(html_post(body))
+    assert [c.subject.name for c in claims] == ["Jane Roe"]
+    assert claims[0].evidence.quote == (
+        "<script>x</script> Jane Roe is now a PyTorch core maintainer"
+    )
+
+
+def test_github_only_from_a_link_on_the_name() -> None:
+    body = (
+        '<p><a href="https://github.com/JaneRoe">Jane Roe</a> and Bo Chen are now PyTorch core '
+        'maintainers (<a href="https://github.com/pytorch">repo</a>).</p>'
+    )
+    claims = announcement.extract(html_post(body))
+    assert {c.subject.name: c.subject.github for c in claims} == {
+        "Jane Roe": "janeroe",
+        "Bo Chen": None,
+    }
+
+
+def test_locator_names_post_paragraph_and_sentence() -> None:
+    data = {
+        "title": "Updates",
+        "created_at": "2025-02-03T10:00:00Z",
+        "post_stream": {
+            "posts": [
+                {"post_number": 1, "created_at": "2025-02-03T10:00:00Z",
+                 "cooked": "<p>Hi all.</p><p>Some news. Jane Roe is now a PyTorch core "
+                           "maintainer.</p>"},
+                {"post_number": 2, "created_at": "2025-02-05T10:00:00Z",
+                 "cooked": "<p>Bo Chen has joined the PyTorch core maintainers too.</p>"},
+            ]
+        },
+    }  # fmt: skip
+    claims = announcement.extract(Snapshot(url=URL, body=json.dumps(data).encode()))
+    assert [(c.subject.name, c.evidence.locator, c.qualifiers["since"]) for c in claims] == [
+        ("Jane Roe", "post 1, paragraph 2, sentence 2", "2025-02-03"),
+        ("Bo Chen", "post 2, paragraph 1, sentence 1", "2025-02-05"),
+    ]
+
+
+# ============================================================================================
+# errors and edge cases
+
+
+def test_malformed_json_raises_naming_the_url() -> None:
+    url = "https://dev-discuss.pytorch.org/t/broken/1.json"
+    with pytest.raises(ExtractionError, match="dev-discuss.pytorch.org/t/broken/1.json"):
+        announcement.extract(Snapshot(url=url, body=b'{"post_stream": {"posts": ['))
+
+
+def test_json_that_is_not_discourse_is_unsupported() -> None:
+    with pytest.raises(UnsupportedFormatError):
+        announcement.extract(Snapshot(url=URL, body=b'{"hello": "world"}'))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"   \n",
+        b"<html><body><article></article></body></html>",
+        json.dumps({"title": "x", "post_stream": {"posts": []}}).encode(),
+        json.dumps({"title": "x", "post_stream": {"posts": [{"cooked": ""}]}}).encode(),
+    ],
+)
+def test_an_empty_post_gives_nothing(body: bytes) -> None:
+    assert announcement.extract(Snapshot(url=URL, body=body)) == []
+
+
+# ============================================================================================
+# matching
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://pytorch.org/blog/pytorch-at-nvidia-gtc-2026/",
+        "https://dev-discuss.pytorch.org/t/lead-core-maintainer-change/3321",
+        "https://discuss.pytorch.org/t/some-topic/12345.json",
+        "https://github.com/pytorch/workshops/blob/main/ASPLOS_2024/README.md",
+        "https://github.com/pytorch/pytorch.github.io/blob/site/_posts/2022-9-12-PyTorchfoundation.md",
+    ],
+)
+def test_matches_announcement_urls(url: str) -> None:
+    assert announcement.matches(url, None)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://docs.pytorch.org/docs/stable/community/persons_of_interest.html",
+        "https://github.com/pytorch/pytorch/blob/main/docs/source/community/persons_of_interest.md",
+        "https://arxiv.org/abs/1912.01703",
+        "https://github.com/pytorch/pytorch/blob/main/torch/nn/modules/linear.py",
+    ],
+)
+def test_does_not_match_other_urls(url: str) -> None:
+    assert not announcement.matches(url, None)
+
+
+def test_matches_post_like_content() -> None:
+    plain = "https://example.org/x"
+    assert announcement.matches(
+        plain, snapshot("constructed-dev-discuss-2280-core-maintainers.json")
+    )
+    assert announcement.matches(plain, snapshot("constructed-pytorch-blog-gtc-2026.html"))
+    front = b"---\ntitle: Hello\ndate: 2025-01-01\n---\n\nText.\n"
+    assert announcement.matches(plain, Snapshot(url=plain, body=front))
+    assert not announcement.matches(plain, Snapshot(url=plain, body=b"# A README\n\nText.\n"))
+    assert not announcement.matches(plain, Snapshot(url=plain, body=b"{broken"))
