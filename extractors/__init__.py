@@ -19,12 +19,13 @@ from types import ModuleType
 from ingest.errors import NoExtractorError
 from ingest.models import Snapshot
 
-from . import arxiv_atom, arxiv_pdf, governance, pytorch_governance
+from . import announcement, arxiv_atom, arxiv_pdf, governance, pytorch_governance
 
 REGISTRY: dict[str, ModuleType] = {
     pytorch_governance.NAME: pytorch_governance,
     arxiv_atom.NAME: arxiv_atom,
     arxiv_pdf.NAME: arxiv_pdf,
+    announcement.NAME: announcement,
     governance.NAME: governance,  # the fallback for governance pages: keep it last
 }
 
