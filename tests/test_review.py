@@ -226,3 +226,50 @@ def test_renamed_heading_seen_under_another_url_is_one_change(
     ]
     assert [c["kind"] for c in alban] == ["changed"]
     assert alban[0]["previous"]["qualifiers"]["section"] == "Performance Tools"
+
+
+def test_undo_restores_the_profile_byte_for_byte_and_keeps_the_log(
+    store: Store, workspace: Settings
+) -> None:
+    from ingest.review import NothingToUndoError, undo_last
+
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    first, second = [c for c in run.changes if c["profile"] == "soumith-chintala"][:1] + [
+        c for c in run.changes if c["profile"] != "soumith-chintala"
+    ][:1]
+    path = workspace.profiles_dir / f"{first['profile']}.json"
+    original = path.read_bytes()
+    decide(store, workspace.profiles_dir, first["id"], "accepted", "ann", note="yes")
+    decide(store, workspace.profiles_dir, second["id"], "rejected", "ann")
+    assert path.read_bytes() != original
+    undone = undo_last(store, workspace.profiles_dir, "ann")  # the reject first
+    assert (undone.change.id, undone.undid) == (second["id"], "rejected")
+    undone = undo_last(store, workspace.profiles_dir, "ann")
+    assert (undone.change.id, undone.undid) == (first["id"], "accepted")
+    assert path.read_bytes() == original
+    assert store.get_change(first["id"])["status"] == "pending"
+    assert [h["status"] for h in history(store, first["id"])] == ["accepted", "undone"]
+    actions = [e["action"] for e in store.audit_entries()][:4]
+    assert actions == ["undone", "undone", "rejected", "accepted"]
+    with pytest.raises(NothingToUndoError):
+        undo_last(store, workspace.profiles_dir, "ann")
+    # decided again after the undo: accepted once more, by someone else
+    decide(store, workspace.profiles_dir, first["id"], "accepted", "bob")
+    with pytest.raises(NothingToUndoError):
+        undo_last(store, workspace.profiles_dir, "ann")
+
+
+def test_undo_refuses_when_the_file_changed_since(store: Store, workspace: Settings) -> None:
+    from ingest.review import UndoConflictError, undo_last
+
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    change = run.changes[0]
+    decide(store, workspace.profiles_dir, change["id"], "accepted", "ann")
+    path = workspace.profiles_dir / f"{change['profile']}.json"
+    edited = path.read_text() + " "
+    path.write_text(edited)
+    with pytest.raises(UndoConflictError, match="changed since"):
+        undo_last(store, workspace.profiles_dir, "ann")
+    assert path.read_text() == edited
+    assert store.get_change(change["id"])["status"] == "accepted"
+    assert [h["status"] for h in history(store, change["id"])] == ["accepted"]

@@ -335,5 +335,79 @@ def review_reject(ids: tuple[str, ...], note: str | None, editor: str | None) ->
     _decide(ids, "rejected", note, editor)
 
 
+@review.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
+@_fail_cleanly
+def review_serve(host: str, port: int) -> None:
+    """Serve the editors' review page (login with an account from `ingest editor add`).
+
+    Example: ingest review serve --port 8765
+    """
+    import uvicorn
+
+    from ingest.web.app import create_app
+
+    settings, store = _store()
+    if host not in ("0.0.0.0", "::") and host not in settings.review_allowed_hosts:
+        settings.review_allowed_hosts = [*settings.review_allowed_hosts, host]
+    if not store.list_editors():
+        click.echo("note: no editor accounts yet; add one with `ingest editor add NAME`", err=True)
+    click.echo(f"review page on http://{host}:{port}/", err=True)
+    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning")
+
+
+@main.group()
+def editor() -> None:
+    """Editor accounts for the review page."""
+
+
+@editor.command("add")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+@_fail_cleanly
+def editor_add(name: str, password_stdin: bool) -> None:
+    """Add an editor account, or set a new password for it (hashed with scrypt).
+
+    Example: echo "$PASSWORD" | ingest editor add ann --password-stdin
+    """
+    from ingest.web.passwords import add_editor
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    _settings, store = _store()
+    created = add_editor(store, name, password)
+    click.echo(f"editor {name} {'added' if created else 'password changed'}")
+
+
+@editor.command("list")
+@_fail_cleanly
+def editor_list() -> None:
+    """List editor accounts.
+
+    Example: ingest editor list
+    """
+    _settings, store = _store()
+    for row in store.list_editors():
+        click.echo(f"{row['name']}  (since {row['created']})")
+
+
+@editor.command("remove")
+@click.argument("name")
+@_fail_cleanly
+def editor_remove(name: str) -> None:
+    """Remove an editor account; its open sessions stop working at once.
+
+    Example: ingest editor remove ann
+    """
+    _settings, store = _store()
+    if not store.remove_editor(name):
+        click.echo(f"error: no editor named '{name}'", err=True)
+        sys.exit(1)
+    click.echo(f"editor {name} removed")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -231,3 +231,128 @@ def history(store: Store, change_id: str) -> list[dict[str, Any]]:
             .all()
         )
     return [dict(r) for r in rows]
+
+
+class NothingToUndoError(ReviewError):
+    """The editor has no decision left that can be undone."""
+
+    def __init__(self, editor: str) -> None:
+        super().__init__(f"editor '{editor}' has no decision to undo", editor=editor)
+
+
+class UndoConflictError(ReviewError):
+    """The profile file changed after the accept: restoring it would lose that later edit."""
+
+    def __init__(self, change_id: str, path: str) -> None:
+        super().__init__(
+            f"cannot undo the accept of change '{change_id}': profile file '{path}' changed "
+            "since it was written (undo the later decisions first, or edit the file by hand)",
+            change_id=change_id,
+            path=path,
+        )
+
+
+@dataclass
+class Undone:
+    change: Change
+    undid: str  # the status taken back: accepted or rejected
+    profile_file: Path | None
+
+
+def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = None) -> Undone:
+    """Take back the editor's last decision that still stands.
+
+    The change goes back to pending; after an accept the profile file is restored exactly to its
+    text before the accept, refused (UndoConflictError) unless the file is still exactly what the
+    accept wrote. The undo is recorded as a decision (status `undone`) and in the audit log; no
+    row is changed or deleted. Called again, it takes back the decision before that one.
+    """
+    now = iso_z(utcnow())
+    written: tuple[Path, str] | None = None
+    try:
+        with profile_lock(profiles_dir), store.begin() as conn:
+            last = _last_standing_decision(conn, editor)
+            if last is None:
+                raise NothingToUndoError(editor)
+            change_id = last["change_id"]
+            back = conn.execute(
+                changes.update()
+                .where(changes.c.id == change_id, changes.c.status == last["status"])
+                .values(status="pending", updated=now)
+            ).rowcount
+            if back != 1:
+                raise NothingToUndoError(editor)
+            path = Path(last["profile_path"]) if last["profile_path"] else None
+            restored = current = None
+            if last["status"] == "accepted" and path is not None:
+                try:
+                    current = path.read_text(encoding="utf-8")
+                except OSError as exc:
+                    raise StoreError(f"cannot read profile '{path}': {exc}") from exc
+                if current != last["profile_after"]:
+                    raise UndoConflictError(change_id, str(path))
+                restored = last["profile_before"]
+            conn.execute(
+                decisions.insert().values(
+                    change_id=change_id,
+                    status="undone",
+                    editor=editor,
+                    note=note,
+                    decided_at=now,
+                    profile_path=str(path) if path else None,
+                    profile_before=current,
+                    profile_after=restored,
+                )
+            )
+            row = store.get_change(change_id, conn)
+            assert row is not None
+            change = row_to_change(row)
+            store.audit(
+                conn,
+                editor,
+                "undone",
+                change_id=change_id,
+                profile=change.profile,
+                note=note,
+                undid=last["status"],
+                decision=last["id"],
+                source_url=change.source_url,
+            )
+            if path is not None and restored is not None and current is not None:
+                try:
+                    write_atomic(path, restored.encode("utf-8"))
+                except OSError as exc:
+                    raise StoreError(f"cannot write profile '{path}': {exc}") from exc
+                written = (path, current)
+    except BaseException:
+        if written is not None:  # the database rolled back: put the accepted text back
+            write_atomic(written[0], written[1].encode("utf-8"))
+        raise
+    return Undone(change=change, undid=last["status"], profile_file=path)
+
+
+def _last_standing_decision(conn: sa.Connection, editor: str) -> dict[str, Any] | None:
+    """The editor's latest accept or reject that is still the last word on its change."""
+    later = decisions.alias("later")
+    newer_exists = (
+        sa.select(later.c.id)
+        .where(later.c.change_id == decisions.c.change_id, later.c.id > decisions.c.id)
+        .exists()
+    )
+    row = (
+        conn.execute(
+            sa.select(decisions)
+            .join(changes, changes.c.id == decisions.c.change_id)
+            .where(
+                decisions.c.editor == editor,
+                decisions.c.status.in_(("accepted", "rejected")),
+                changes.c.status == decisions.c.status,
+                ~newer_exists,
+            )
+            .order_by(decisions.c.id.desc())
+            .limit(1)
+        )
+        .mappings()
+        .first()
+    )
+    return dict(row) if row else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -85,6 +85,23 @@ class Settings(BaseSettings):
         default=0.5,
         description="A snapshot with fewer than this share of the people seen last time "
         "raises a layout alert and flags no removals.",
+    )
+
+    review_session_secret: SecretStr | None = Field(
+        default=None,
+        description="Key that signs the review page's session cookies; default: a random key "
+        "kept in INGEST_HOME/review-session.key (created on first use, owner-only).",
+    )
+    review_session_hours: float = Field(
+        default=12.0, gt=0, description="Hours a review page login lasts."
+    )
+    review_page_size: int = Field(
+        default=50, ge=1, le=500, description="Changes per page of the review queue."
+    )
+    review_allowed_hosts: list[str] = Field(
+        default=["127.0.0.1", "localhost"],
+        description="Host names the review page answers to (a guard against DNS rebinding); "
+        "`ingest review serve --host H` adds H. JSON list in the environment.",
     )
 
     @property

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,25 @@ runs = sa.Table(
     sa.Column("report", sa.JSON),
 )
 
+editors = sa.Table(
+    "editors",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("password_hash", sa.Text, nullable=False),  # scrypt$n$r$p$salt$hash (base64)
+    sa.Column("created", sa.Text, nullable=False),
+)
+
+# The review page's queue: filter by status (and person, source, kind), order by source, created,
+# id, page with LIMIT/OFFSET or seek to the next change; each is one index range.
+REVIEW_INDEXES = [
+    sa.Index(
+        "ix_changes_queue", changes.c.status, changes.c.source_url, changes.c.created, changes.c.id
+    ),
+    sa.Index("ix_changes_status_profile", changes.c.status, changes.c.profile),
+    sa.Index("ix_changes_status_kind", changes.c.status, changes.c.kind),
+    sa.Index("ix_decisions_editor", decisions.c.editor, decisions.c.id),
+]
+
 _APPEND_ONLY_SQLITE = [
     """CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log
        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END""",
@@ -155,7 +175,14 @@ def _migration_2(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN final_url TEXT")
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
+def _migration_3(conn: Connection) -> None:
+    """Editor accounts for the review page, and the indexes its queue needs."""
+    editors.create(conn, checkfirst=True)
+    for index in REVIEW_INDEXES:
+        index.create(conn, checkfirst=True)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
 
 
 class Store:
@@ -451,6 +478,119 @@ class Store:
             )
         return [dict(r) for r in rows]
 
+    # -- editors -----------------------------------------------------------------------------
+
+    def add_editor(self, name: str, password_hash: str) -> bool:
+        """Create an editor account, or set its password hash; True when it is new."""
+        with self.begin() as conn:
+            found = conn.execute(sa.select(editors.c.name).where(editors.c.name == name)).first()
+            if found is None:
+                conn.execute(
+                    editors.insert().values(
+                        name=name, password_hash=password_hash, created=iso_z(utcnow())
+                    )
+                )
+            else:
+                conn.execute(
+                    editors.update()
+                    .where(editors.c.name == name)
+                    .values(password_hash=password_hash)
+                )
+            self.audit(
+                conn, "ingest", "editor_added" if found is None else "editor_password", editor=name
+            )
+        return found is None
+
+    def editor_hash(self, name: str) -> str | None:
+        with self.begin() as conn:
+            return conn.execute(
+                sa.select(editors.c.password_hash).where(editors.c.name == name)
+            ).scalar()
+
+    def list_editors(self) -> list[dict[str, Any]]:
+        with self.begin() as conn:
+            rows = conn.execute(
+                sa.select(editors.c.name, editors.c.created).order_by(editors.c.name)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+    def remove_editor(self, name: str) -> bool:
+        with self.begin() as conn:
+            gone = conn.execute(editors.delete().where(editors.c.name == name)).rowcount
+            if gone:
+                self.audit(conn, "ingest", "editor_removed", editor=name)
+        return bool(gone)
+
+    # -- the review queue --------------------------------------------------------------------
+
+    @staticmethod
+    def _queue_filter(query: Any, filters: QueueFilter) -> Any:
+        if filters.status:
+            query = query.where(changes.c.status == filters.status)
+        if filters.profile:
+            query = query.where(changes.c.profile == filters.profile)
+        if filters.source_url:
+            query = query.where(changes.c.source_url == filters.source_url)
+        if filters.kind:
+            query = query.where(changes.c.kind == filters.kind)
+        return query
+
+    def count_changes(self, filters: QueueFilter) -> int:
+        query = self._queue_filter(sa.select(sa.func.count()).select_from(changes), filters)
+        with self.begin() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
+    def queue_rows(self, filters: QueueFilter, limit: int, offset: int = 0) -> list[dict[str, Any]]:
+        """One page of the queue in its order (source, created, id), with each change's snapshot."""
+        query = self._queue_filter(sa.select(changes), filters).order_by(*_QUEUE_ORDER)
+        with self.begin() as conn:
+            rows = conn.execute(query.limit(limit).offset(offset)).mappings().all()
+        return [dict(r) for r in rows]
+
+    def queue_neighbour(
+        self, filters: QueueFilter, change: dict[str, Any], forward: bool = True
+    ) -> str | None:
+        """The id of the change after (or before) `change` in the queue's order, among `filters`."""
+        key = sa.tuple_(*_QUEUE_ORDER)
+        here = (change["source_url"], change["created"], change["id"])
+        query = self._queue_filter(sa.select(changes.c.id), filters)
+        if forward:
+            query = query.where(key > sa.tuple_(*here)).order_by(*_QUEUE_ORDER)
+        else:
+            query = query.where(key < sa.tuple_(*here)).order_by(*(c.desc() for c in _QUEUE_ORDER))
+        with self.begin() as conn:
+            return conn.execute(query.limit(1)).scalar()
+
+    def queue_facets(self, filters: QueueFilter) -> dict[str, list[tuple[str, int]]]:
+        """Counts by source, person and kind among changes of the filter's status."""
+        base = QueueFilter(status=filters.status)
+        out: dict[str, list[tuple[str, int]]] = {}
+        with self.begin() as conn:
+            for name, column in (
+                ("source", changes.c.source_url),
+                ("person", changes.c.profile),
+                ("kind", changes.c.kind),
+            ):
+                query = self._queue_filter(
+                    sa.select(column, sa.func.count()).group_by(column).order_by(column), base
+                )
+                out[name] = [(str(v), int(n)) for v, n in conn.execute(query)]
+        return out
+
+    def audit_page(self, limit: int, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        with self.begin() as conn:
+            total = int(
+                conn.execute(sa.select(sa.func.count()).select_from(audit_log)).scalar() or 0
+            )
+            rows = (
+                conn.execute(
+                    sa.select(audit_log).order_by(audit_log.c.id.desc()).limit(limit).offset(offset)
+                )
+                .mappings()
+                .all()
+            )
+        return [dict(r) for r in rows], total
+
     # -- runs --------------------------------------------------------------------------------
 
     def start_run(self, run_id: str, kind: str) -> None:
@@ -464,6 +604,19 @@ class Store:
                 .where(runs.c.id == run_id)
                 .values(finished=iso_z(utcnow()), report=report)
             )
+
+
+_QUEUE_ORDER = (changes.c.source_url, changes.c.created, changes.c.id)
+
+
+@dataclass(frozen=True)
+class QueueFilter:
+    """What the review queue shows: empty fields match everything."""
+
+    status: str | None = "pending"
+    profile: str | None = None
+    source_url: str | None = None
+    kind: str | None = None
 
 
 def row_to_change(row: Any) -> Change:

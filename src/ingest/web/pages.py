@@ -1,0 +1,382 @@
+"""The review page's routes. Each parses its input, calls the library (ingest.review, the store)
+and renders a template; POSTs need the session's CSRF token (auth.require_csrf)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+
+from ingest.errors import AlreadyDecidedError, IngestError, ProfileError, StoreError
+from ingest.profiles import load_profile, profile_path
+from ingest.review import decide, undo_last
+from ingest.store import QueueFilter
+from ingest.web.auth import CSRF, CurrentSession, Editor, StoreDep
+from ingest.web.passwords import authenticate
+from ingest.web.views import (
+    KINDS,
+    STATUSES,
+    change_view,
+    filter_query,
+    parse_filter,
+    profile_view,
+    queue_groups,
+)
+
+router = APIRouter()
+AUDIT_PAGE = 100
+ACTIONS = {"accept": "accepted", "reject": "rejected"}
+
+
+def _render(
+    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+) -> Response:
+    session = request.app.state.auth.load(request)
+    base = {"csrf_token": session.csrf, "editor": session.editor}
+    response: Response = request.app.state.templates.TemplateResponse(
+        request, name, base | context, status_code=status_code
+    )
+    if session.fresh:
+        request.app.state.auth.save(response, request, session)
+    return response
+
+
+def _is_fragment(request: Request) -> bool:
+    return "x-fragment" in request.headers
+
+
+@router.get("/healthz")
+def healthz(store: StoreDep) -> dict[str, str]:
+    store.count_changes(QueueFilter(status="pending", kind="added"))  # the database answers
+    return {"status": "ok"}
+
+
+# -- login ---------------------------------------------------------------------------------
+
+
+def _safe_next(target: str | None) -> str:
+    """Only paths on this site (no //host, no scheme): no open redirect after login."""
+    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
+        return target
+    return "/"
+
+
+@router.get("/login")
+def login_page(request: Request, next: str | None = None) -> Response:
+    return _render(request, "login.html", {"next": _safe_next(next), "error": None})
+
+
+@router.post("/login", dependencies=[CSRF])
+def login(
+    request: Request,
+    store: StoreDep,
+    session: CurrentSession,
+    name: Annotated[str, Form()] = "",
+    password: Annotated[str, Form()] = "",
+    next: Annotated[str, Form()] = "/",
+) -> Response:
+    auth = request.app.state.auth
+    name = name.strip()
+    if auth.throttled(name):
+        error, status = "Too many failed logins for this name: wait a few minutes.", 429
+    elif authenticate(store, name, password):
+        from secrets import token_urlsafe
+
+        session.editor, session.csrf = name, token_urlsafe(32)  # a new session on login
+        response = RedirectResponse(_safe_next(next), status_code=303)
+        auth.save(response, request, session)
+        return response
+    else:
+        auth.failed(name)
+        error, status = "Wrong name or password.", 401
+    return _render(
+        request, "login.html", {"next": _safe_next(next), "error": error}, status_code=status
+    )
+
+
+@router.post("/logout", dependencies=[CSRF])
+def logout(request: Request) -> Response:
+    response = RedirectResponse("/login", status_code=303)
+    request.app.state.auth.clear(response)
+    return response
+
+
+# -- the queue -----------------------------------------------------------------------------
+
+
+def _queue_context(
+    request: Request, store: StoreDep, filters: QueueFilter, page: int
+) -> dict[str, Any]:
+    size = request.app.state.settings.review_page_size
+    total = store.count_changes(filters)
+    pages = max(1, -(-total // size))
+    page = min(max(1, page), pages)
+    rows = store.queue_rows(filters, limit=size, offset=(page - 1) * size)
+    facets = store.queue_facets(filters)
+    source_totals = dict(facets["source"]) if not filters.profile and not filters.kind else {}
+    if not source_totals:
+        source_totals = {
+            url: store.count_changes(
+                QueueFilter(filters.status, filters.profile, url, filters.kind)
+            )
+            for url in {r["source_url"] for r in rows}
+        }
+    return {
+        "filters": filters,
+        "status_value": filters.status or "all",
+        "statuses": STATUSES,
+        "kinds": KINDS,
+        "facets": facets,
+        "groups": queue_groups(rows, source_totals),
+        "total": total,
+        "page": page,
+        "pages": pages,
+        "query": filter_query(filters),
+        "page_query": lambda n: filter_query(filters, page=n),
+        "bulk": None,
+    }
+
+
+@router.get("/")
+def queue(
+    request: Request,
+    editor: Editor,
+    store: StoreDep,
+    status: str | None = "pending",
+    person: str | None = None,
+    source: str | None = None,
+    kind: str | None = None,
+    page: int = 1,
+) -> Response:
+    filters = parse_filter(status, person, source, kind)
+    return _render(request, "queue.html", _queue_context(request, store, filters, page))
+
+
+@router.post("/bulk", dependencies=[CSRF])
+def bulk_accept(
+    request: Request,
+    editor: Editor,
+    store: StoreDep,
+    ids: Annotated[list[str], Form()] = [],  # noqa: B006 (FastAPI copies defaults)
+    note: Annotated[str, Form()] = "",
+    status: Annotated[str, Form()] = "pending",
+    person: Annotated[str, Form()] = "",
+    source: Annotated[str, Form()] = "",
+    kind: Annotated[str, Form()] = "",
+) -> Response:
+    """Accept every checked change of a source; each one on its own (one may lose a race)."""
+    profiles_dir = request.app.state.settings.profiles_dir
+    accepted: list[str] = []
+    conflicts: list[dict[str, Any]] = []
+    failed: list[tuple[str, str]] = []
+    for change_id in dict.fromkeys(ids):
+        try:
+            decide(store, profiles_dir, change_id, "accepted", editor, note.strip() or None)
+            accepted.append(change_id)
+        except AlreadyDecidedError as exc:
+            conflicts.append(
+                {"id": change_id, "status": exc.fields["status"], "by": exc.fields["by"]}
+            )
+        except IngestError as exc:
+            failed.append((change_id, str(exc)))
+    filters = parse_filter(status, person, source, kind)
+    context = _queue_context(request, store, filters, 1)
+    context["bulk"] = {"accepted": accepted, "conflicts": conflicts, "failed": failed}
+    return _render(request, "queue.html", context)
+
+
+# -- one change ----------------------------------------------------------------------------
+
+
+def _change_response(
+    request: Request,
+    store: StoreDep,
+    change_id: str,
+    filters: QueueFilter,
+    flash: list[tuple[str, str]] | None = None,
+    status_code: int = 200,
+) -> Response:
+    row = store.get_change(change_id)
+    if row is None:
+        return _render(
+            request,
+            "empty.html" if _is_fragment(request) else "queue_done.html",
+            {"filters": filters, "query": filter_query(filters), "flash": flash or []},
+            status_code=404 if flash is None else status_code,
+        )
+    state = request.app.state
+    view = change_view(store, state.texts, state.settings.profiles_dir, row, filters)
+    view.flash = flash or []
+    name = "_change.html" if _is_fragment(request) else "change.html"
+    context = {"view": view, "filters": filters, "query": filter_query(filters)}
+    return _render(request, name, context, status_code=status_code)
+
+
+@router.get("/changes/{change_id}")
+def change_page(
+    request: Request,
+    change_id: str,
+    editor: Editor,
+    store: StoreDep,
+    status: str | None = "pending",
+    person: str | None = None,
+    source: str | None = None,
+    kind: str | None = None,
+) -> Response:
+    filters = parse_filter(status, person, source, kind)
+    return _change_response(request, store, change_id, filters)
+
+
+def _next_after(store: StoreDep, filters: QueueFilter, row: dict[str, Any]) -> str | None:
+    """The next change in the queue after this one, else the first one left (not this one)."""
+    found = store.queue_neighbour(filters, row, forward=True)
+    if found is None:
+        first = store.queue_rows(filters, limit=1)
+        found = first[0]["id"] if first and first[0]["id"] != row["id"] else None
+    return found
+
+
+@router.post("/changes/{change_id}/decide", dependencies=[CSRF])
+def decide_change(
+    request: Request,
+    change_id: str,
+    editor: Editor,
+    store: StoreDep,
+    action: Annotated[str, Form()],
+    note: Annotated[str, Form()] = "",
+    status: Annotated[str, Form()] = "pending",
+    person: Annotated[str, Form()] = "",
+    source: Annotated[str, Form()] = "",
+    kind: Annotated[str, Form()] = "",
+) -> Response:
+    filters = parse_filter(status, person, source, kind)
+    row = store.get_change(change_id)
+    if row is None:
+        return PlainTextResponse("no such change", status_code=404)
+    note_text = note.strip() or None
+    if action == "skip":
+        if note_text:
+            with store.begin() as conn:
+                store.audit(
+                    conn,
+                    editor,
+                    "skipped",
+                    change_id=change_id,
+                    profile=row["profile"],
+                    note=note_text,
+                )
+        flash = [("ok", f"Skipped {row['profile']}: {row['kind']}.")]
+    elif action in ACTIONS:
+        try:
+            decide(
+                store,
+                request.app.state.settings.profiles_dir,
+                change_id,
+                ACTIONS[action],
+                editor,
+                note_text,
+            )
+        except AlreadyDecidedError as exc:
+            who = f" by {exc.fields['by']}" if exc.fields["by"] else ""
+            flash = [("error", f"This change was already {exc.fields['status']}{who}.")]
+            return _change_response(request, store, change_id, filters, flash, 409)
+        except IngestError as exc:
+            return _change_response(request, store, change_id, filters, [("error", str(exc))], 409)
+        flash = [
+            (
+                "ok",
+                f"{ACTIONS[action].capitalize()}: {row['profile']}, {row['kind']}. "
+                "Press u to undo.",
+            )
+        ]
+    else:
+        return PlainTextResponse("action must be accept, reject or skip", status_code=400)
+    following = _next_after(store, filters, row)
+    if following is None:
+        return _render(
+            request,
+            "empty.html" if _is_fragment(request) else "queue_done.html",
+            {"filters": filters, "query": filter_query(filters), "flash": flash},
+        )
+    return _change_response(request, store, following, filters, flash)
+
+
+@router.post("/undo", dependencies=[CSRF])
+def undo(
+    request: Request,
+    editor: Editor,
+    store: StoreDep,
+    current: Annotated[str, Form()] = "",
+    status: Annotated[str, Form()] = "pending",
+    person: Annotated[str, Form()] = "",
+    source: Annotated[str, Form()] = "",
+    kind: Annotated[str, Form()] = "",
+) -> Response:
+    filters = parse_filter(status, person, source, kind)
+    try:
+        done = undo_last(store, request.app.state.settings.profiles_dir, editor)
+    except IngestError as exc:
+        if current:
+            return _change_response(request, store, current, filters, [("error", str(exc))], 409)
+        return PlainTextResponse(str(exc), status_code=409)
+    flash = [("ok", f"Undone: the {done.undid[:-2]} of this change. It is pending again.")]
+    if not _is_fragment(request):
+        query = filter_query(filters)
+        return RedirectResponse(f"/changes/{done.change.id}?{query}", status_code=303)
+    return _change_response(request, store, done.change.id, filters, flash)
+
+
+@router.get("/changes/{change_id}/snapshot")
+def snapshot(change_id: str, editor: Editor, store: StoreDep, download: bool = False) -> Response:
+    """The stored snapshot as bytes, as text/plain or a download: never rendered as HTML."""
+    row = store.get_change(change_id)
+    sha = row and (
+        row.get("snapshot_sha256") or ((row.get("claim") or {}).get("evidence") or {}).get("sha256")
+    )
+    if not sha:
+        return PlainTextResponse("no stored snapshot for this change", status_code=404)
+    try:
+        snap = store.get_snapshot(sha)
+    except StoreError as exc:
+        return PlainTextResponse(str(exc), status_code=404)
+    binary = snap.body[:5].startswith(b"%PDF")
+    headers = {
+        "content-security-policy": "sandbox; default-src 'none'",
+        "content-disposition": (
+            f'attachment; filename="{sha}.{"pdf" if binary else "txt"}"'
+            if download or binary
+            else "inline"
+        ),
+    }
+    media = "application/octet-stream" if binary else "text/plain; charset=utf-8"
+    return Response(snap.body, media_type=media, headers=headers)
+
+
+# -- profiles and the audit log ------------------------------------------------------------
+
+
+@router.get("/profiles/{profile_id}")
+def profile_page(request: Request, profile_id: str, editor: Editor, store: StoreDep) -> Response:
+    try:
+        profile = load_profile(profile_path(request.app.state.settings.profiles_dir, profile_id))
+    except ProfileError:
+        return PlainTextResponse("no such profile", status_code=404)
+    pending = store.queue_rows(QueueFilter(status="pending", profile=profile_id), limit=100)
+    context = {
+        "view": profile_view(profile),
+        "pending": queue_groups(pending, {}),
+        "pending_total": store.count_changes(QueueFilter(status="pending", profile=profile_id)),
+        "query": filter_query(QueueFilter(status="pending", profile=profile_id)),
+    }
+    return _render(request, "profile.html", context)
+
+
+@router.get("/audit")
+def audit_page(request: Request, editor: Editor, store: StoreDep, page: int = 1) -> Response:
+    page = max(1, page)
+    entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
+    pages = max(1, -(-total // AUDIT_PAGE))
+    return _render(
+        request, "audit.html", {"entries": entries, "page": page, "pages": pages, "total": total}
+    )

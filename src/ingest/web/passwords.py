@@ -1,0 +1,69 @@
+"""Editor passwords: scrypt with a random salt, compared in constant time. No web imports here,
+so the command line can manage accounts without loading the web stack."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+
+from ingest.errors import ConfigError
+from ingest.store import Store
+
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+SALT_BYTES, KEY_BYTES = 16, 32
+MIN_PASSWORD = 10
+EDITOR_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=KEY_BYTES, maxmem=64 * 2**20
+    )
+
+
+def hash_password(password: str) -> str:
+    """`scrypt$n$r$p$salt$key`, salt and key in base64."""
+    salt = secrets.token_bytes(SALT_BYTES)
+    key = _scrypt(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(key)}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    try:
+        scheme, n, r, p, salt, key = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        expected = base64.b64decode(key)
+        got = _scrypt(password, base64.b64decode(salt), int(n), int(r), int(p))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, expected)
+
+
+# Checked when the name is unknown, so a wrong name costs as much time as a wrong password.
+_DUMMY = hash_password(secrets.token_urlsafe(16))
+
+
+def authenticate(store: Store, name: str, password: str) -> bool:
+    stored = store.editor_hash(name) if EDITOR_NAME.match(name) else None
+    ok = verify_password(password, stored or _DUMMY)
+    return ok and stored is not None
+
+
+def add_editor(store: Store, name: str, password: str) -> bool:
+    """Create the account (or set a new password); True when it is new."""
+    if not EDITOR_NAME.match(name):
+        raise ConfigError(
+            f"editor name '{name}' is not allowed: letters, digits, '.', '_' or '-', "
+            "at most 64, starting with a letter or digit"
+        )
+    if len(password) < MIN_PASSWORD:
+        raise ConfigError(f"the password for '{name}' is too short (at least {MIN_PASSWORD})")
+    return store.add_editor(name, hash_password(password))

@@ -1,0 +1,341 @@
+"""The review page through FastAPI's TestClient: logins, CSRF, escaping, decisions, undo, speed."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ingest.settings import Settings
+from ingest.store import QueueFilter, Store
+from ingest.web.app import create_app
+from ingest.web.auth import COOKIE
+from ingest.web.passwords import add_editor, hash_password, verify_password
+
+from .test_review import CORE, lead_page, run_page
+from .web_helpers import (
+    HOSTILE_NAME,
+    PASSWORD,
+    csrf_of,
+    hostile_change,
+    login,
+    many_pending,
+)
+
+BASE = "http://127.0.0.1"
+
+
+@pytest.fixture
+def app_store(store: Store, workspace: Settings) -> Store:
+    run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    add_editor(store, "ann", PASSWORD)
+    add_editor(store, "bob", PASSWORD)
+    return store
+
+
+def client_for(store: Store, settings: Settings) -> TestClient:
+    return TestClient(create_app(settings, store), base_url=BASE)
+
+
+@pytest.fixture
+def ann(app_store: Store, workspace: Settings) -> Iterator[TestClient]:
+    with client_for(app_store, workspace) as client:
+        assert login(client, "ann").status_code == 303
+        yield client
+
+
+def pending_ids(store: Store, **filters: str) -> list[str]:
+    return [r["id"] for r in store.queue_rows(QueueFilter(**filters), limit=1000)]
+
+
+def decide(client: TestClient, change_id: str, action: str, note: str = "") -> object:
+    page = client.get(f"/changes/{change_id}")
+    return client.post(
+        f"/changes/{change_id}/decide",
+        data={"action": action, "note": note, "csrf_token": csrf_of(page.text)},
+        headers={"X-Fragment": "1"},
+    )
+
+
+# -- passwords and logins ------------------------------------------------------------------
+
+
+def test_passwords_are_salted_scrypt_hashes() -> None:
+    one, two = hash_password("s3cret-enough"), hash_password("s3cret-enough")
+    assert one != two and one.startswith("scrypt$16384$8$1$")
+    assert verify_password("s3cret-enough", one) and not verify_password("s3cret-enougH", one)
+    assert not verify_password("x", "garbage")
+
+
+def test_login_is_required_everywhere_but_healthz(app_store: Store, workspace: Settings) -> None:
+    cid = pending_ids(app_store)[0]
+    client = client_for(app_store, workspace)
+    assert client.get("/healthz").json() == {"status": "ok"}
+    for path in (
+        "/",
+        f"/changes/{cid}",
+        f"/changes/{cid}/snapshot",
+        "/profiles/soumith-chintala",
+        "/audit",
+        "/?status=all&page=2",
+    ):
+        answer = client.get(path, follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"].startswith("/login"), path
+    fragment = client.get(f"/changes/{cid}", headers={"X-Fragment": "1"})
+    assert fragment.status_code == 401
+    # a POST with a valid CSRF token but no login does nothing
+    token = csrf_of(client.get("/login").text)
+    for path in (f"/changes/{cid}/decide", "/undo", "/bulk"):
+        answer = client.post(path, data={"csrf_token": token, "action": "accept", "ids": cid})
+        assert answer.status_code == 401, path
+    assert app_store.get_change(cid)["status"] == "pending"
+
+
+def test_wrong_password_and_unknown_name_are_refused_then_throttled(
+    app_store: Store, workspace: Settings
+) -> None:
+    client = client_for(app_store, workspace)
+    answer = login(client, "ann", "wrong password!")
+    assert answer.status_code == 401 and "Wrong name or password" in answer.text
+    assert login(client, "nobody", PASSWORD).status_code == 401
+    assert client.get("/", follow_redirects=False).status_code == 303
+    for _ in range(4):
+        login(client, "ann", "wrong password!")
+    assert login(client, "ann", PASSWORD).status_code == 429  # even the right one, for a while
+
+
+def test_session_cookie_is_signed_httponly_strict(app_store: Store, workspace: Settings) -> None:
+    client = client_for(app_store, workspace)
+    answer = login(client, "ann")
+    cookie = answer.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "secure" not in cookie
+    forged = client.cookies[COOKIE][:-3] + "abc"
+    client.cookies.set(COOKIE, forged)
+    assert client.get("/", follow_redirects=False).status_code == 303
+    with TestClient(create_app(workspace, app_store), base_url="https://127.0.0.1") as tls:
+        assert "secure" in login(tls, "ann").headers["set-cookie"].lower()
+
+
+def test_removed_editor_is_logged_out(ann: TestClient, app_store: Store) -> None:
+    assert ann.get("/").status_code == 200
+    app_store.remove_editor("ann")
+    assert ann.get("/", follow_redirects=False).status_code == 303
+
+
+def test_login_next_is_never_another_site(app_store: Store, workspace: Settings) -> None:
+    client = client_for(app_store, workspace)
+    page = client.get("/login?next=//evil.example/")
+    answer = client.post(
+        "/login",
+        data={
+            "name": "ann",
+            "password": PASSWORD,
+            "csrf_token": csrf_of(page.text),
+            "next": "//evil.example/",
+        },
+        follow_redirects=False,
+    )
+    assert answer.headers["location"] == "/"
+
+
+# -- CSRF and headers ----------------------------------------------------------------------
+
+
+def test_every_post_needs_the_csrf_token(ann: TestClient, app_store: Store) -> None:
+    from ingest.web.pages import router
+
+    posts = {r.path for r in router.routes if "POST" in getattr(r, "methods", set())}
+    assert posts == {"/login", "/logout", "/bulk", "/undo", "/changes/{change_id}/decide"}
+    cid = pending_ids(app_store)[0]
+    for path in posts:
+        url = path.replace("{change_id}", cid)
+        assert ann.post(url, data={"action": "accept", "ids": cid}).status_code == 403, path
+        wrong = {"action": "accept", "ids": cid, "csrf_token": "forged"}
+        assert ann.post(url, data=wrong).status_code == 403, path
+    assert app_store.get_change(cid)["status"] == "pending"
+    assert ann.get("/").status_code == 200  # still logged in: logout needed the token too
+
+
+def test_security_headers_on_every_answer(ann: TestClient) -> None:
+    for path in ("/", "/audit", "/healthz", "/static/review.js", "/nope"):
+        headers = ann.get(path).headers
+        csp = headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp, path
+        assert "frame-ancestors 'none'" in csp
+        assert (
+            headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
+        )
+
+
+def test_unknown_host_is_refused(app_store: Store, workspace: Settings) -> None:
+    client = TestClient(create_app(workspace, app_store), base_url="http://rebind.example")
+    assert client.get("/healthz").status_code == 400
+
+
+# -- escaping ------------------------------------------------------------------------------
+
+
+def test_hostile_source_strings_come_out_escaped(ann: TestClient, app_store: Store) -> None:
+    cid = hostile_change(app_store)
+    pages = [
+        ann.get("/").text,
+        ann.get(f"/changes/{cid}").text,
+        ann.get(f"/changes/{cid}", headers={"X-Fragment": "1"}).text,
+    ]
+    for html in pages:
+        assert HOSTILE_NAME not in html and "<svg" not in html and "<script>alert" not in html
+    change = pages[1]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in change
+    # the quote is found in the page text and marked, its markup escaped inside the <mark>
+    assert "<mark>Mallory &lt;script&gt;alert(&#39;quote&#39;)&lt;/script&gt; (mallory)</mark>" in (
+        change
+    )
+    assert "&lt;b&gt;Core&lt;/b&gt;" in change and "&lt;i&gt;li&lt;/i&gt;" in change
+    # the page's own scripts never reach the context shown
+    assert "alert(&#39;page&#39;)" not in change
+    snapshot = ann.get(f"/changes/{cid}/snapshot")
+    assert snapshot.headers["content-type"].startswith("text/plain")
+    assert "sandbox" in snapshot.headers["content-security-policy"]
+    download = ann.get(f"/changes/{cid}/snapshot?download=1")
+    assert download.headers["content-disposition"].startswith("attachment")
+
+
+def test_javascript_urls_are_never_links(ann: TestClient, app_store: Store) -> None:
+    from .web_helpers import insert_change
+
+    claim = {
+        "subject": {"name": "X"},
+        "predicate": "maintainer",
+        "object": "PyTorch",
+        "qualifiers": {},
+        "evidence": {"url": "javascript:alert(1)", "sha256": "", "locator": "", "quote": "X"},
+        "extractor": "t/1",
+    }
+    cid = insert_change(
+        app_store, "jsurl00000000001", "soumith-chintala", claim, "javascript:alert(1)"
+    )
+    for html in (ann.get("/").text, ann.get(f"/changes/{cid}").text):
+        assert 'href="javascript:' not in html
+
+
+# -- decisions through the app -------------------------------------------------------------
+
+
+def test_accept_reject_and_undo_change_the_profile_and_the_audit_log(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    target = next(
+        r for r in app_store.queue_rows(QueueFilter(), 100) if r["profile"] == "soumith-chintala"
+    )
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    original = path.read_bytes()
+    answer = decide(ann, target["id"], "accept", note="seen <b>on</b> the page")
+    assert answer.status_code == 200 and "Accepted: soumith-chintala" in answer.text
+    assert 'data-id="' in answer.text and f'data-id="{target["id"]}"' not in answer.text
+    after = json.loads(path.read_text())
+    section = target["claim"]["qualifiers"]["section"]
+    assert any(c["qualifiers"].get("section") == section for c in after["claims"])
+    other = pending_ids(app_store)[0]
+    assert decide(ann, other, "reject").status_code == 200
+    audit = ann.get("/audit").text
+    assert "seen &lt;b&gt;on&lt;/b&gt; the page" in audit and "rejected" in audit
+    token = csrf_of(ann.get("/").text)
+    undo = ann.post("/undo", data={"csrf_token": token}, headers={"X-Fragment": "1"})
+    assert undo.status_code == 200 and f'data-id="{other}"' in undo.text
+    undo = ann.post("/undo", data={"csrf_token": token}, headers={"X-Fragment": "1"})
+    assert f'data-id="{target["id"]}"' in undo.text and "pending again" in undo.text
+    assert path.read_bytes() == original  # byte for byte
+    assert app_store.get_change(target["id"])["status"] == "pending"
+    actions = [e["action"] for e in app_store.audit_entries()[:4]]
+    assert actions == ["undone", "undone", "rejected", "accepted"]
+    nothing = ann.post(
+        "/undo", data={"csrf_token": token, "current": target["id"]}, headers={"X-Fragment": "1"}
+    )
+    assert nothing.status_code == 409 and "no decision to undo" in nothing.text
+
+
+def test_undo_refused_when_the_profile_changed(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    cid = pending_ids(app_store, profile="soumith-chintala")[0]
+    decide(ann, cid, "accept")
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    path.write_text(path.read_text().replace('"Soumith', '"SOUMITH'))
+    token = csrf_of(ann.get("/").text)
+    answer = ann.post(
+        "/undo", data={"csrf_token": token, "current": cid}, headers={"X-Fragment": "1"}
+    )
+    assert answer.status_code == 409 and "changed since" in answer.text
+    assert app_store.get_change(cid)["status"] == "accepted"
+
+
+def test_skip_keeps_the_change_pending_and_moves_on(ann: TestClient, app_store: Store) -> None:
+    first, second = pending_ids(app_store)[:2]
+    answer = decide(ann, first, "skip", note="unsure")
+    assert f'data-id="{second}"' in answer.text
+    assert app_store.get_change(first)["status"] == "pending"
+    assert app_store.audit_entries()[0]["action"] == "skipped"
+
+
+def test_a_change_decided_by_someone_else_shows_who(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    cid = pending_ids(app_store)[0]
+    with client_for(app_store, workspace) as bob:
+        login(bob, "bob")
+        page = ann.get(f"/changes/{cid}")  # ann opens it ...
+        assert decide(bob, cid, "accept").status_code == 200  # ... bob decides first
+        answer = ann.post(
+            f"/changes/{cid}/decide",
+            data={"action": "reject", "csrf_token": csrf_of(page.text)},
+            headers={"X-Fragment": "1"},
+        )
+    assert answer.status_code == 409
+    assert "already accepted by bob" in answer.text
+    assert "Already accepted by <strong>bob</strong>" in ann.get(f"/changes/{cid}").text
+    assert app_store.get_change(cid)["status"] == "accepted"
+
+
+def test_bulk_accept_with_one_item_left_out(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    ids = pending_ids(app_store)
+    kept = ids[1]
+    token = csrf_of(ann.get("/").text)
+    answer = ann.post("/bulk", data={"csrf_token": token, "ids": [i for i in ids if i != kept]})
+    assert answer.status_code == 200 and f"Accepted {len(ids) - 1} changes" in answer.text
+    assert pending_ids(app_store) == [kept]
+
+
+# -- the queue -----------------------------------------------------------------------------
+
+
+def test_queue_filters_and_groups_by_source(ann: TestClient, app_store: Store) -> None:
+    hostile_change(app_store, profile="alban-desmaison")
+    page = ann.get("/").text
+    assert page.count('class="group"') == 2
+    only = ann.get("/?person=alban-desmaison&kind=added").text
+    assert "hostile0000000001" in only and "soumith-chintala</a></td>" not in only
+    decided = ann.get("/?status=accepted").text
+    assert "Nothing to review here" in decided
+
+
+def test_queue_with_ten_thousand_pending_changes_is_fast(ann: TestClient, app_store: Store) -> None:
+    many_pending(app_store, 10_000)
+    ann.get("/")  # warm
+    started = time.perf_counter()
+    first = ann.get("/")
+    last = ann.get("/?page=201")
+    middle = ann.get("/?page=100&source=https://example.org/source-07")
+    elapsed = time.perf_counter() - started
+    assert "Page 1 of 201" in first.text and "Page 201 of 201" in last.text
+    assert first.text.count('name="ids"') == 50
+    assert "Page 10 of 10" in middle.text  # 500 from that source: clamped to its last page
+    assert elapsed < 1.5, f"three queue pages took {elapsed:.2f} s"
+    cid = pending_ids(app_store)[5000 % 100]
+    started = time.perf_counter()
+    decide(ann, cid, "reject")
+    assert time.perf_counter() - started < 0.5
