@@ -83,10 +83,13 @@ def _claim_json(claim: Claim) -> dict[str, Any]:
 
 
 def _renamed(prev: ProfileClaim, cand: Claim, renames: dict[str, str]) -> bool:
+    """The candidate restates `prev` differently: a renamed heading, a new affiliation."""
     if identity(prev.predicate, prev.object, prev.qualifiers) != identity(
         cand.predicate, cand.object, cand.qualifiers
     ):
         return False
+    if prev.predicate == "affiliation":  # same person, same work, another organisation
+        return True
     if prev.predicate != "maintainer" or not same_level(prev.qualifiers, cand.qualifiers):
         return False
     new_section = fold(str(cand.qualifiers.get("section") or ""))

@@ -80,6 +80,8 @@ def _is_area_level(qualifiers: dict[str, Any]) -> bool:
 def work_key(work: str) -> str:
     """One spelling per paper: 'arXiv:1912.01703v2', '1912.01703' and the abs URL agree."""
     text = work.strip()
+    if not text:
+        return ""
     if _DOI_PREFIX.match(text) or text.startswith("10."):
         return "doi:" + _DOI_PREFIX.sub("", text).lower()
     text = re.sub(

@@ -1,8 +1,10 @@
 """The review queue's rules: each change queued once, rejections remembered, stale flags retired.
 
 - a change id already pending is refreshed (its latest evidence kept), not queued twice;
-- a rejected (or accepted) change seen again stays decided unless its evidence changed, in which
-  case it is proposed again (status back to `pending`, an audit entry says why);
+- a rejected change seen again stays rejected unless its evidence changed, in which case it is
+  proposed again (status back to `pending`, an audit entry says why);
+- an accepted change proposed again means the profile no longer holds what was accepted (a later
+  removal was accepted, say a council member who leaves and is elected again): it is reopened;
 - a pending change of this source that the latest healthy snapshot no longer proposes is
   `superseded`: the editor is never asked about a fact the source stopped stating.
 """
@@ -71,13 +73,16 @@ def enqueue(
             elif row["status"] == "pending":
                 conn.execute(changes.update().where(changes.c.id == change.id).values(**values))
                 result.refreshed.append(change.id)
-            elif row["status"] == "superseded" or row["evidence_key"] != key:
+            elif row["status"] in ("superseded", "accepted") or row["evidence_key"] != key:
                 conn.execute(
                     changes.update()
                     .where(changes.c.id == change.id)
                     .values(status="pending", **values)
                 )
-                why = "stated again" if row["status"] == "superseded" else "evidence changed"
+                why = {
+                    "superseded": "stated again",
+                    "accepted": "proposed again: the profile no longer holds it",
+                }.get(row["status"], "evidence changed")
                 store.audit(
                     conn,
                     actor,
