@@ -48,3 +48,54 @@ def test_seed_roles_are_confirmed_not_flagged(store: Store, workspace: Settings)
     # everyone else on the page has no profile and is listed, not flagged
     assert len(outcome.unknown_people) > 150
     assert set(by_profile) == {"alban-desmaison", "soumith-chintala"}
+
+
+ANNOUNCEMENTS = [
+    (
+        "constructed-dev-discuss-2280-core-maintainers.json",
+        "https://dev-discuss.pytorch.org/t/"
+        "alban-desmaison-and-piotr-bialecki-are-now-pytorch-core-maintainers/2280.json",
+    ),
+    (
+        "constructed-dev-discuss-lead-core-maintainer-change.html",
+        "https://dev-discuss.pytorch.org/t/lead-core-maintainer-change/3321",
+    ),
+    (
+        "constructed-pytorch-blog-gtc-2026.html",
+        "https://pytorch.org/blog/pytorch-at-nvidia-gtc-2026/",
+    ),
+    (
+        "constructed-pytorch-blog-conference-europe-2026.html",
+        "https://pytorch.org/blog/pytorch-conference-europe-2026/",
+    ),
+]
+
+
+def test_seed_announcements_confirm_the_seed_profiles(store: Store, workspace: Settings) -> None:
+    from pathlib import Path
+
+    from ingest.registry import source_for
+
+    folder = Path(GOVERNANCE).parent / "announcements"
+    seen = {}
+    for name, url in ANNOUNCEMENTS:
+        source = source_for(url, [])
+        assert source.extractor == "announcement"
+        outcome = process_snapshot(
+            store,
+            workspace,
+            source,
+            snapshot_from_file(url, folder / name, 10**8),
+            load_profiles(workspace.profiles_dir),
+        )
+        seen[name] = outcome
+        assert outcome.claims and not outcome.alerts
+    # Alban and Piotr core since 2024-07, Alban lead since 2026-05, the GTC talk, the Paris
+    # conference: all stated by the bundled profiles, so nothing is flagged for Alban or Natalia
+    flagged = {c["profile"] for o in seen.values() for c in o.changes}
+    assert "alban-desmaison" not in flagged and "natalia-gimelshein" not in flagged
+    assert seen[ANNOUNCEMENTS[0][0]].unknown_people == ["Piotr Bialecki (ptrblck)"]
+    # the lead passing from Soumith is news for his profile, which states no lead role
+    [soumith] = seen[ANNOUNCEMENTS[1][0]].changes
+    assert soumith["profile"] == "soumith-chintala" and soumith["kind"] == "added"
+    assert soumith["claim"]["qualifiers"]["until"] == "2026-05-07"
