@@ -181,3 +181,28 @@ def test_hostile_text_cannot_drive_the_terminal(workspace: Settings, tmp_path: P
     from ingest.cli import _safe
 
     assert "\x1b" not in _safe("a\x1b[2Jb") and "\n" in _safe("a\nb")
+
+
+def test_editor_accounts_from_the_command_line(workspace: Settings) -> None:
+    from ingest.store import Store
+    from ingest.web.passwords import authenticate
+
+    runner = CliRunner()
+    added = runner.invoke(
+        main, ["editor", "add", "ann", "--password-stdin"], input="long enough pw\n"
+    )
+    assert added.exit_code == 0 and "editor ann added" in added.stdout
+    short = runner.invoke(main, ["editor", "add", "bob", "--password-stdin"], input="short\n")
+    assert short.exit_code == 1 and "too short" in short.stderr
+    bad = runner.invoke(
+        main, ["editor", "add", "<b>", "--password-stdin"], input="long enough pw\n"
+    )
+    assert bad.exit_code == 1 and "not allowed" in bad.stderr
+    assert cli("editor", "list")[1].startswith("ann  (since ")
+    store = Store.open(workspace)
+    assert authenticate(store, "ann", "long enough pw")
+    assert not authenticate(store, "ann", "long enough pW")
+    assert cli("editor", "remove", "ann")[0] == 0
+    assert cli("editor", "remove", "ann")[0] == 1
+    assert not authenticate(store, "ann", "long enough pw")
+    store.close()

@@ -6,6 +6,15 @@
   const typing = (el) => el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
   let busy = false;
 
+  // the marked quote in the middle of its scrolling context box
+  function centreQuote() {
+    const mark = document.querySelector("pre.context mark");
+    if (!mark) return;
+    const box = mark.closest("pre");
+    box.scrollTop = Math.max(0, mark.offsetTop - box.clientHeight / 2 + mark.offsetHeight / 2);
+  }
+  document.addEventListener("DOMContentLoaded", centreQuote);
+
   // ---- one change: swap the #change fragment without reloading the page -------------------
   async function swap(url, options) {
     const slot = document.getElementById("change-slot");
@@ -23,6 +32,7 @@
       const title = fresh && fresh.querySelector("h1");
       if (title) document.title = title.textContent.trim() + " · ingest";
       if (fresh) fresh.focus({ preventScroll: true });
+      centreQuote();
       window.scrollTo(0, 0);
     } finally {
       busy = false;
@@ -34,7 +44,7 @@
   function post(form, extra) {
     const body = new FormData(form);
     for (const [k, v] of Object.entries(extra || {})) body.set(k, v);
-    return swap(form.action, { method: "POST", body, headers: { "X-CSRF-Token": csrf() } });
+    return swap(form.getAttribute("action"), { method: "POST", body, headers: { "X-CSRF-Token": csrf() } });
   }
 
   function decide(action) {

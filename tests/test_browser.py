@@ -1,0 +1,263 @@
+"""The review page in a real browser: Playwright driving Debian's Chromium against the app served
+by uvicorn on 127.0.0.1. Skipped when /usr/bin/chromium is absent (CI installs it: .ci/run)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ingest.review import history
+from ingest.settings import Settings
+from ingest.store import QueueFilter, Store
+from ingest.web.app import create_app
+from ingest.web.passwords import add_editor
+
+from .conftest import ROOT
+from .test_review import CORE, lead_page, run_page
+from .web_helpers import PASSWORD, hostile_change
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+]
+SHOTS = ROOT / "output" / "screenshots"
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium "
+        "(apt-get install -y chromium; .ci/run installs it)",
+        allow_module_level=True,
+    )
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(store: Store, workspace: Settings) -> Iterator[str]:
+    import uvicorn
+
+    run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    add_editor(store, "ann", PASSWORD)
+    add_editor(store, "bob", PASSWORD)
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(workspace, store), host="127.0.0.1", port=port, log_level="warning"
+    )
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert srv.started, "the review server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def new_page(browser: Any, base: str, name: str | None = "ann") -> Any:
+    context = browser.new_context(base_url=base, viewport={"width": 1360, "height": 900})
+    page = context.new_page()
+    page.dialogs = []  # type: ignore[attr-defined]
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    if name:
+        page.goto("/login")
+        page.fill("#name", name)
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(base + "/")
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def current_id(page: Any) -> str:
+    return str(page.get_attribute("#change", "data-id"))
+
+
+def wait_for_other(page: Any, old: str) -> str:
+    page.wait_for_function(
+        "old => document.getElementById('change') && "
+        "document.getElementById('change').dataset.id !== old",
+        arg=old,
+    )
+    return current_id(page)
+
+
+def test_login_and_the_main_screens(browser: Any, server: str, store: Store) -> None:
+    page = new_page(browser, server, name=None)
+    page.goto("/")
+    assert page.url.startswith(server + "/login")
+    shot(page, "login")
+    page.fill("#name", "ann")
+    page.fill("#password", "not the password")
+    page.click("button[type=submit]")
+    assert "Wrong name or password" in page.inner_text("main")
+    page.fill("#name", "ann")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(server + "/")
+    assert "Review queue" in page.inner_text("h1")
+    shot(page, "queue")
+    page.click("a.open >> nth=0")
+    page.wait_for_selector("#change")
+    shot(page, "change-removed")
+    added = next(r for r in store.queue_rows(QueueFilter(), 100) if r["kind"] == "added")
+    page.goto(f"/changes/{added['id']}")
+    page.wait_for_selector("mark")
+    shot(page, "change")
+    page.fill("#note", "checked on the live page")
+    page.keyboard.press("Escape")
+    page.keyboard.press("a")
+    wait_for_other(page, added["id"])
+    shot(page, "change-after-accept")
+    page.goto(f"/profiles/{added['profile']}")
+    page.wait_for_selector(".claims")
+    shot(page, "profile")
+    page.goto("/audit")
+    assert "checked on the live page" in page.inner_text("table.audit")
+    shot(page, "audit")
+    assert page.dialogs == []
+
+
+def test_keyboard_review_without_reloads(browser: Any, server: str, store: Store) -> None:
+    page = new_page(browser, server)
+    page.click("a.open >> nth=0")
+    page.wait_for_selector("#change")
+    page.evaluate("window.__sameDocument = true")
+    first = current_id(page)
+    page.keyboard.press("j")
+    second = wait_for_other(page, first)
+    page.keyboard.press("k")
+    assert wait_for_other(page, second) == first
+    page.keyboard.press("a")
+    after_accept = wait_for_other(page, first)
+    assert "Accepted" in page.inner_text(".flashes")
+    assert store.get_change(first)["status"] == "accepted"
+    page.keyboard.press("r")
+    after_reject = wait_for_other(page, after_accept)
+    assert store.get_change(after_accept)["status"] == "rejected"
+    page.keyboard.press("s")
+    wait_for_other(page, after_reject)
+    assert store.get_change(after_reject)["status"] == "pending"
+    # typing a note does not trigger shortcuts
+    page.keyboard.press("n")
+    page.keyboard.type("a r s j k")
+    assert store.get_change(after_reject)["status"] == "pending"
+    page.keyboard.press("Escape")
+    page.keyboard.press("u")  # undo the reject
+    page.wait_for_function(
+        "id => document.getElementById('change').dataset.id === id", arg=after_accept
+    )
+    assert "pending again" in page.inner_text(".flashes")
+    assert store.get_change(after_accept)["status"] == "pending"
+    assert page.evaluate("window.__sameDocument") is True  # never a full page load
+    assert page.url.startswith(f"{server}/changes/{after_accept}")
+
+
+def test_bulk_accept_with_one_item_unchecked(browser: Any, server: str, store: Store) -> None:
+    page = new_page(browser, server)
+    ids = [r["id"] for r in store.queue_rows(QueueFilter(), limit=100)]
+    boxes = page.locator("input[name=ids]")
+    assert boxes.count() == len(ids) and all(boxes.nth(i).is_checked() for i in range(len(ids)))
+    boxes.nth(1).uncheck()
+    page.click("button[data-bulk]")
+    page.wait_for_selector(".flash.ok")
+    assert f"Accepted {len(ids) - 1} changes" in page.inner_text(".flashes")
+    assert [r["id"] for r in store.queue_rows(QueueFilter(), limit=100)] == [ids[1]]
+
+
+def test_undo_from_the_queue_restores_the_file(
+    browser: Any, server: str, store: Store, workspace: Settings
+) -> None:
+    page = new_page(browser, server)
+    target = next(
+        r for r in store.queue_rows(QueueFilter(), 100) if r["profile"] == "soumith-chintala"
+    )
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    before = path.read_bytes()
+    page.goto(f"/changes/{target['id']}")
+    page.keyboard.press("a")
+    wait_for_other(page, target["id"])
+    assert path.read_bytes() != before
+    page.goto("/")
+    page.keyboard.press("u")
+    page.wait_for_url(f"{server}/changes/{target['id']}*")
+    assert path.read_bytes() == before
+
+
+def test_hostile_page_stays_inert(browser: Any, server: str, store: Store) -> None:
+    cid = hostile_change(store)
+    page = new_page(browser, server)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto("/")
+    page.goto(f"/changes/{cid}")
+    page.wait_for_selector("mark")
+    assert "<script>alert('quote')</script>" in page.inner_text("mark")
+    page.goto(f"/changes/{cid}/snapshot")
+    page.goto("/profiles/soumith-chintala")
+    page.wait_for_timeout(300)
+    assert page.dialogs == []
+    assert page.evaluate("document.querySelectorAll('img[onerror], svg[onload]').length") == 0
+
+
+def test_post_without_the_token_is_refused(browser: Any, server: str, store: Store) -> None:
+    page = new_page(browser, server)
+    cid = store.queue_rows(QueueFilter(), limit=1)[0]["id"]
+    answer = page.request.post(f"/changes/{cid}/decide", form={"action": "accept"})
+    assert answer.status == 403
+    status = page.evaluate(
+        """id => fetch('/changes/' + id + '/decide', {method: 'POST',
+              body: new URLSearchParams({action: 'accept'})}).then(r => r.status)""",
+        cid,
+    )
+    assert status == 403
+    assert store.get_change(cid)["status"] == "pending"
+
+
+def test_two_editors_racing_exactly_one_wins(browser: Any, server: str, store: Store) -> None:
+    ann, bob = new_page(browser, server, "ann"), new_page(browser, server, "bob")
+    cid = store.queue_rows(QueueFilter(), limit=1)[0]["id"]
+    for page in (ann, bob):
+        page.goto(f"/changes/{cid}")
+        page.wait_for_selector("button.accept")
+    # both clicks leave before either answer comes back
+    ann.click("button.accept", no_wait_after=True)
+    bob.click("button.accept", no_wait_after=True)
+    for page in (ann, bob):
+        page.wait_for_selector(".flashes .flash")
+    texts = {name: p.inner_text(".flashes") for name, p in (("ann", ann), ("bob", bob))}
+    winners = [n for n, t in texts.items() if t.startswith("Accepted")]
+    losers = [n for n, t in texts.items() if "already accepted by" in t]
+    assert len(winners) == 1 and len(losers) == 1, texts
+    assert f"already accepted by {winners[0]}" in texts[losers[0]]
+    assert [h["editor"] for h in history(store, cid)] == winners
