@@ -270,3 +270,18 @@ def test_ended_roles_are_history_and_events_match_by_words() -> None:
         extractor="test/1",
     )
     assert run(p, [gtc]) == []  # the page no longer naming a past lead removes nothing
+
+
+def test_a_role_announced_after_the_page_was_written_is_not_removed_by_it() -> None:
+    p = profile(pc("c1", "lead", "Lead Core Maintainer"))
+    p.claims[0].qualifiers["since"] = "2026-05-07"
+    inp = DiffInput(
+        source=SOURCE,
+        snapshot_sha256="0" * 64,
+        resolved=[],
+        profiles={p.id: p},
+        document_date="2024-01-30",
+    )
+    assert diff(inp) == []
+    inp.document_date = "2026-06-05"
+    assert [c.kind for c in diff(inp)] == ["removed"]

@@ -29,7 +29,11 @@ def nightly(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_plan_covers_registry_and_profile_references(workspace: Settings) -> None:
     todo = plan(load_registry(workspace.sources_file), load_profiles(workspace.profiles_dir))
-    assert [s.url for s in todo.sources] == [STABLE_URL]
+    assert [s.url for s in todo.sources] == [
+        STABLE_URL,
+        "https://pytorch.org/feed.xml",
+        "https://dev-discuss.pytorch.org/latest.rss",
+    ]
     reachability = dict(todo.reachability)
     # cited, no extractor reads it: only checked for an answer
     assert "https://pytorch.org/assets/pytorch2-2.pdf" in reachability

@@ -47,6 +47,14 @@ class Handler(BaseHTTPRequestHandler):
             reply = replies.pop(0) if len(replies) > 1 else replies[0]
             srv.in_flight += 1
             srv.most_in_flight = max(srv.most_in_flight, srv.in_flight)
+        counted = [True]
+
+        def done() -> None:
+            with srv.lock:
+                if counted[0]:
+                    srv.in_flight -= 1
+                    counted[0] = False
+
         try:
             if reply.gate is not None:
                 reply.gate.wait(10)
@@ -56,12 +64,12 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header(key, value)
             self.send_header("Content-Length", str(len(reply.body)))
             self.end_headers()
+            done()  # before the body: the client cannot finish (and send again) until it has it
             self.wfile.write(reply.body)
         except OSError:
             pass  # the client gave up (a timeout test)
         finally:
-            with srv.lock:
-                srv.in_flight -= 1
+            done()
 
 
 class ScriptedServer(ThreadingHTTPServer):

@@ -54,6 +54,7 @@ class DiffInput:
     renames: dict[str, str] = field(default_factory=dict)  # old section -> new section
     extractor: str = ""
     now: str = ""
+    document_date: str | None = None  # when the document was last changed, if it says (ISO)
 
 
 def evidence_key(change: Change) -> str:
@@ -191,7 +192,9 @@ def _diff_profile(
     removable = [
         p
         for p in unmatched_prev
-        if _in_scope(p, profile, inp.source, urls) and not _implied(p, cands)
+        if _in_scope(p, profile, inp.source, urls)
+        and not _implied(p, cands)
+        and not _newer(p, inp.document_date)
     ]
     for cand in unmatched_cands:
         renamed = next((p for p in removable if _renamed(p, cand, inp.renames)), None)
@@ -222,6 +225,13 @@ def _implied(prev: ProfileClaim, cands: list[Claim]) -> bool:
         and c.qualifiers.get("status") == "current"
         for c in cands
     )
+
+
+def _newer(prev: ProfileClaim, document_date: str | None) -> bool:
+    """A role dated after the document was last changed (an announcement that came first)
+    cannot be removed by that document."""
+    since = prev.qualifiers.get("since")
+    return bool(document_date and isinstance(since, str) and since[:10] > document_date[:10])
 
 
 def _prev_of(change: Change) -> ProfileClaim | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import extractors
@@ -154,6 +155,7 @@ def process_claims(
             renames=renames,
             extractor=tag,
             now=iso_z(utcnow()),
+            document_date=document_date(snapshot),
         )
     )
     result = enqueue(store, proposed, source.url, snapshot.sha256, retire_stale=healthy)
@@ -174,6 +176,21 @@ def process_claims(
     if healthy and accessed is not None:
         refresh_accessed(store, settings.profiles_dir, source.url, accessed)
     return outcome
+
+
+def document_date(snapshot: Snapshot) -> str | None:
+    """When the document last changed, as its response says: Last-Modified, or the date of the
+    replayed recording. None when it does not say."""
+    recorded = snapshot.headers.get("x-ingest-replay-date")
+    if recorded:
+        return recorded[:10]
+    modified = snapshot.headers.get("last-modified")
+    if modified:
+        try:
+            return parsedate_to_datetime(modified).date().isoformat()
+        except (TypeError, ValueError):
+            return None
+    return None
 
 
 def layout_alerts(
