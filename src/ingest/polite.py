@@ -39,7 +39,7 @@ import httpx
 from protego import Protego
 
 from ingest.errors import FetchError, RefusedURLError, RobotsDisallowedError
-from ingest.fetch import DEFAULT_PORTS, FetchResult, check_url, fetch, is_transient
+from ingest.fetch import DEFAULT_PORTS, FetchResult, IngestClient, check_url, fetch, is_transient
 from ingest.settings import Settings
 
 # Seconds between request starts for hosts that ask for more than INGEST_HOST_DELAY.
@@ -92,6 +92,9 @@ class PoliteFetcher:
         self._use_robots = robots
         self._lock = threading.Lock()  # guards the two dicts
         self._hosts: dict[str, _Host] = {}
+        self._offline = isinstance(client, IngestClient) and client.offline
+        if self._offline:
+            self._use_robots = False
         self._robots: dict[str, _Robots] = {}
 
     def fetch(
@@ -120,6 +123,8 @@ class PoliteFetcher:
         with self._lock:
             if key not in self._hosts:
                 delay = max(self.settings.host_delay, HOST_DELAYS.get(name, 0.0))
+                if self._offline:  # a replay archive: nobody's server to be polite to
+                    delay = 0.0
                 slots = threading.BoundedSemaphore(self.settings.host_concurrency)
                 self._hosts[key] = _Host(delay=delay, slots=slots)
             return self._hosts[key]
