@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractors import announcement
-from ingest.models import Snapshot
+from tests.goldens import GoldenSet
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"
 
@@ -37,30 +37,13 @@ GOLDEN_URLS: dict[str, str] = {
 }
 
 
-def snapshot(name: str, url: str | None = None) -> Snapshot:
-    """The fixture as a Snapshot served from its golden URL (or `url`)."""
-    return Snapshot(url=url or GOLDEN_URLS[name], body=(FIXTURE_DIR / name).read_bytes())
-
-
-def golden_path(name: str) -> Path:
-    return FIXTURE_DIR / f"{name}.claims.jsonl"
-
-
-def render(name: str) -> str:
-    """The golden file's text: one claim a line, in document order."""
-    claims = announcement.extract(snapshot(name))
-    return "".join(claim.to_line() + "\n" for claim in claims)
-
-
-def regenerate() -> list[Path]:
-    written = []
-    for name in GOLDEN_URLS:
-        path = golden_path(name)
-        path.write_text(render(name), encoding="utf-8")
-        written.append(path)
-    return written
-
+GOLDEN = GoldenSet(FIXTURE_DIR, GOLDEN_URLS, announcement.extract)
+snapshot, golden_path, render, regenerate = (
+    GOLDEN.snapshot,
+    GOLDEN.path,
+    GOLDEN.render,
+    GOLDEN.regenerate,
+)
 
 if __name__ == "__main__":
-    for path in regenerate():
-        print(f"wrote {path}")
+    GOLDEN.main()

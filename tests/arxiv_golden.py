@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractors import arxiv_atom
-from ingest.models import Snapshot
+from tests.goldens import GoldenSet
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "atom"
 
@@ -43,30 +43,13 @@ GOLDEN_URLS: dict[str, str] = {
 }
 
 
-def snapshot(name: str, url: str | None = None) -> Snapshot:
-    """The recorded body as a Snapshot served from its recorded URL (or `url`)."""
-    return Snapshot(
-        url=url or GOLDEN_URLS[name],
-        headers={"content-type": "application/atom+xml; charset=utf-8"},
-        body=(FIXTURE_DIR / name).read_bytes(),
-    )
-
-
-def golden_path(name: str) -> Path:
-    return FIXTURE_DIR / f"{name}.claims.jsonl"
-
-
-def render(name: str) -> str:
-    """The golden file's text: one claim a line, in document order."""
-    claims = arxiv_atom.extract(snapshot(name))
-    return "".join(claim.to_line() + "\n" for claim in claims)
-
-
-def main() -> None:
-    for name in GOLDEN_URLS:
-        golden_path(name).write_text(render(name), encoding="utf-8")
-        print(golden_path(name).relative_to(FIXTURE_DIR.parent.parent.parent))
-
+GOLDEN = GoldenSet(FIXTURE_DIR, GOLDEN_URLS, arxiv_atom.extract)
+snapshot, golden_path, render, regenerate = (
+    GOLDEN.snapshot,
+    GOLDEN.path,
+    GOLDEN.render,
+    GOLDEN.regenerate,
+)
 
 if __name__ == "__main__":
-    main()
+    GOLDEN.main()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractors import governance
-from ingest.models import Snapshot
+from tests.goldens import GoldenSet
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "other-governance"
 PEP13_URL = "https://peps.python.org/pep-0013/"
@@ -49,29 +49,13 @@ GOLDEN_URLS: dict[str, str] = {
 }
 
 
-def snapshot(name: str, url: str | None = None) -> Snapshot:
-    """The fixture as a Snapshot served from its golden URL (or `url`)."""
-    return Snapshot(url=url or GOLDEN_URLS[name], body=(FIXTURE_DIR / name).read_bytes())
-
-
-def golden_path(name: str) -> Path:
-    return FIXTURE_DIR / f"{name}.claims.jsonl"
-
-
-def render(name: str) -> str:
-    """The golden file's text: one claim a line, in document order."""
-    return "".join(claim.to_line() + "\n" for claim in governance.extract(snapshot(name)))
-
-
-def regenerate() -> list[Path]:
-    written = []
-    for name in GOLDEN_URLS:
-        path = golden_path(name)
-        path.write_text(render(name), encoding="utf-8")
-        written.append(path)
-    return written
-
+GOLDEN = GoldenSet(FIXTURE_DIR, GOLDEN_URLS, governance.extract)
+snapshot, golden_path, render, regenerate = (
+    GOLDEN.snapshot,
+    GOLDEN.path,
+    GOLDEN.render,
+    GOLDEN.regenerate,
+)
 
 if __name__ == "__main__":
-    for path in regenerate():
-        print(f"wrote {path}")
+    GOLDEN.main()
