@@ -12,10 +12,10 @@ from datetime import date
 from typing import Any
 
 from prefect import flow
-from prefect.artifacts import create_markdown_artifact
 
 from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
+from flows.report_tasks import publish_nightly
 from flows.tasks import check_reference, fetch_source, process_feed, process_source
 from ingest.errors import IngestError
 from ingest.feeds import FEED
@@ -101,12 +101,8 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
                 )
         report.unreachable = flag_unreachable(ctx.store, ctx.profiles)
         report.finished = iso_z(utcnow())
-        ctx.store.finish_run(report.run_id, report.to_json())
         name = as_of or utcnow().date().isoformat()
-        path = report.write(ctx.settings.reports_dir, name)
-        create_markdown_artifact(
-            report.markdown(), key="nightly-report", description=f"ingest nightly refresh {name}"
-        )
+        path = publish_nightly(ctx, report, name)
         result = report.to_json()
         result["report_file"] = str(path)
         return result

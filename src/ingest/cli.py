@@ -43,6 +43,25 @@ def _prefect_quiet() -> AbstractContextManager[Any]:
     return temporary_settings(updates={"flows.heartbeat_frequency": None})
 
 
+def _progress(what: str) -> AbstractContextManager[Any]:
+    """A rich spinner with the elapsed time on stderr while a flow runs (a terminal only: pipes,
+    logs and `--json` consumers see nothing of it); it disappears when the flow ends."""
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    progress.add_task(what, total=None)
+    return progress
+
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -101,7 +120,7 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
 
     Example: ingest run https://docs.pytorch.org/docs/2.13/community/persons_of_interest.md --json
     """
-    with _prefect_quiet():
+    with _prefect_quiet(), _progress(f"ingest run {url}"):
         from flows.one_off import ingest_url
 
         result = ingest_url(url, file=str(file) if file else None, extractor=extractor)
@@ -160,7 +179,7 @@ def nightly(replay: str | None, as_of: Any) -> None:
     Example: ingest nightly --replay fixtures/web --as-of 2026-06-10
     """
     day = as_of.date().isoformat() if as_of else None
-    with _prefect_quiet():
+    with _prefect_quiet(), _progress("nightly refresh"):
         from flows.nightly import nightly_refresh
 
         result = nightly_refresh(replay=replay, as_of=day)
@@ -175,6 +194,29 @@ def nightly(replay: str | None, as_of: Any) -> None:
         for alert in source["alerts"]:
             click.echo(_safe(f"  alert: {alert}"))
     click.echo(f"report: {result['report_file']}")
+
+
+@main.command()
+@_fail_cleanly
+def serve() -> None:
+    """Serve the Prefect deployments `nightly-refresh` (on INGEST_SCHEDULE_CRON) and `ingest-url`
+    against the Prefect server at PREFECT_API_URL, until SIGTERM or Ctrl-C.
+
+    Example: PREFECT_API_URL=http://127.0.0.1:4200/api ingest serve
+    """
+    from ingest import prefect_setup
+
+    prefect_setup.configure()
+    from prefect.settings import PREFECT_API_URL
+
+    if not PREFECT_API_URL.value():
+        raise click.UsageError(
+            "set PREFECT_API_URL to a running Prefect server "
+            "(`prefect server start`: http://127.0.0.1:4200/api)"
+        )
+    from flows.deployments import serve_all
+
+    serve_all()
 
 
 @main.command()

@@ -22,6 +22,7 @@ class RunReport:
     replay: str | None = None
     outcomes: list[SourceOutcome] = field(default_factory=list)
     unreachable: list[dict[str, Any]] = field(default_factory=list)  # flags for dead references
+    notification: dict[str, Any] | None = None  # what the webhook said (ingest.notify), if sent
 
     def counts(self) -> dict[str, int]:
         by_status = Counter(o.status for o in self.outcomes)
@@ -48,7 +49,26 @@ class RunReport:
             "flags": dict(self.flags()),
             "sources": [o.to_json() for o in self.outcomes],
             "unreachable": self.unreachable,
+            "notification": self.notification,
         }
+
+    def summary_rows(self) -> list[dict[str, Any]]:
+        """The headline numbers as table rows (a Prefect table artifact)."""
+        c, flags = self.counts(), self.flags()
+        rows = [
+            {"what": "sources", "item": label, "count": c[key]}
+            for label, key in (
+                ("fetched", "fetched"),
+                ("unchanged", "unchanged"),
+                ("failed", "failed"),
+                ("not replayed", "skipped"),
+            )
+        ]
+        rows += [
+            {"what": "flags", "item": kind, "count": flags.get(kind, 0)}
+            for kind in ("added", "changed", "removed")
+        ]
+        return rows
 
     def markdown(self) -> str:
         c = self.counts()
@@ -77,6 +97,8 @@ class RunReport:
                 f"| {_cell(o.url)} | {o.status} | {o.claims} | {o.people} "
                 f"| {len(o.changes)} | {_cell('; '.join(o.alerts))} |"
             )
+        if self.notification:
+            lines += ["", f"Notification: {_cell(str(self.notification.get('message', '')))}"]
         all_alerts = [a for o in self.outcomes for a in o.alerts]
         if all_alerts:
             lines += ["", "## Alerts", ""] + [f"- {_cell(a)}" for a in all_alerts]
@@ -111,6 +133,9 @@ class RunReport:
         return "\n".join(lines) + "\n"
 
     def write(self, folder: Path, name: str) -> Path:
+        """`<name>.md`, `.json` and `.html` (self-contained) in `folder`; returns the .md path."""
+        from ingest.report_html import render_html  # it imports this module
+
         folder.mkdir(parents=True, exist_ok=True)
         md = folder / f"{name}.md"
         write_atomic(md, self.markdown().encode("utf-8"))
@@ -118,7 +143,15 @@ class RunReport:
             folder / f"{name}.json",
             (json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n").encode(),
         )
+        write_atomic(folder / f"{name}.html", render_html(self.to_json()).encode("utf-8"))
         return md
+
+
+def flagged_in(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(source URL, change) for every change queued by the run `report` (RunReport.to_json())."""
+    return [(s["url"], ch) for s in report.get("sources", []) for ch in s.get("changes", [])] + [
+        (ch["source_url"], ch) for ch in report.get("unreachable", [])
+    ]
 
 
 def describe(change: dict[str, Any]) -> str:

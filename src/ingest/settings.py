@@ -87,6 +87,24 @@ class Settings(BaseSettings):
         "raises a layout alert and flags no removals.",
     )
 
+    schedule_cron: str = Field(
+        default="0 3 * * *",
+        description="When the `nightly-refresh` deployment runs (cron; `ingest serve`).",
+    )
+    schedule_timezone: str = Field(
+        default="UTC",
+        description="Time zone of INGEST_SCHEDULE_CRON (an IANA name, e.g. Europe/Berlin).",
+    )
+    notify_url: str | None = Field(
+        default=None,
+        description='Slack-compatible webhook POSTed {"text": ...} when a nightly run queues '
+        "new changes; a failure to notify is noted in the report, never fails the run. "
+        "Private addresses are refused unless INGEST_ALLOW_PRIVATE.",
+    )
+    notify_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds before the webhook request times out."
+    )
+
     review_session_secret: SecretStr | None = Field(
         default=None,
         description="Key that signs the review page's session cookies; default: a random key "

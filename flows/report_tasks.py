@@ -1,0 +1,43 @@
+"""The end of a nightly run: tell the editors, write the report, publish it as artifacts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from prefect import task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.cache_policies import NO_CACHE
+
+from flows.context import RunContext
+from ingest.fetch import make_client
+from ingest.notify import notify_run
+from ingest.report import RunReport
+from ingest.settings import Settings
+
+
+@task(name="notify-editors", cache_policy=NO_CACHE)
+def notify_editors(settings: Settings, report: dict[str, Any]) -> dict[str, Any] | None:
+    """The webhook POST (INGEST_NOTIFY_URL); failures come back as a record, never raise.
+    Never retried: a notification sent twice is worse than one noted as failed."""
+    with make_client(settings) as client:
+        return notify_run(client, settings, report)
+
+
+def publish_nightly(ctx: RunContext, report: RunReport, name: str) -> Path:
+    """Notify (if changes were queued), record the run, write `<name>.md/.json/.html` under
+    INGEST_HOME/reports and publish the summary as Markdown and table artifacts."""
+    summary = report.to_json()
+    summary["report_file"] = str(ctx.settings.reports_dir / f"{name}.html")
+    report.notification = notify_editors(ctx.settings, summary)
+    ctx.store.finish_run(report.run_id, report.to_json())
+    path = report.write(ctx.settings.reports_dir, name)
+    create_markdown_artifact(
+        report.markdown(), key="nightly-report", description=f"ingest nightly refresh {name}"
+    )
+    create_table_artifact(
+        report.summary_rows(),
+        key="nightly-summary",
+        description=f"ingest nightly refresh {name}: sources and flags",
+    )
+    return path

@@ -1,0 +1,166 @@
+"""The deployments: `ingest serve` against a real `prefect server start`, and prefect.yaml."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+
+from flows.deployments import NIGHTLY, ONE_OFF
+from ingest.settings import BUNDLED_PROFILES, BUNDLED_WEB
+
+from .conftest import ROOT, STABLE_URL
+
+
+def test_prefect_yaml_describes_the_served_deployments() -> None:
+    from prefect.cli.deploy._models import PrefectYamlModel
+
+    from ingest.settings import Settings
+
+    raw = yaml.safe_load((ROOT / "prefect.yaml").read_text())
+    model = PrefectYamlModel.model_validate(raw)
+    found = {d.name: d for d in model.deployments}
+    assert set(found) == {NIGHTLY, ONE_OFF}
+    nightly, one_off = found[NIGHTLY], found[ONE_OFF]
+    assert nightly.entrypoint == "flows/nightly.py:nightly_refresh"
+    assert one_off.entrypoint == "flows/one_off.py:ingest_url"
+    for d in (nightly, one_off):
+        assert d.work_pool is not None and d.work_pool.name == "ingest-pool"
+        path, name = (d.entrypoint or "").split(":")
+        assert f"def {name}(" in (ROOT / path).read_text()
+    defaults = Settings()
+    schedule = raw["deployments"][0]["schedules"][0]
+    assert schedule == {"cron": defaults.schedule_cron, "timezone": defaults.schedule_timezone}
+    assert raw["deployments"][0]["concurrency_limit"] == {
+        "limit": 1,
+        "collision_strategy": "CANCEL_NEW",
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _tail(path: Path) -> str:
+    return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+
+@pytest.fixture
+def prefect_server(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """`prefect server start` on a free loopback port; yields its API URL and the env to use."""
+    port = _free_port()
+    api = f"http://127.0.0.1:{port}/api"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "INGEST_"))} | {
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_UI_ENABLED": "false",
+    }
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "prefect", "server", "start"]
+            + ["--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, _tail(log)
+            try:
+                if httpx.get(f"{api}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "no /api/health after 90 s\n" + _tail(log)
+            time.sleep(0.5)
+        yield api, env | {"PREFECT_API_URL": api}
+    finally:
+        _stop(server)
+
+
+@pytest.mark.prefect
+def test_ingest_serve_registers_both_and_runs_ingest_url(
+    prefect_server: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    from prefect.client.orchestration import get_client
+    from prefect.deployments import run_deployment
+    from prefect.exceptions import ObjectNotFound
+    from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+
+    api, env = prefect_server
+    profiles = tmp_path / "profiles"
+    shutil.copytree(BUNDLED_PROFILES, profiles)
+    home = tmp_path / "home"
+    serve_env = env | {
+        "INGEST_HOME": str(home),
+        "INGEST_PROFILES_DIR": str(profiles),
+        "INGEST_REPLAY": str(BUNDLED_WEB),  # nothing touches the internet
+        "INGEST_SCHEDULE_CRON": "30 4 * * *",
+        "INGEST_SCHEDULE_TIMEZONE": "Europe/Berlin",
+    }
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        served = subprocess.Popen(
+            [sys.executable, "-m", "ingest.cli", "serve"],
+            env=serve_env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        with temporary_settings({PREFECT_API_URL: api, PREFECT_HOME: env["PREFECT_HOME"]}):
+            with get_client(sync_client=True) as client:
+                found: dict[str, Any] = {}
+                deadline = time.monotonic() + 90
+                while len(found) < 2:
+                    assert served.poll() is None, _tail(log)
+                    assert time.monotonic() < deadline, "not registered\n" + _tail(log)
+                    for name in (f"{NIGHTLY}/{NIGHTLY}", f"{ONE_OFF}/{ONE_OFF}"):
+                        with contextlib.suppress(ObjectNotFound):  # not there yet
+                            found[name] = client.read_deployment_by_name(name)
+                    time.sleep(0.5)
+                nightly = found[f"{NIGHTLY}/{NIGHTLY}"]
+                cron = nightly.schedules[0].schedule
+                assert (cron.cron, cron.timezone) == ("30 4 * * *", "Europe/Berlin")
+                assert nightly.global_concurrency_limit is not None
+                assert nightly.global_concurrency_limit.limit == 1
+                assert nightly.concurrency_options is not None
+                assert nightly.concurrency_options.collision_strategy == "CANCEL_NEW"
+                one_off = found[f"{ONE_OFF}/{ONE_OFF}"]
+                assert one_off.parameter_openapi_schema["required"] == ["url"]
+
+            run = run_deployment(
+                f"{ONE_OFF}/{ONE_OFF}", parameters={"url": STABLE_URL}, timeout=120
+            )
+            assert run.state is not None and run.state.is_completed(), f"{run.state}\n" + _tail(log)
+        reports = list((home / "reports" / "one-off").glob("*.md"))
+        assert len(reports) == 1 and STABLE_URL in reports[0].read_text()
+    finally:
+        _stop(served)

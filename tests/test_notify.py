@@ -1,0 +1,116 @@
+"""The webhook: one POST with Slack's JSON when changes were queued; failures noted, not raised."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+
+from ingest.notify import message, notify_run
+from ingest.settings import Settings
+
+
+class Hook:
+    """A loopback webhook: records each POST's body, answers with `status`."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        self.status = 200
+        hook = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                hook.bodies.append(json.loads(self.rfile.read(length)))
+                self.send_response(hook.status)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/T0/SECRET"
+
+
+@pytest.fixture
+def hook() -> Iterator[Hook]:
+    h = Hook()
+    thread = threading.Thread(target=h.server.serve_forever, daemon=True)
+    thread.start()
+    yield h
+    h.server.shutdown()
+    h.server.server_close()
+
+
+def _report(changes: int) -> dict[str, Any]:
+    return {
+        "run_id": "r1",
+        "kind": "nightly",
+        "counts": {"fetched": 3, "unchanged": 1, "failed": 0, "skipped": 0},
+        "flags": {"added": changes} if changes else {},
+        "sources": [
+            {
+                "url": "https://example.org/a",
+                "changes": [{"id": str(i), "kind": "added"} for i in range(changes)],
+            }
+        ],
+        "unreachable": [],
+        "report_file": "output/reports/2026-06-10.html",
+    }
+
+
+def _settings(url: str | None, allow_private: bool = True) -> Settings:
+    return Settings(notify_url=url, allow_private=allow_private)
+
+
+def test_posts_once_with_slack_json(hook: Hook) -> None:
+    with httpx.Client() as client:
+        done = notify_run(client, _settings(hook.url), _report(2))
+    assert done == {"sent": True, "message": "sent to http://127.0.0.1", "error": None}
+    assert hook.bodies == [{"text": message(_report(2))}]
+    text = hook.bodies[0]["text"]
+    assert "2 new changes queued" in text and "2 added" in text and "3 fetched" in text
+
+
+def test_nothing_queued_or_no_url_sends_nothing(hook: Hook) -> None:
+    with httpx.Client() as client:
+        assert notify_run(client, _settings(hook.url), _report(0)) is None
+        assert notify_run(client, _settings(None), _report(2)) is None
+    assert hook.bodies == []
+
+
+def test_a_failing_webhook_is_reported_not_raised(hook: Hook) -> None:
+    hook.status = 500
+    with httpx.Client() as client:
+        done = notify_run(client, _settings(hook.url), _report(1))
+    assert done is not None and not done["sent"] and done["error"] == "HTTP 500"
+    assert len(hook.bodies) == 1
+    hook.server.shutdown()  # and a webhook that is down
+    hook.server.server_close()
+    with httpx.Client() as client:
+        done = notify_run(client, _settings(hook.url), _report(1))
+    assert done is not None and not done["sent"] and "ConnectError" in done["error"]
+    assert "SECRET" not in done["message"]  # the webhook's token stays out of reports
+
+
+def test_private_addresses_refused_unless_allowed(hook: Hook) -> None:
+    with httpx.Client() as client:
+        done = notify_run(client, _settings(hook.url, allow_private=False), _report(1))
+        bad = notify_run(client, _settings("file:///etc/passwd"), _report(1))
+    assert done is not None and not done["sent"] and "refused" in done["message"]
+    assert "loopback" in done["message"] and "SECRET" not in done["message"]
+    assert bad is not None and not bad["sent"]
+    assert hook.bodies == []
+
+
+def test_slack_special_characters_are_escaped() -> None:
+    report = _report(1)
+    report["run_id"] = "<!channel> & co"
+    assert "&lt;!channel&gt; &amp; co" in message(report)

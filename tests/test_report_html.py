@@ -1,0 +1,104 @@
+"""The HTML report: self-contained, escaped, with a chart whose bars carry the run's numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from ingest.outcome import SourceOutcome
+from ingest.report import RunReport
+from ingest.report_html import bar_chart_svg, render_html
+
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def _change(kind: str, i: int) -> dict[str, object]:
+    return {
+        "id": f"c{i:015d}",
+        "profile": f"p-{HOSTILE}",
+        "kind": kind,
+        "claim": {"predicate": "maintainer", "object": HOSTILE, "qualifiers": {"level": "core"}},
+        "previous": None,
+        "source_url": "https://example.org/a",
+    }
+
+
+def _report() -> RunReport:
+    report = RunReport(run_id="r1", kind="nightly", started="s", finished="f", replay="w")
+    report.outcomes = [
+        SourceOutcome(
+            url=f"https://example.org/{HOSTILE}",
+            status="fetched",
+            claims=7,
+            people=3,
+            changes=[_change("added", 1), _change("added", 2), _change("removed", 3)],
+            alerts=[f"layout {HOSTILE}"],
+            unknown_people=[HOSTILE],
+        ),
+        SourceOutcome(url="https://example.org/b", status="fetched"),
+        SourceOutcome(url="https://example.org/c", status="unchanged"),
+        SourceOutcome(url="https://example.org/d", status="failed", error=f"boom {HOSTILE}"),
+        SourceOutcome(url="https://example.org/e", status="skipped"),
+        SourceOutcome(url="https://example.org/f", status="skipped"),
+    ]
+    return report
+
+
+def _bars(page: str) -> dict[str, int]:
+    return {
+        label: int(value)
+        for label, value in re.findall(r'data-label="([^"]+)" data-value="(\d+)"', page)
+    }
+
+
+def test_hostile_strings_are_escaped_and_nothing_is_loaded() -> None:
+    page = render_html(_report().to_json())
+    assert "<script" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    # self-contained: no external stylesheet, script, image, font or link
+    assert not re.search(r"<(link|script|img|iframe|object)\b", page)
+    assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", page)
+    assert "url(" not in page
+
+
+def test_the_chart_shows_the_runs_numbers() -> None:
+    report = _report()
+    page = render_html(report.to_json())
+    assert page.count("<svg") == 2
+    assert _bars(page) == {
+        "fetched": 2,
+        "unchanged": 1,
+        "failed": 1,
+        "not replayed": 2,
+        "added": 2,
+        "changed": 0,
+        "removed": 1,
+    }
+    assert report.counts() == {"fetched": 2, "unchanged": 1, "failed": 1, "skipped": 2}
+    assert "Flags for review (3)" in page and "Sources (6)" in page
+
+
+def test_bar_heights_are_proportional() -> None:
+    svg = bar_chart_svg("t", [("a", 10, "#000"), ("b", 5, "#111"), ("c", 0, "#222")])
+    heights = [int(h) for h in re.findall(r'class="bar"[^>]* height="(\d+)"', svg)]
+    assert heights[0] == 2 * heights[1] and heights[2] == 0 and heights[0] > 0
+    assert "<svg" in bar_chart_svg("empty", [])
+
+
+def test_write_leaves_md_json_and_html(tmp_path: Path) -> None:
+    report = _report()
+    report.notification = {"sent": False, "message": "could not notify http://x: HTTP 500"}
+    md = report.write(tmp_path, "2026-06-10")
+    assert md == tmp_path / "2026-06-10.md"
+    html = (tmp_path / "2026-06-10.html").read_text()
+    data = json.loads((tmp_path / "2026-06-10.json").read_text())
+    assert data["notification"]["message"] in html and "HTTP 500" in md.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+
+
+def test_summary_rows_for_the_table_artifact() -> None:
+    rows = {(r["what"], r["item"]): r["count"] for r in _report().summary_rows()}
+    assert rows[("sources", "not replayed")] == 2 and rows[("flags", "added")] == 2
+    assert rows[("flags", "changed")] == 0 and len(rows) == 7
