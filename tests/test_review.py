@@ -18,6 +18,8 @@ from ingest.store import Store
 
 from .helpers import page
 
+pytestmark = pytest.mark.postgres  # also on PostgreSQL: see tests/conftest.py
+
 URL = "https://example.org/maintainers"
 SOURCE = Source(
     url=URL,

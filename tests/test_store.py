@@ -12,6 +12,8 @@ from ingest.store import MIGRATIONS, Store
 
 from .helpers import claim
 
+pytestmark = pytest.mark.postgres  # also on PostgreSQL: see tests/conftest.py
+
 
 def test_snapshot_is_stored_once_and_read_back(store: Store, workspace: Settings) -> None:
     snap = Snapshot(
@@ -68,3 +70,10 @@ def test_unusable_database_url_is_a_store_error(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("INGEST_DATABASE_URL", "nosuchdialect://x")
     with pytest.raises(StoreError, match="cannot open database"):
         Store.open(Settings())
+
+
+def test_the_store_uses_the_database_asked_for(store: Store, database: str | None) -> None:
+    assert store.engine.dialect.name == ("sqlite" if database is None else "postgresql")
+    if database is not None:
+        with store.begin() as conn:  # a fresh database of its own, sorting text as SQLite does
+            assert conn.exec_driver_sql("SELECT 'B' < 'a'").scalar() is True

@@ -313,6 +313,7 @@ def test_bulk_accept_with_one_item_left_out(
 # -- the queue -----------------------------------------------------------------------------
 
 
+@pytest.mark.postgres
 def test_queue_filters_and_groups_by_source(ann: TestClient, app_store: Store) -> None:
     hostile_change(app_store, profile="alban-desmaison")
     page = ann.get("/").text
@@ -323,6 +324,7 @@ def test_queue_filters_and_groups_by_source(ann: TestClient, app_store: Store) -
     assert "Nothing to review here" in decided
 
 
+@pytest.mark.postgres
 def test_queue_with_ten_thousand_pending_changes_is_fast(ann: TestClient, app_store: Store) -> None:
     many_pending(app_store, 10_000)
     ann.get("/")  # warm

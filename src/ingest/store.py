@@ -1,4 +1,5 @@
-"""Storage: a SQL database (SQLite file in INGEST_HOME by default) plus snapshot bodies on disk.
+"""Storage: a SQL database (SQLite file in INGEST_HOME by default, or PostgreSQL through
+`INGEST_DATABASE_URL=postgresql+psycopg://...`) plus snapshot bodies on disk.
 
 Snapshot bodies are stored once, by sha256, under `<home>/snapshots/<sha[:2]>/<sha>`; the database
 holds sources, fetches, snapshots, claims, changes, decisions, runs and an append-only audit log.
@@ -160,11 +161,33 @@ _APPEND_ONLY_SQLITE = [
        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END""",
 ]
 
+# PostgreSQL: one PL/pgSQL function raising an integrity error (SQLSTATE 23000, so SQLAlchemy
+# raises IntegrityError as it does for SQLite's RAISE(ABORT)), fired before any UPDATE, DELETE or
+# TRUNCATE of the audit log.
+_APPEND_ONLY_POSTGRESQL = [
+    """CREATE OR REPLACE FUNCTION audit_log_append_only() RETURNS trigger
+       LANGUAGE plpgsql AS $$
+       BEGIN
+           RAISE EXCEPTION 'audit_log is append-only'
+               USING ERRCODE = 'integrity_constraint_violation';
+       END
+       $$""",
+    "DROP TRIGGER IF EXISTS audit_log_no_update ON audit_log",
+    """CREATE TRIGGER audit_log_no_update BEFORE UPDATE OR DELETE ON audit_log
+       FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()""",
+    "DROP TRIGGER IF EXISTS audit_log_no_truncate ON audit_log",
+    """CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+       FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()""",
+]
+
 
 def _migration_1(conn: Connection) -> None:
     metadata.create_all(conn)
     if conn.dialect.name == "sqlite":
         for ddl in _APPEND_ONLY_SQLITE:
+            conn.exec_driver_sql(ddl)
+    elif conn.dialect.name == "postgresql":
+        for ddl in _APPEND_ONLY_POSTGRESQL:
             conn.exec_driver_sql(ddl)
 
 
@@ -184,6 +207,8 @@ def _migration_3(conn: Connection) -> None:
 
 MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
 
+_MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
+
 
 class Store:
     """The database and the snapshot folder, opened together."""
@@ -195,10 +220,12 @@ class Store:
     @classmethod
     def open(cls, settings: Settings) -> Store:
         settings.home.mkdir(parents=True, exist_ok=True)
-        url = settings.db_url
+        url = database_url(settings.db_url)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True  # a server restart between two uses is not an error
         try:
             engine = sa.create_engine(url, **kwargs)
             if url.startswith("sqlite"):
@@ -206,7 +233,8 @@ class Store:
             store = cls(engine, settings.snapshots_dir)
             store.migrate()
         except sa.exc.SQLAlchemyError as exc:
-            raise StoreError(f"cannot open database '{url}': {exc}") from exc
+            shown = _without_password(url)
+            raise StoreError(f"cannot open database '{shown}': {exc}") from exc
         return store
 
     def close(self) -> None:
@@ -214,6 +242,8 @@ class Store:
 
     def migrate(self) -> int:
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":  # two processes opening a new database at once
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
             schema_version.create(conn, checkfirst=True)
             current = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
             for number, step in enumerate(MIGRATIONS, start=1):
@@ -630,6 +660,22 @@ def row_to_change(row: Any) -> Change:
         status=row["status"],
         created=row["created"],
     )
+
+
+def database_url(url: str) -> str:
+    """The SQLAlchemy URL to use: a PostgreSQL URL without a driver gets psycopg (version 3, the
+    driver installed), since SQLAlchemy's default for `postgresql://` is psycopg2."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _without_password(url: str) -> str:
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
