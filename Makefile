@@ -1,0 +1,16 @@
+# Entry points: `make test`, `make check`, `make bench`. uv builds the project venv from uv.lock
+# on first use, as the README's commands do (installed with pip when missing).
+.PHONY: test check bench uv
+
+test: uv
+	uv run pytest
+
+check: uv
+	scripts/check
+
+# Issue 7 benchmarks side by side in one run: output/bench.jsonl and a table (under 5 minutes).
+bench: uv
+	uv run python bench/run_all.py
+
+uv:
+	@command -v uv >/dev/null || python3 -m pip install -q uv

@@ -1,0 +1,156 @@
+"""Baseline for the governance extractor: the same job done plainly with BeautifulSoup.
+
+    .venv/bin/python bench/governance_bs4.py [--repeat N] [FILE]
+
+`extract_bs4(html)` parses the page with BeautifulSoup (html.parser), walks the h2/h3 headings
+and the list items under them in document order, and returns one (level, section, name, handle,
+status) per maintainer entry: the items under "Lead Core Maintainer" / "Core Maintainers", and
+under each h3 of the module and library groups. It is what a straightforward implementation of
+`extractors.pytorch_governance` for this one HTML layout looks like; `main` checks that it finds
+the same people as the real extractor, then times both (ms per page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bs4 import BeautifulSoup, Tag
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
+
+FIXTURE = ROOT / "fixtures/governance/constructed.docs-2.14.persons_of_interest.pydata.html"
+URL = "https://docs.pytorch.org/docs/2.14/community/persons_of_interest.html"
+GROUPS = {
+    "module-level maintainers": "module",
+    "core module maintainers": "module",
+    "library-level maintainers": "library",
+    "core governed external module maintainers": "library",
+    "sunsetted modules": "library",
+}
+GITHUB = re.compile(r"^https?://(?:www\.)?github\.com/([A-Za-z0-9-]+)/?$", re.IGNORECASE)
+EMERITUS = re.compile(r"\(\s*emeritus\s*\)", re.IGNORECASE)
+
+Entry = tuple[str, str, str, str | None, str]
+
+
+def _text(node: Tag) -> str:
+    return " ".join(node.get_text("").split())
+
+
+def _kind(heading: str) -> str | None:
+    low = heading.lower()
+    if low.startswith("lead core maintainer"):
+        return "lead"
+    if low.startswith("core maintainers"):
+        return "core"
+    return GROUPS.get(low)
+
+
+def _entry(li: Tag, level: str, section: str) -> Entry | None:
+    text = _text(li)
+    handle = None
+    for a in li.find_all("a", href=True):
+        match = GITHUB.match(str(a["href"]).strip())
+        if match:
+            handle = match.group(1).lower()
+            text = text.replace(f"({_text(a)})", " ")
+            break
+    status = "emeritus" if EMERITUS.search(text) else "current"
+    name = " ".join(EMERITUS.sub(" ", text).split()).strip(" ,;:-")
+    return (level, section, name, handle, status) if name else None
+
+
+def extract_bs4(html: str) -> list[Entry]:
+    soup = BeautifulSoup(html, "html.parser")
+    root = soup.find("article") or soup.body or soup
+    for junk in root.find_all(["script", "style", "template", "noscript", "nav", "footer"]):
+        junk.decompose()
+    for anchor in root.find_all("a", class_="headerlink"):
+        anchor.decompose()
+    out: list[Entry] = []
+    top: str | None = None  # the kind of the current h2
+    section: str | None = None  # the current h2 (lead/core) or h3 (module/library)
+    for node in root.find_all(["h2", "h3", "li"]):
+        if node.name == "h2":
+            heading = _text(node)
+            top = _kind(heading)
+            section = heading if top in ("lead", "core") else None
+        elif node.name == "h3":
+            section = _text(node) if top in ("module", "library") else None
+        elif top and section and node.find_parent("li") is None:
+            entry = _entry(node, top, section)
+            if entry:
+                out.append(entry)
+    return out
+
+
+def extract_ours(html: bytes) -> list[Entry]:
+    from extractors import pytorch_governance
+    from ingest.models import Snapshot
+
+    snapshot = Snapshot(url=URL, headers={"Content-Type": "text/html"}, body=html)
+    return [
+        (
+            c.qualifiers["level"],
+            c.qualifiers["section"],
+            c.subject.name,
+            c.subject.github,
+            c.qualifiers["status"],
+        )
+        for c in pytorch_governance.extract(snapshot)
+    ]
+
+
+def interleaved_ms(
+    ours: Callable[[], object], theirs: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """Median ms per call of each, measured in alternation (ten of ours per baseline call), so
+    that a busy machine slows both alike."""
+    ours(), theirs()  # warm-up
+    a: list[float] = []
+    b: list[float] = []
+    for i in range(repeat):
+        started = time.perf_counter()
+        ours()
+        a.append((time.perf_counter() - started) * 1000)
+        if i % 10 == 0:
+            started = time.perf_counter()
+            theirs()
+            b.append((time.perf_counter() - started) * 1000)
+    return statistics.median(a), statistics.median(b)
+
+
+def compare(path: Path = FIXTURE, repeat: int = 300) -> dict[str, float | int]:
+    body = path.read_bytes()
+    html = body.decode("utf-8")
+    ours, theirs = extract_ours(body), extract_bs4(html)
+    same_people = {(e[2], e[3]) for e in ours} == {(e[2], e[3]) for e in theirs}
+    if not same_people or len(ours) != len(theirs):
+        raise SystemExit(f"bs4 baseline disagrees: {len(theirs)} entries vs {len(ours)}")
+    ours_ms, bs4_ms = interleaved_ms(lambda: extract_ours(body), lambda: extract_bs4(html), repeat)
+    return {"entries": len(ours), "ours_ms": ours_ms, "bs4_ms": bs4_ms}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file", nargs="?", type=Path, default=FIXTURE)
+    parser.add_argument("--repeat", type=int, default=300)
+    args = parser.parse_args()
+    result = compare(args.file, args.repeat)
+    print(
+        f"{args.file.name}: {result['entries']} entries; pytorch_governance "
+        f"{result['ours_ms']:.2f} ms/page, BeautifulSoup {result['bs4_ms']:.2f} ms/page, "
+        f"ratio {result['bs4_ms'] / result['ours_ms']:.1f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()
