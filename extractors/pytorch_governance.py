@@ -47,15 +47,15 @@ the `li` text content with whitespace collapsed. `<script>`, `<style>`, `<templa
 
 from __future__ import annotations
 
+import functools
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ingest.errors import ExtractionError, RedirectStubError, UnsupportedFormatError
-from ingest.models import Claim, Evidence, Snapshot, Subject
+from ingest.models import Claim, Snapshot
 from ingest.redirects import stub_target
 from ingest.sniff import sniff_format
 
@@ -103,6 +103,8 @@ GITHUB_USER = re.compile(
 TRAILING_PAREN = re.compile(r"\(([^()]*)\)\s*$")
 MODULE_PATH_HINT = re.compile(r"torch|[./]", re.IGNORECASE)
 NAME_EDGE_PUNCT = " \t,;:-–—"
+# the Unicode general category Cc (a fixed set under the Unicode stability policy)
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 # --- HTML -----------------------------------------------------------------------------------
 CONTENT_ROOTS = (
@@ -137,6 +139,8 @@ MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 RST_BULLET = re.compile(r"^( {0,3})([-*+•‣⁃])(?:([ \t]+)(.*?))?[ \t]*$")
 RST_LINK = re.compile(r"`([^`<]*?)\s*<([^<>`\s]+)>`__?")
+
+_CLAIM_VALIDATOR = Claim.__pydantic_validator__
 
 MAX_NESTED_INDENT = 3  # a bullet indented more than this is nested, not a maintainer entry
 
@@ -307,27 +311,31 @@ def _on_item(state: _State, item: _Item, snapshot: Snapshot) -> None:
     qualifiers["status"] = "emeritus" if emeritus else "current"
     if top.kind in ("module", "library"):
         qualifiers["group"] = top.text
+    # one validation of the nested data builds the Claim with its Subject and Evidence
     state.claims.append(
-        Claim(
-            subject=Subject(name=name, github=github),
-            predicate=PREDICATE,
-            object=OBJECT,
-            qualifiers=qualifiers,
-            evidence=Evidence(
-                url=snapshot.url,
-                sha256=snapshot.sha256,
-                locator=f"h{heading.level} '{heading.text}' > li {state.index}",
-                quote=item.quote,
-            ),
-            extractor=TAG,
+        _CLAIM_VALIDATOR.validate_python(
+            {
+                "subject": {"name": name, "github": github},
+                "predicate": PREDICATE,
+                "object": OBJECT,
+                "qualifiers": qualifiers,
+                "evidence": {
+                    "url": snapshot.url,
+                    "sha256": snapshot.sha256,
+                    "locator": f"h{heading.level} '{heading.text}' > li {state.index}",
+                    "quote": item.quote,
+                },
+                "extractor": TAG,
+            }
         )
     )
 
 
 def _person(item: _Item) -> tuple[str, str | None, bool] | None:
     """(name, github user, emeritus) of a list item, or None when it names nobody."""
-    emeritus = EMERITUS.search(item.text) is not None
-    text = _collapse(EMERITUS.sub(" ", item.text))
+    without_marker, markers = EMERITUS.subn(" ", item.text)
+    emeritus = markers > 0
+    text = _collapse(without_marker)
     github: str | None = None
     handle_label: str | None = item.links[0][0] if item.links else None
     for label, target in item.links:
@@ -336,16 +344,52 @@ def _person(item: _Item) -> tuple[str, str | None, bool] | None:
             github, handle_label = match.group(1).lower(), label
             break
     if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
-        group = re.compile(r"\(\s*" + re.escape(_collapse(handle_label)) + r"\s*\)")
-        spans = list(group.finditer(text))
-        if spans:
-            text = text[: spans[-1].start()] + " " + text[spans[-1].end() :]
+        span = _last_handle_group(text, _collapse(handle_label))
+        if span is not None:
+            text = text[: span[0]] + " " + text[span[1] :]
     name = _collapse(_without_controls(text)).strip(NAME_EDGE_PUNCT)
     if not name:
         return None
     return name, github, emeritus
 
 
+def _last_handle_group(text: str, label: str) -> tuple[int, int] | None:
+    """(start, end) of the last match of `\\(\\s*<label>\\s*\\)` in `text`, or None.
+
+    Both are collapsed (their only whitespace is single inner spaces). For a non-empty label
+    without parentheses, matches cannot overlap and each is "(", an optional space, the label, an
+    optional space, ")", so the last one is the rightmost occurrence of the label so enclosed;
+    other labels go through the regular expression.
+    """
+    if label not in text:  # no match is possible without the label itself
+        return None
+    if not label or "(" in label or ")" in label:
+        spans = list(_handle_group(label).finditer(text))
+        return spans[-1].span() if spans else None
+    size = len(label)
+    end = len(text)
+    while True:
+        at = text.rfind(label, 0, end)
+        if at < 0:
+            return None
+        start = at - 1 if at >= 1 and text[at - 1] == "(" else -1
+        if start < 0 and at >= 2 and text[at - 1] == " " and text[at - 2] == "(":
+            start = at - 2
+        if start >= 0:
+            after = at + size
+            if text[after : after + 1] == ")":
+                return start, after + 1
+            if text[after : after + 2] == " )":
+                return start, after + 2
+        end = at + size - 1
+
+
+@functools.lru_cache(maxsize=4096)
+def _handle_group(label: str) -> re.Pattern[str]:
+    return re.compile(r"\(\s*" + re.escape(label) + r"\s*\)")
+
+
+@functools.lru_cache(maxsize=1024)
 def _scope(section: str) -> str:
     match = TRAILING_PAREN.search(section)
     if match:
@@ -393,9 +437,11 @@ def _content_root(tree: LexborHTMLParser) -> LexborNode | None:
 
 
 def _html_item(node: LexborNode) -> _Item:
+    # the `a[href]` descendants in document order (a walk is cheaper than a CSS query per item)
     links = tuple(
-        (_collapse(a.text(deep=True, separator="")), a.attributes.get("href") or "")
-        for a in node.css(LINK)
+        (_collapse(a.text(deep=True, separator="")), a.attrs.get("href") or "")
+        for a in node.traverse(include_text=False)
+        if a.tag == "a" and "href" in a.attrs
     )
     quote = _collapse(node.text(deep=True, separator=""))
     return _Item(quote=quote, text=quote, links=links)
@@ -550,7 +596,7 @@ def _collapse(text: str) -> str:
 
 
 def _without_controls(text: str) -> str:
-    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
+    return CONTROL_CHARS.sub(" ", text)
 
 
 def _indent(line: str) -> int:
