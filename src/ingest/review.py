@@ -9,6 +9,8 @@ gets AlreadyDecidedError saying who decided it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -45,6 +47,37 @@ def resolve_id(store: Store, change_id: str) -> str:
     raise ChangeNotFoundError(change_id)
 
 
+class _ProfileFile:
+    """The one profile file a decision rewrites, and how to put it back."""
+
+    def __init__(self) -> None:
+        self.undo: tuple[Path, str] | None = None
+
+    def write(self, path: Path, text: str, before: str) -> None:
+        try:
+            write_atomic(path, text.encode("utf-8"))
+        except OSError as exc:
+            raise StoreError(f"cannot write profile '{path}': {exc}") from exc
+        self.undo = (path, before)
+
+
+@contextmanager
+def profile_transaction(
+    store: Store, profiles_dir: Path
+) -> Iterator[tuple[sa.Connection, _ProfileFile]]:
+    """A database transaction that may rewrite one profile file, all or nothing: under the
+    profiles' lock; when the transaction fails after the file was written, the file is put back."""
+    profile_file = _ProfileFile()
+    try:
+        with profile_lock(profiles_dir), store.begin() as conn:
+            yield conn, profile_file
+    except BaseException:
+        if profile_file.undo is not None:
+            path, before = profile_file.undo
+            write_atomic(path, before.encode("utf-8"))
+        raise
+
+
 def _last_decider(conn: sa.Connection, change_id: str) -> str | None:
     return conn.execute(
         sa.select(decisions.c.editor)
@@ -70,60 +103,50 @@ def decide(
         raise ReviewError("a decision needs the editor's name")
     change_id = resolve_id(store, change_id)
     now = iso_z(utcnow())
-    written: tuple[Path, str] | None = None
-    try:
-        with profile_lock(profiles_dir), store.begin() as conn:
-            won = conn.execute(
-                changes.update()
-                .where(changes.c.id == change_id, changes.c.status == "pending")
-                .values(status=status, updated=now)
-            ).rowcount
-            row = store.get_change(change_id, conn)
-            if row is None:
-                raise ChangeNotFoundError(change_id)
-            if won != 1:
-                raise AlreadyDecidedError(change_id, row["status"], _last_decider(conn, change_id))
-            change = row_to_change(row)
-            path: Path | None = None
-            before = after = None
-            if status == "accepted":
-                path = profile_path(profiles_dir, change.profile)
-                profile = load_profile(path)
-                before = path.read_text(encoding="utf-8")
-                ref = reference_for_change(store, change, row.get("snapshot_sha256"))
-                after = render(apply_change(profile, change, ref, today or utcnow().date()))
-            conn.execute(
-                decisions.insert().values(
-                    change_id=change_id,
-                    status=status,
-                    editor=editor,
-                    note=note,
-                    decided_at=now,
-                    profile_path=str(path) if path else None,
-                    profile_before=before,
-                    profile_after=after,
-                )
-            )
-            store.audit(
-                conn,
-                editor,
-                status,
+    with profile_transaction(store, profiles_dir) as (conn, profile_file):
+        won = conn.execute(
+            changes.update()
+            .where(changes.c.id == change_id, changes.c.status == "pending")
+            .values(status=status, updated=now)
+        ).rowcount
+        row = store.get_change(change_id, conn)
+        if row is None:
+            raise ChangeNotFoundError(change_id)
+        if won != 1:
+            raise AlreadyDecidedError(change_id, row["status"], _last_decider(conn, change_id))
+        change = row_to_change(row)
+        path: Path | None = None
+        before = after = None
+        if status == "accepted":
+            path = profile_path(profiles_dir, change.profile)
+            profile = load_profile(path)
+            before = path.read_text(encoding="utf-8")
+            ref = reference_for_change(store, change, row.get("snapshot_sha256"))
+            after = render(apply_change(profile, change, ref, today or utcnow().date()))
+        conn.execute(
+            decisions.insert().values(
                 change_id=change_id,
-                profile=change.profile,
+                status=status,
+                editor=editor,
                 note=note,
-                kind=change.kind,
-                source_url=change.source_url,
+                decided_at=now,
+                profile_path=str(path) if path else None,
+                profile_before=before,
+                profile_after=after,
             )
-            if path is not None and after is not None and before is not None:
-                try:
-                    write_atomic(path, after.encode("utf-8"))
-                except OSError as exc:
-                    raise StoreError(f"cannot write profile '{path}': {exc}") from exc
-                written = (path, before)
-    except BaseException:
-        if written is not None:  # the database rolled back: put the profile back as it was
-            write_atomic(written[0], written[1].encode("utf-8"))
-        raise
+        )
+        store.audit(
+            conn,
+            editor,
+            status,
+            change_id=change_id,
+            profile=change.profile,
+            note=note,
+            kind=change.kind,
+            source_url=change.source_url,
+        )
+        if path is not None and after is not None and before is not None:
+            profile_file.write(path, after, before)
     change.status = status  # type: ignore[assignment]
     return Decided(change=change, status=status, profile_file=path)
 
@@ -268,66 +291,56 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
     row is changed or deleted. Called again, it takes back the decision before that one.
     """
     now = iso_z(utcnow())
-    written: tuple[Path, str] | None = None
-    try:
-        with profile_lock(profiles_dir), store.begin() as conn:
-            last = _last_standing_decision(conn, editor)
-            if last is None:
-                raise NothingToUndoError(editor)
-            change_id = last["change_id"]
-            back = conn.execute(
-                changes.update()
-                .where(changes.c.id == change_id, changes.c.status == last["status"])
-                .values(status="pending", updated=now)
-            ).rowcount
-            if back != 1:
-                raise NothingToUndoError(editor)
-            path = Path(last["profile_path"]) if last["profile_path"] else None
-            restored = current = None
-            if last["status"] == "accepted" and path is not None:
-                try:
-                    current = path.read_text(encoding="utf-8")
-                except OSError as exc:
-                    raise StoreError(f"cannot read profile '{path}': {exc}") from exc
-                if current != last["profile_after"]:
-                    raise UndoConflictError(change_id, str(path))
-                restored = last["profile_before"]
-            conn.execute(
-                decisions.insert().values(
-                    change_id=change_id,
-                    status="undone",
-                    editor=editor,
-                    note=note,
-                    decided_at=now,
-                    profile_path=str(path) if path else None,
-                    profile_before=current,
-                    profile_after=restored,
-                )
-            )
-            row = store.get_change(change_id, conn)
-            assert row is not None
-            change = row_to_change(row)
-            store.audit(
-                conn,
-                editor,
-                "undone",
+    with profile_transaction(store, profiles_dir) as (conn, profile_file):
+        last = _last_standing_decision(conn, editor)
+        if last is None:
+            raise NothingToUndoError(editor)
+        change_id = last["change_id"]
+        back = conn.execute(
+            changes.update()
+            .where(changes.c.id == change_id, changes.c.status == last["status"])
+            .values(status="pending", updated=now)
+        ).rowcount
+        if back != 1:
+            raise NothingToUndoError(editor)
+        path = Path(last["profile_path"]) if last["profile_path"] else None
+        restored = current = None
+        if last["status"] == "accepted" and path is not None:
+            try:
+                current = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise StoreError(f"cannot read profile '{path}': {exc}") from exc
+            if current != last["profile_after"]:
+                raise UndoConflictError(change_id, str(path))
+            restored = last["profile_before"]
+        conn.execute(
+            decisions.insert().values(
                 change_id=change_id,
-                profile=change.profile,
+                status="undone",
+                editor=editor,
                 note=note,
-                undid=last["status"],
-                decision=last["id"],
-                source_url=change.source_url,
+                decided_at=now,
+                profile_path=str(path) if path else None,
+                profile_before=current,
+                profile_after=restored,
             )
-            if path is not None and restored is not None and current is not None:
-                try:
-                    write_atomic(path, restored.encode("utf-8"))
-                except OSError as exc:
-                    raise StoreError(f"cannot write profile '{path}': {exc}") from exc
-                written = (path, current)
-    except BaseException:
-        if written is not None:  # the database rolled back: put the accepted text back
-            write_atomic(written[0], written[1].encode("utf-8"))
-        raise
+        )
+        row = store.get_change(change_id, conn)
+        assert row is not None
+        change = row_to_change(row)
+        store.audit(
+            conn,
+            editor,
+            "undone",
+            change_id=change_id,
+            profile=change.profile,
+            note=note,
+            undid=last["status"],
+            decision=last["id"],
+            source_url=change.source_url,
+        )
+        if path is not None and restored is not None and current is not None:
+            profile_file.write(path, restored, current)
     return Undone(change=change, undid=last["status"], profile_file=path)
 
 
