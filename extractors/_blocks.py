@@ -25,10 +25,6 @@ from dataclasses import dataclass
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.pytorch_governance import (
-    DROPPED_TAGS,
-    HEADERLINK,
-    HEADERLINK_MARKS,
-    HEADING_ANCHORS,
     HEADING_TAGS,
     LINK,
     MD_ATX,
@@ -38,13 +34,13 @@ from extractors.pytorch_governance import (
     RST_BULLET,
     SKIPPED_SUBTREES,
     _collapse,
-    _content_root,
     _front_matter_end,
     _indent,
     _md_inline,
     _rst_heading,
     _rst_inline,
     _verbatim_quote,
+    prepared_root,
 )
 
 Links = tuple[tuple[str, str], ...]
@@ -125,15 +121,9 @@ def html_document(text: str) -> Document:
 
 
 def _html_blocks(tree: LexborHTMLParser) -> Iterator[Block]:
-    root = _content_root(tree)
+    root = prepared_root(tree)
     if root is None:
         return
-    root.strip_tags(DROPPED_TAGS)
-    for anchor in root.css(HEADERLINK):
-        anchor.decompose()
-    for anchor in root.css(HEADING_ANCHORS):
-        if anchor.text(deep=True).strip() in HEADERLINK_MARKS:
-            anchor.decompose()
     counters = {"list": 0, "table": 0}
     stack = list(reversed(list(root.iter(include_text=False))))
     while stack:  # document order, without recursion (hostile nesting depth)

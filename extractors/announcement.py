@@ -50,6 +50,7 @@ from typing import Any
 from dateutil import parser as dateparser
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from extractors.pytorch_governance import content_root
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.sniff import sniff_format
@@ -484,11 +485,7 @@ def _html_date(tree: LexborHTMLParser) -> str | None:
 
 
 def _content_root(tree: LexborHTMLParser) -> LexborNode | None:
-    for selector in CONTENT_ROOTS:
-        node = tree.css_first(selector)
-        if node is not None:
-            return node
-    return tree.root
+    return content_root(tree, CONTENT_ROOTS)
 
 
 def _html_blocks(root: LexborNode, prefix: str, post_date: str | None) -> Iterator[_Block]:

@@ -404,15 +404,9 @@ def _scope(section: str) -> str:
 
 
 def _html_events(tree: LexborHTMLParser) -> Iterator[_Event]:
-    root = _content_root(tree)
+    root = prepared_root(tree)
     if root is None:
         return
-    root.strip_tags(DROPPED_TAGS)
-    for anchor in root.css(HEADERLINK):
-        anchor.decompose()
-    for anchor in root.css(HEADING_ANCHORS):
-        if anchor.text(deep=True).strip() in HEADERLINK_MARKS:
-            anchor.decompose()
     stack = list(reversed(list(root.iter(include_text=False))))
     while stack:  # document order, without recursion (hostile nesting depth)
         node = stack.pop()
@@ -428,8 +422,25 @@ def _html_events(tree: LexborHTMLParser) -> Iterator[_Event]:
         stack.extend(reversed(list(node.iter(include_text=False))))
 
 
-def _content_root(tree: LexborHTMLParser) -> LexborNode | None:
-    for selector in CONTENT_ROOTS:
+def prepared_root(tree: LexborHTMLParser) -> LexborNode | None:
+    """The page's content element with scripts, styles and heading permalinks removed."""
+    root = content_root(tree)
+    if root is None:
+        return None
+    root.strip_tags(DROPPED_TAGS)
+    for anchor in root.css(HEADERLINK):
+        anchor.decompose()
+    for anchor in root.css(HEADING_ANCHORS):
+        if anchor.text(deep=True).strip() in HEADERLINK_MARKS:
+            anchor.decompose()
+    return root
+
+
+def content_root(
+    tree: LexborHTMLParser, selectors: tuple[str, ...] = CONTENT_ROOTS
+) -> LexborNode | None:
+    """The first element a selector finds (main content before the whole page)."""
+    for selector in selectors:
         node = tree.css_first(selector)
         if node is not None:
             return node
