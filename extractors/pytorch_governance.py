@@ -56,7 +56,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ingest.errors import ExtractionError, RedirectStubError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
-from ingest.redirects import stub_target
+from ingest.redirects import stub_target_in
 from ingest.sniff import sniff_format
 
 NAME = "pytorch_governance"
@@ -214,10 +214,10 @@ def _parse(snapshot: Snapshot) -> _Document:
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
     text = _decode(snapshot.body)
     if fmt == "html":
-        target = stub_target(snapshot.body, snapshot.url)
+        tree = LexborHTMLParser(text)
+        target = stub_target_in(tree, snapshot.url)
         if target:
             raise RedirectStubError(snapshot.url, target)
-        tree = LexborHTMLParser(text)
         title = tree.css_first(TITLE)
         return _Document(
             title.text(deep=True) if title is not None else None, list(_html_events(tree))

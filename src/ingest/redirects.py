@@ -23,7 +23,13 @@ def stub_target(body: bytes, base_url: str) -> str | None:
     head = body[:2048].lower()
     if b"<" not in head:
         return None
-    tree = LexborHTMLParser(body[:200_000].decode("utf-8", errors="replace"))
+    return stub_target_in(
+        LexborHTMLParser(body[:200_000].decode("utf-8", errors="replace")), base_url
+    )
+
+
+def stub_target_in(tree: LexborHTMLParser, base_url: str) -> str | None:
+    """`stub_target` for a page the caller has parsed already (no second parse)."""
     refresh = tree.css_first(META_REFRESH)
     if refresh is not None:
         match = _REFRESH_URL.match(refresh.attributes.get("content") or "")
