@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -20,6 +21,41 @@ from ingest.store import Store
 from ingest.warc import WarcWriter
 
 
+def replay_of(settings: Settings, replay: str | None) -> str | None:
+    """The replay archive a run reads: its `replay` argument, else INGEST_REPLAY, else none."""
+    return replay or (str(settings.replay) if settings.replay else None)
+
+
+def _archive(folder: str) -> ReplayArchive:
+    """The archive in `folder`, read once per process while its files stay as they are (a Dask
+    worker fetching many batches reads it once; an edited archive is read again)."""
+    path = Path(folder)
+    try:
+        files = sorted(path.iterdir())
+    except OSError:
+        files = []
+    signature = tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    return _load_archive(str(path.resolve()), signature)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_archive(folder: str, signature: tuple[tuple[str, int, int], ...]) -> ReplayArchive:
+    return ReplayArchive.load(Path(folder))
+
+
+def open_client(
+    settings: Settings,
+    replay: str | None = None,
+    as_of: date | None = None,
+    archive: WarcWriter | None = None,
+) -> httpx.Client:
+    """An HTTP client for `settings`: from the replay archive, else live (archived to `archive`)."""
+    replay = replay_of(settings, replay)
+    if replay:
+        return make_client(settings, transport=_archive(replay).transport(as_of))
+    return make_client(settings, archive=archive)
+
+
 @dataclass
 class RunContext:
     settings: Settings
@@ -35,13 +71,9 @@ class RunContext:
 
     def client(self, replay: str | None = None, as_of: date | None = None) -> httpx.Client:
         """The run's HTTP client: live ones archive every exchange as WARC under INGEST_HOME."""
-        replay = replay or (str(self.settings.replay) if self.settings.replay else None)
-        if replay:
-            transport = ReplayArchive.load(Path(replay)).transport(as_of)
-            return make_client(self.settings, transport=transport)
-        if self.archive is None:
+        if self.archive is None and not replay_of(self.settings, replay):
             self.archive = WarcWriter(self.settings.warc_dir)
-        return make_client(self.settings, archive=self.archive)
+        return open_client(self.settings, replay, as_of, self.archive)
 
     def archive_pages(self, pages: list[AtomPage]) -> None:
         """Archive arXiv's answers too (its client speaks requests, not our fetch layer)."""
@@ -55,9 +87,9 @@ class RunContext:
 
     def arxiv_client(self, replay: str | None = None, as_of: date | None = None) -> ArxivClient:
         """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
-        replay = replay or (str(self.settings.replay) if self.settings.replay else None)
+        replay = replay_of(self.settings, replay)
         if replay:
-            session = replay_session(ReplayArchive.load(Path(replay)), as_of)
+            session = replay_session(_archive(replay), as_of)
             return ArxivClient(self.settings, session=session, delay_seconds=0.0)
         return ArxivClient(
             self.settings,

@@ -8,20 +8,28 @@ ingest nightly --replay DIR --as-of 2024-06-01   the versions in force that day
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from prefect import flow
+from prefect.futures import PrefectFuture
 
 from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
+from flows.dask_runner import dask_runner
 from flows.report_tasks import publish_nightly
-from flows.tasks import check_reference, fetch_source, process_feed, process_source
-from ingest.errors import IngestError
-from ingest.feeds import FEED
+from flows.tasks import (
+    FetchAnswer,
+    FetchJob,
+    check_reference,
+    fetch_batch,
+    fetch_batch_remote,
+    process_batch,
+)
+from ingest.batches import plan_batches
 from ingest.models import Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
-from ingest.pipeline import record_failure
 from ingest.polite import PoliteFetcher
 from ingest.references import flag_unreachable
 from ingest.registry import load_registry, plan
@@ -34,28 +42,48 @@ def check_sources(
     sources: list[Source],
     accessed: date | None,
     run_id: str,
+    remote: Remote | None = None,
 ) -> list[SourceOutcome]:
-    """Sources fetched concurrently (per-host limits in the fetch layer), processed one by one
-    (the database has one writer). Feeds register their entries as sources."""
-    futures = [
-        (source, fetch_source.submit(fetcher, source, ctx.store.source_state(source.url)))
-        for source in sources
-    ]
-    outcomes = []
-    for source, future in futures:
-        try:
-            fetched = future.result()
-        except IngestError as exc:
-            ctx.store.record_fetch(source.url, "failed", error=str(exc), run_id=run_id)
-            outcomes.append(record_failure(ctx.store, source, exc))
-            continue
-        if source.extractor == FEED:
-            outcomes.append(process_feed(ctx.store, source, fetched))
+    """Sources in batches of INGEST_BATCH_SIZE: each batch fetched by one task (concurrently,
+    per-host limits in the fetch layer; on the Dask cluster when `remote` is given), then stored,
+    extracted and diffed by one task in this process (the database has one writer), in order,
+    while later batches are still being fetched. Feeds register their entries as sources."""
+    batches = plan_batches(sources, ctx.settings.batch_size, by_host=remote is not None)
+    futures: list[PrefectFuture[list[FetchAnswer]]] = []
+    jobs: list[list[FetchJob]] = []
+    for batch in batches:
+        jobs.append([(s, ctx.store.source_state(s.url)) for s in batch.sources])
+        if remote is None:
+            futures.append(fetch_batch.submit(fetcher, jobs[-1]))
         else:
-            outcomes.append(
-                process_source(ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed)
-            )
+            after = [futures[batch.after]] if batch.after is not None else None
+            parameters = {
+                "settings": ctx.settings,
+                "jobs": jobs[-1],
+                "replay": remote.replay,
+                "as_of": remote.as_of,
+            }
+            futures.append(remote.runner.submit(fetch_batch_remote, parameters, wait_for=after))
+    outcomes: list[SourceOutcome] = []
+    for batch_jobs, future in zip(jobs, futures, strict=True):
+        answers = future.result()
+        outcomes += process_batch(
+            ctx.store, ctx.settings, batch_jobs, answers, ctx.profiles, accessed, run_id
+        )
+    if remote is not None:  # batches by host: the report lists sources in the registry's order
+        order = {source.url: n for n, source in enumerate(sources)}
+        outcomes.sort(key=lambda outcome: order.get(outcome.url, len(order)))
     return outcomes
+
+
+@dataclass(frozen=True)
+class Remote:
+    """Where fetch batches go when the nightly fans out: a started DaskTaskRunner, and what a
+    worker needs to open its own client."""
+
+    runner: Any
+    replay: str | None
+    as_of: date | None
 
 
 @flow(name="nightly-refresh", log_prints=True)
@@ -75,16 +103,19 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         for source in todo.sources:
             ctx.store.upsert_source(source)
         ctx.store.start_run(report.run_id, "nightly")
-        with ctx.client(replay, day) as client:
+        with ctx.client(replay, day) as client, dask_runner(ctx.settings) as runner:
             fetcher = ctx.fetcher(client)
-            report.outcomes += check_sources(ctx, fetcher, todo.sources, accessed, report.run_id)
+            remote = Remote(runner, replay, day) if runner is not None else None
+            report.outcomes += check_sources(
+                ctx, fetcher, todo.sources, accessed, report.run_id, remote
+            )
             # what the feeds announced, this run's new entries included
             found = [
                 s
                 for s in ctx.store.discovered_sources()
                 if s.url not in {t.url for t in todo.sources}
             ]
-            report.outcomes += check_sources(ctx, fetcher, found, accessed, report.run_id)
+            report.outcomes += check_sources(ctx, fetcher, found, accessed, report.run_id, remote)
             report.outcomes += [
                 check_reference(ctx.store, ctx.settings, fetcher, url, accessed)
                 for url, _why in todo.reachability

@@ -1,15 +1,20 @@
-"""Prefect tasks: one per I/O step, coarse (per source), retries on the network steps only."""
+"""Prefect tasks: one per I/O step, coarse (per batch of sources in the nightly, per source in a
+one-off run); retries live in the fetch layer, not here."""
 
 from __future__ import annotations
 
+import os
+import socket
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from typing import Any
 
-from prefect import task
+from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.context import open_client, replay_of
 from ingest.errors import IngestError
-from ingest.feeds import record_feed
+from ingest.feeds import FEED, record_feed
 from ingest.fetch import FetchResult, is_transient
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline import OutcomeStatus, SourceOutcome, process_snapshot, record_failure
@@ -17,6 +22,7 @@ from ingest.polite import PoliteFetcher
 from ingest.references import record_reachable
 from ingest.settings import Settings
 from ingest.store import Store
+from ingest.warc import WarcWriter
 
 # arXiv's API client retries nothing itself: its tasks carry that source's single retry layer
 ARXIV_RETRIES = 2
@@ -53,6 +59,79 @@ def fetch_source(
     return conditional(fetcher, source.url, state)
 
 
+FetchJob = tuple[Source, dict[str, Any] | None]  # a source and its stored validators
+FetchAnswer = FetchResult | IngestError  # what a batch fetch gives back for each job
+
+
+def fetch_all(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]:
+    """Every job's answer in order, up to INGEST_FETCH_THREADS at once; a failed fetch is its
+    error (already retried by the fetcher), never an exception that loses the batch."""
+
+    def one(job: FetchJob) -> FetchAnswer:
+        try:
+            return conditional(fetcher, job[0].url, job[1])
+        except IngestError as exc:
+            return exc
+
+    threads = min(fetcher.settings.fetch_threads, len(jobs))
+    if threads <= 1:
+        return [one(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ingest-fetch") as pool:
+        return list(pool.map(one, jobs))
+
+
+@task(name="fetch-batch", cache_policy=NO_CACHE)
+def fetch_batch(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]:
+    """One batch's network step in this process, with the run's shared fetcher."""
+    return fetch_all(fetcher, jobs)
+
+
+@task(name="fetch-batch-remote", cache_policy=NO_CACHE)
+def fetch_batch_remote(
+    settings: Settings, jobs: list[FetchJob], replay: str | None, as_of: date | None
+) -> list[FetchAnswer]:
+    """One batch's network step in another process (a Dask worker): from plain data, with a
+    client, fetcher and WARC file of its own. The batch holds one host's URLs (see
+    ingest.batches), so the host's pacing holds although no fetcher is shared."""
+    archive = None if replay_of(settings, replay) else WarcWriter(settings.warc_dir)
+    try:
+        with open_client(settings, replay, as_of, archive) as client:
+            answers = fetch_all(PoliteFetcher(client, settings), jobs)
+        get_run_logger().info(
+            "fetched a batch of %d sources in process %d on %s",
+            len(jobs),
+            os.getpid(),
+            socket.gethostname(),
+        )
+        return answers
+    finally:
+        if archive is not None:
+            archive.close()
+
+
+@task(name="process-batch", cache_policy=NO_CACHE)
+def process_batch(
+    store: Store,
+    settings: Settings,
+    jobs: list[FetchJob],
+    answers: list[FetchAnswer],
+    profiles: dict[str, Profile],
+    accessed: date | None,
+    run_id: str,
+) -> list[SourceOutcome]:
+    """Store, extract, diff and enqueue one fetched batch, source by source (one writer)."""
+    outcomes = []
+    for (source, _state), answer in zip(jobs, answers, strict=True):
+        if isinstance(answer, IngestError):
+            store.record_fetch(source.url, "failed", error=str(answer), run_id=run_id)
+            outcomes.append(record_failure(store, source, answer))
+        elif source.extractor == FEED:
+            outcomes.append(feed_fetched(store, source, answer))
+        else:
+            outcomes.append(source_fetched(store, settings, source, answer, profiles, accessed))
+    return outcomes
+
+
 @task(name="process-source", cache_policy=NO_CACHE)
 def process_source(
     store: Store,
@@ -63,6 +142,17 @@ def process_source(
     accessed: date | None = None,
 ) -> SourceOutcome:
     """Store, extract (unless unchanged), diff and enqueue one fetched source."""
+    return source_fetched(store, settings, source, fetched, profiles, accessed)
+
+
+def source_fetched(
+    store: Store,
+    settings: Settings,
+    source: Source,
+    fetched: FetchResult,
+    profiles: dict[str, Profile],
+    accessed: date | None = None,
+) -> SourceOutcome:
     try:
         snapshot = fetched.snapshot
         status = fetched.status
@@ -126,6 +216,10 @@ def check_reference(
 @task(name="process-feed", cache_policy=NO_CACHE)
 def process_feed(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
     """A feed: stored, and its new entries registered as sources."""
+    return feed_fetched(store, source, fetched)
+
+
+def feed_fetched(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
     try:
         return record_feed(store, source, fetched)
     except IngestError as exc:

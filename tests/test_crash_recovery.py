@@ -155,6 +155,9 @@ def test_kill_9_mid_run_then_rerun_loses_and_doubles_nothing(
         INGEST_HOST_DELAY="0",
         INGEST_ARXIV_API_URL=f"{server.base}/api/query",
         INGEST_ARXIV_DELAY="0",
+        # a batch is stored once all of it is fetched: one source per batch, so the fast page
+        # is stored while the slow one stalls and the kill lands between the two
+        INGEST_BATCH_SIZE="1",
     )
     # an editor's decision taken before the run must survive it
     store = Store.open(workspace)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import yaml
 
@@ -22,6 +18,8 @@ from flows.deployments import NIGHTLY, ONE_OFF
 from ingest.settings import BUNDLED_PROFILES, BUNDLED_WEB
 
 from .conftest import ROOT, STABLE_URL
+from .prefect_server import prefect_server as running_prefect_server
+from .prefect_server import stop, tail
 
 
 def test_prefect_yaml_describes_the_served_deployments() -> None:
@@ -49,60 +47,11 @@ def test_prefect_yaml_describes_the_served_deployments() -> None:
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _tail(path: Path) -> str:
-    return path.read_text(errors="replace")[-3000:] if path.exists() else ""
-
-
 @pytest.fixture
 def prefect_server(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     """`prefect server start` on a free loopback port; yields its API URL and the env to use."""
-    port = _free_port()
-    api = f"http://127.0.0.1:{port}/api"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "INGEST_"))} | {
-        "PREFECT_HOME": str(tmp_path / "prefect"),
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "DO_NOT_TRACK": "1",
-        "PREFECT_SERVER_UI_ENABLED": "false",
-    }
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "prefect", "server", "start"]
-            + ["--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert server.poll() is None, _tail(log)
-            try:
-                if httpx.get(f"{api}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "no /api/health after 90 s\n" + _tail(log)
-            time.sleep(0.5)
-        yield api, env | {"PREFECT_API_URL": api}
-    finally:
-        _stop(server)
+    with running_prefect_server(tmp_path) as found:
+        yield found
 
 
 @pytest.mark.prefect
@@ -140,8 +89,8 @@ def test_ingest_serve_registers_both_and_runs_ingest_url(
                 found: dict[str, Any] = {}
                 deadline = time.monotonic() + 90
                 while len(found) < 2:
-                    assert served.poll() is None, _tail(log)
-                    assert time.monotonic() < deadline, "not registered\n" + _tail(log)
+                    assert served.poll() is None, tail(log)
+                    assert time.monotonic() < deadline, "not registered\n" + tail(log)
                     for name in (f"{NIGHTLY}/{NIGHTLY}", f"{ONE_OFF}/{ONE_OFF}"):
                         with contextlib.suppress(ObjectNotFound):  # not there yet
                             found[name] = client.read_deployment_by_name(name)
@@ -159,8 +108,8 @@ def test_ingest_serve_registers_both_and_runs_ingest_url(
             run = run_deployment(
                 f"{ONE_OFF}/{ONE_OFF}", parameters={"url": STABLE_URL}, timeout=120
             )
-            assert run.state is not None and run.state.is_completed(), f"{run.state}\n" + _tail(log)
+            assert run.state is not None and run.state.is_completed(), f"{run.state}\n" + tail(log)
         reports = list((home / "reports" / "one-off").glob("*.md"))
         assert len(reports) == 1 and STABLE_URL in reports[0].read_text()
     finally:
-        _stop(served)
+        stop(served)

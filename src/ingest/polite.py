@@ -223,6 +223,14 @@ def product_token(user_agent: str) -> str:
     return found.group(0).lower() if found else "*"
 
 
+def host_of(url: str) -> str:
+    """The pacing key of `url` (host[:port]); a URL with no usable host is its own key."""
+    try:
+        return _host_key(url)[1] or url
+    except RefusedURLError:
+        return url
+
+
 def _host_key(url: str) -> tuple[str, str, str]:
     """(host, host[:port], scheme://host[:port]); the port only when not the scheme's default."""
     parts = urlsplit(url)

@@ -87,6 +87,25 @@ class Settings(BaseSettings):
         "raises a layout alert and flags no removals.",
     )
 
+    batch_size: int = Field(
+        default=100,
+        ge=1,
+        description="Sources per batch in the nightly flow: one Prefect task fetches a batch "
+        "(INGEST_FETCH_THREADS at a time, per-host limits still apply), one stores and diffs it.",
+    )
+    fetch_threads: int = Field(
+        default=16, ge=1, description="Concurrent fetches inside one batch, at most."
+    )
+    dask_address: str | None = Field(
+        default=None,
+        description="Fan the nightly's fetch batches out to a Dask cluster through "
+        "prefect-dask: a scheduler address (tcp://host:8786) or `local` for a LocalCluster "
+        "of INGEST_DASK_WORKERS processes on this machine. Unset: threads in this process.",
+    )
+    dask_workers: int = Field(
+        default=2, ge=1, description="Worker processes of the LocalCluster (`local` only)."
+    )
+
     schedule_cron: str = Field(
         default="0 3 * * *",
         description="When the `nightly-refresh` deployment runs (cron; `ingest serve`).",
