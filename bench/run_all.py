@@ -83,7 +83,8 @@ def nightly_rows(sources: int) -> list[Row]:
                 # one source, own INGEST_HOME: bytecode compiled, as on a machine that has run
                 # nightlies before (the measured runs start warm)
                 warm_ws = nightly_load.prepare(server, ws.root, "warm", 1)
-                warm = nightly_load.run_nightly(nightly_load.Workspace(warm_ws.root, served))
+                warm_env = dict(warm_ws.env, PREFECT_API_URL=api)
+                warm = nightly_load.run_nightly(nightly_load.Workspace(warm_ws.root, warm_env))
                 first = nightly_load.run_nightly(ws)
                 rss = first["peak_rss_mb"]  # max over children so far: warm-up and this
                 tree_rss = first["tree_peak_rss_mb"]
