@@ -17,10 +17,17 @@ from ingest.errors import IngestError
 from ingest.feeds import FEED, record_feed
 from ingest.fetch import FetchResult, is_transient
 from ingest.models import Profile, Snapshot, Source
-from ingest.pipeline import OutcomeStatus, SourceOutcome, process_snapshot, record_failure
+from ingest.pipeline import (
+    OutcomeStatus,
+    SourceOutcome,
+    process_snapshot,
+    record_failure,
+    store_change,
+)
 from ingest.polite import PoliteFetcher
-from ingest.references import record_reachable
+from ingest.references import record_reachable, refresh_accessed
 from ingest.settings import Settings
+from ingest.settled import settled_changes, settled_outcome
 from ingest.store import Store
 from ingest.warc import WarcWriter
 
@@ -119,16 +126,53 @@ def process_batch(
     accessed: date | None,
     run_id: str,
 ) -> list[SourceOutcome]:
-    """Store, extract, diff and enqueue one fetched batch, source by source (one writer)."""
-    outcomes = []
+    """Store, extract, diff and enqueue one fetched batch, source by source (one writer). An
+    unchanged source whose last check still holds (ingest.settled) is only recorded as checked:
+    no extraction, no diff, no queue writes; those records go in one transaction per batch."""
+    states = store.source_states([source.url for source, _state in jobs])
+    settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
+    statuses = store.change_statuses(settled_ids) if settled_ids else {}
+    cited = {ref.url for profile in profiles.values() for ref in profile.references}
+    quick: list[dict[str, Any]] = []
+    outcomes: list[SourceOutcome] = []
     for (source, _state), answer in zip(jobs, answers, strict=True):
         if isinstance(answer, IngestError):
             store.record_fetch(source.url, "failed", error=str(answer), run_id=run_id)
             outcomes.append(record_failure(store, source, answer))
-        elif source.extractor == FEED:
+            continue
+        if source.extractor == FEED:
             outcomes.append(feed_fetched(store, source, answer))
-        else:
+            continue
+        state = states.get(source.url)
+        outcome = None
+        if answer.status == "unchanged" and state:
+            sha = answer.snapshot.sha256 if answer.snapshot else state.get("last_sha256")
+            ratio = settings.layout_min_ratio
+            outcome = settled_outcome(state, str(sha), profiles, ratio, statuses)
+        if outcome is None:
             outcomes.append(source_fetched(store, settings, source, answer, profiles, accessed))
+            # its queue writes may touch changes other sources settled on: read them again
+            statuses = store.change_statuses(settled_ids) if settled_ids else {}
+            continue
+        outcome.changes = [
+            store_change(store, cid)
+            for cid, status in settled_changes(state).items()
+            if status == "pending"
+        ]
+        quick.append(
+            {
+                "url": source.url,
+                "sha256": outcome.snapshot,
+                "http_status": answer.http_status,
+                "etag": answer.etag,
+                "last_modified": answer.last_modified,
+                "final_url": answer.final_url,
+            }
+        )
+        if accessed is not None and source.url in cited:
+            refresh_accessed(store, settings.profiles_dir, source.url, accessed)
+        outcomes.append(outcome)
+    store.record_unchanged(quick, run_id)
     return outcomes
 
 

@@ -56,12 +56,15 @@ def test_an_old_database_is_migrated_in_place(store: Store, workspace: Settings)
     store.update_source_state("https://example.org/a", etag="e1")
     with store.engine.begin() as conn:  # make it look like a version-1 database
         conn.exec_driver_sql("ALTER TABLE sources DROP COLUMN final_url")
+        conn.exec_driver_sql("ALTER TABLE sources DROP COLUMN settled")
         conn.exec_driver_sql("UPDATE schema_version SET version = 1")
     store.close()
     reopened = Store.open(workspace)
     assert reopened.migrate() == len(MIGRATIONS)
     state = reopened.source_state("https://example.org/a")
-    assert state["etag"] == "e1" and "final_url" in state
+    assert state["etag"] == "e1" and "final_url" in state and state["settled"] is None
+    reopened.update_source_state("https://example.org/a", settled={"key": "k", "changes": {}})
+    assert reopened.source_state("https://example.org/a")["settled"]["key"] == "k"
     reopened.close()
 
 

@@ -22,6 +22,7 @@ from ingest.queue import enqueue
 from ingest.references import refresh_accessed
 from ingest.resolve import Resolver
 from ingest.settings import Settings
+from ingest.settled import settle_key, settled_record
 from ingest.store import Store
 
 
@@ -172,6 +173,11 @@ def process_claims(
     if healthy:
         update["last_sha256"] = snapshot.sha256
         update["people_count"] = people
+    update["settled"] = None
+    if healthy and not renames:  # a renaming diff is not what the next unchanged check gives
+        key = settle_key(snapshot.sha256, tag, profiles, settings.layout_min_ratio)
+        statuses = store.change_statuses([c.id for c in proposed])
+        update["settled"] = settled_record(key, outcome, statuses, snapshot.url)
     store.update_source_state(source.url, **update)
     if healthy and accessed is not None:
         refresh_accessed(store, settings.profiles_dir, source.url, accessed)

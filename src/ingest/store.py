@@ -44,6 +44,9 @@ sources = sa.Table(
     sa.Column("fail_streak", sa.Integer, nullable=False, default=0),
     sa.Column("last_error", sa.Text),
     sa.Column("final_url", sa.Text),  # added by migration 2
+    # what the last full check of an unchanged-able snapshot settled to (migration 4; see
+    # ingest.settled): lets an unchanged source skip extraction, diff and queue next time
+    sa.Column("settled", sa.JSON),
 )
 
 snapshots = sa.Table(
@@ -205,7 +208,19 @@ def _migration_3(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
+def _migration_4(conn: Connection) -> None:
+    """What each source's last full check settled to (ingest.settled)."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("sources")}
+    if "settled" not in columns:
+        conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN settled JSON")
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [
+    _migration_1,
+    _migration_2,
+    _migration_3,
+    _migration_4,
+]
 
 _MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
 
@@ -291,6 +306,66 @@ class Store:
         with self.begin() as conn:
             row = conn.execute(sa.select(sources).where(sources.c.url == url)).mappings().first()
         return dict(row) if row else None
+
+    def source_states(self, urls: list[str]) -> dict[str, dict[str, Any]]:
+        """`source_state` of many URLs in one query (those with no row are left out)."""
+        out: dict[str, dict[str, Any]] = {}
+        with self.begin() as conn:
+            for start in range(0, len(urls), 500):
+                query = sa.select(sources).where(sources.c.url.in_(urls[start : start + 500]))
+                out.update((row["url"], dict(row)) for row in conn.execute(query).mappings())
+        return out
+
+    def record_unchanged(self, checks: list[dict[str, Any]], run_id: str | None = None) -> None:
+        """Many unchanged sources checked at once, in one transaction: each dict holds `url`,
+        `sha256`, `http_status`, `etag`, `last_modified`, `final_url` (the row must exist)."""
+        if not checks:
+            return
+        now = iso_z(utcnow())
+        with self.begin() as conn:
+            conn.execute(
+                sources.update()
+                .where(sources.c.url == sa.bindparam("u"))
+                .values(
+                    last_status="unchanged",
+                    last_checked=now,
+                    fail_streak=0,
+                    last_error=None,
+                    etag=sa.bindparam("e"),
+                    last_modified=sa.bindparam("m"),
+                    final_url=sa.bindparam("f"),
+                ),
+                [
+                    {"u": c["url"], "e": c["etag"], "m": c["last_modified"], "f": c["final_url"]}
+                    for c in checks
+                ],
+            )
+            conn.execute(
+                fetches.insert(),
+                [
+                    {
+                        "url": c["url"],
+                        "status": "unchanged",
+                        "sha256": c["sha256"],
+                        "http_status": c["http_status"],
+                        "error": None,
+                        "run_id": run_id,
+                        "at": now,
+                    }
+                    for c in checks
+                ],
+            )
+
+    def change_statuses(self, ids: list[str]) -> dict[str, str]:
+        """The status of each of these changes that exists, in one query per 500."""
+        out: dict[str, str] = {}
+        with self.begin() as conn:
+            for start in range(0, len(ids), 500):
+                query = sa.select(changes.c.id, changes.c.status).where(
+                    changes.c.id.in_(ids[start : start + 500])
+                )
+                out.update((row.id, row.status) for row in conn.execute(query))
+        return out
 
     def update_source_state(self, url: str, **values: Any) -> None:
         with self.begin() as conn:
