@@ -25,6 +25,7 @@ from ingest import prefect_setup  # noqa: E402
 prefect_setup.configure()  # nothing should reach Prefect here; if it does, offline and quiet
 
 from prefect import Task  # noqa: E402
+from prefect.utilities.annotations import quote  # noqa: E402
 
 import flows.nightly  # noqa: E402
 
@@ -38,10 +39,16 @@ class PlainTask:
         self.fn = task.fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.fn(*args, **kwargs)
+        named = dict(zip(kwargs, unquoted(kwargs.values()), strict=True))
+        return self.fn(*unquoted(args), **named)
 
     def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
-        return POOL.submit(self.fn, *args, **kwargs)
+        return POOL.submit(self.__call__, *args, **kwargs)
+
+
+def unquoted(values: Any) -> list[Any]:
+    """The values with prefect's quote() taken off, as the task engine does."""
+    return [v.unquote() if isinstance(v, quote) else v for v in values]
 
 
 def _no_artifact(*args: Any, **kwargs: Any) -> None:
