@@ -105,8 +105,7 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
     accessed = None if replay else utcnow().date()  # a replay is not an access
     try:
         todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles)
-        for source in todo.sources:
-            ctx.store.upsert_source(source)
+        ctx.store.upsert_sources(todo.sources)
         ctx.store.start_run(report.run_id, "nightly")
         with ctx.client(replay, day) as client, dask_runner(ctx.settings) as runner:
             fetcher = ctx.fetcher(client)

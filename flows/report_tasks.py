@@ -8,6 +8,7 @@ from typing import Any
 from prefect import task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.utilities.annotations import quote
 
 from flows.context import RunContext
 from ingest.fetch import make_client
@@ -28,9 +29,10 @@ def publish_nightly(ctx: RunContext, report: RunReport, name: str) -> Path:
     """Notify (if changes were queued), record the run, write `<name>.md/.json/.html` under
     INGEST_HOME/reports and publish the summary as Markdown and table artifacts."""
     summary = report.to_json()
-    summary["report_file"] = str(ctx.settings.reports_dir / f"{name}.html")
-    report.notification = notify_editors(ctx.settings, summary)
-    ctx.store.finish_run(report.run_id, report.to_json())
+    told = summary | {"report_file": str(ctx.settings.reports_dir / f"{name}.html")}
+    # quote(): the report of a big run is large, and Prefect need not look inside it
+    report.notification = notify_editors(ctx.settings, quote(told))  # type: ignore[call-overload]
+    ctx.store.finish_run(report.run_id, summary | {"notification": report.notification})
     path = report.write(ctx.settings.reports_dir, name)
     create_markdown_artifact(
         report.markdown(), key="nightly-report", description=f"ingest nightly refresh {name}"

@@ -138,12 +138,13 @@ class RunReport:
 
         folder.mkdir(parents=True, exist_ok=True)
         md = folder / f"{name}.md"
+        data = self.to_json()
         write_atomic(md, self.markdown().encode("utf-8"))
         write_atomic(
             folder / f"{name}.json",
-            (json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n").encode(),
+            (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode(),
         )
-        write_atomic(folder / f"{name}.html", render_html(self.to_json()).encode("utf-8"))
+        write_atomic(folder / f"{name}.html", render_html(data).encode("utf-8"))
         return md
 
 

@@ -296,6 +296,25 @@ class Store:
                     .values(extractor=source.extractor, meta=meta)
                 )
 
+    def upsert_sources(self, found: list[Source]) -> None:
+        """`upsert_source` for many, in one transaction; rows already saying the same are left."""
+        known = self.source_states([source.url for source in found])
+        with self.begin() as conn:
+            for source in found:
+                meta, row = source.to_json(), known.get(source.url)
+                if row is None:
+                    conn.execute(
+                        sources.insert().values(
+                            url=source.url, extractor=source.extractor, meta=meta, fail_streak=0
+                        )
+                    )
+                elif row["extractor"] != source.extractor or row["meta"] != meta:
+                    conn.execute(
+                        sources.update()
+                        .where(sources.c.url == source.url)
+                        .values(extractor=source.extractor, meta=meta)
+                    )
+
     def discovered_sources(self) -> list[Source]:
         """Sources found in feeds (their registry entry lives in the database), oldest first."""
         with self.begin() as conn:
