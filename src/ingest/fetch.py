@@ -295,6 +295,7 @@ def _get(
                 found.next_url = urljoin(url, location.strip())
                 return found
             if status == 304:
+                response.read()  # never a body; read to the end, the connection is kept alive
                 return found
             if status >= 300:
                 raise _status_error(url, response, requested)
