@@ -190,9 +190,8 @@ def nightly(replay: str | None, as_of: Any) -> None:
         f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
         f"{flags.get('removed', 0)} removed"
     )
-    for source in result["sources"]:
-        for alert in source["alerts"]:
-            click.echo(_safe(f"  alert: {alert}"))
+    for alert in result["alerts"]:
+        click.echo(_safe(f"  alert: {alert}"))
     click.echo(f"report: {result['report_file']}")
 
 
