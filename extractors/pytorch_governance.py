@@ -156,6 +156,7 @@ class _Item:
     quote: str  # verbatim evidence
     text: str  # display text: links replaced by their text
     links: tuple[tuple[str, str], ...] = ()  # (link text, target)
+    collapsed: bool = False  # text and link texts already have only single inner spaces
 
 
 _Event = _Heading | _Item
@@ -335,7 +336,7 @@ def _person(item: _Item) -> tuple[str, str | None, bool] | None:
     """(name, github user, emeritus) of a list item, or None when it names nobody."""
     without_marker, markers = EMERITUS.subn(" ", item.text)
     emeritus = markers > 0
-    text = _collapse(without_marker)
+    text = without_marker if item.collapsed and not emeritus else _collapse(without_marker)
     github: str | None = None
     handle_label: str | None = item.links[0][0] if item.links else None
     for label, target in item.links:
@@ -344,7 +345,8 @@ def _person(item: _Item) -> tuple[str, str | None, bool] | None:
             github, handle_label = match.group(1).lower(), label
             break
     if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
-        span = _last_handle_group(text, _collapse(handle_label))
+        label = handle_label if item.collapsed else _collapse(handle_label)
+        span = _last_handle_group(text, label)
         if span is not None:
             text = text[: span[0]] + " " + text[span[1] :]
     name = _collapse(_without_controls(text)).strip(NAME_EDGE_PUNCT)
@@ -455,7 +457,7 @@ def _html_item(node: LexborNode) -> _Item:
         if a.tag == "a" and "href" in a.attrs
     )
     quote = _collapse(node.text(deep=True, separator=""))
-    return _Item(quote=quote, text=quote, links=links)
+    return _Item(quote=quote, text=quote, links=links, collapsed=True)
 
 
 # ============================================================================================
