@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ def test_ingest_serve_registers_both_and_runs_ingest_url(
     from prefect.deployments import run_deployment
     from prefect.exceptions import ObjectNotFound
     from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+    from prefect.states import Scheduled
 
     api, env = prefect_server
     profiles = tmp_path / "profiles"
@@ -109,6 +111,26 @@ def test_ingest_serve_registers_both_and_runs_ingest_url(
                 f"{ONE_OFF}/{ONE_OFF}", parameters={"url": STABLE_URL}, timeout=120
             )
             assert run.state is not None and run.state.is_completed(), f"{run.state}\n" + tail(log)
+
+            # two nightly runs due at the same moment: one runs, the newcomer is cancelled
+            with get_client(sync_client=True) as client:
+                due = datetime.now(UTC) + timedelta(seconds=4)
+                twins = [
+                    client.create_flow_run_from_deployment(
+                        nightly.id, state=Scheduled(scheduled_time=due)
+                    )
+                    for _ in range(2)
+                ]
+                deadline = time.monotonic() + 180
+                while True:
+                    states = [client.read_flow_run(r.id).state for r in twins]
+                    if all(s is not None and s.is_final() for s in states):
+                        break
+                    assert time.monotonic() < deadline, f"{states}\n" + tail(log)
+                    time.sleep(1)
+            assert sorted(str(s.type.value) for s in states if s) == ["CANCELLED", "COMPLETED"], (
+                f"{states}\n" + tail(log)
+            )
         reports = list((home / "reports" / "one-off").glob("*.md"))
         assert len(reports) == 1 and STABLE_URL in reports[0].read_text()
     finally:
