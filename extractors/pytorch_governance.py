@@ -51,7 +51,9 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
+from pydantic import TypeAdapter
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ingest.errors import ExtractionError, RedirectStubError, UnsupportedFormatError
@@ -140,7 +142,7 @@ RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 RST_BULLET = re.compile(r"^( {0,3})([-*+•‣⁃])(?:([ \t]+)(.*?))?[ \t]*$")
 RST_LINK = re.compile(r"`([^`<]*?)\s*<([^<>`\s]+)>`__?")
 
-_CLAIM_VALIDATOR = Claim.__pydantic_validator__
+_CLAIMS: TypeAdapter[list[Claim]] = TypeAdapter(list[Claim])
 
 MAX_NESTED_INDENT = 3  # a bullet indented more than this is nested, not a maintainer entry
 
@@ -175,7 +177,7 @@ class _State:
     section: _Heading | None = None
     blocked: bool = False
     index: int = 0
-    claims: list[Claim] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)  # validated at the end, at once
 
 
 # ============================================================================================
@@ -272,7 +274,7 @@ def _claims(events: list[_Event], snapshot: Snapshot) -> list[Claim]:
             _on_heading(state, event)
         else:
             _on_item(state, event, snapshot)
-    return state.claims
+    return _CLAIMS.validate_python(state.claims)  # one call for all: cheaper than one per claim
 
 
 def _on_heading(state: _State, heading: _Heading) -> None:
@@ -312,23 +314,21 @@ def _on_item(state: _State, item: _Item, snapshot: Snapshot) -> None:
     qualifiers["status"] = "emeritus" if emeritus else "current"
     if top.kind in ("module", "library"):
         qualifiers["group"] = top.text
-    # one validation of the nested data builds the Claim with its Subject and Evidence
+    # validated (into a Claim with its Subject and Evidence) with the others in _claims
     state.claims.append(
-        _CLAIM_VALIDATOR.validate_python(
-            {
-                "subject": {"name": name, "github": github},
-                "predicate": PREDICATE,
-                "object": OBJECT,
-                "qualifiers": qualifiers,
-                "evidence": {
-                    "url": snapshot.url,
-                    "sha256": snapshot.sha256,
-                    "locator": f"h{heading.level} '{heading.text}' > li {state.index}",
-                    "quote": item.quote,
-                },
-                "extractor": TAG,
-            }
-        )
+        {
+            "subject": {"name": name, "github": github},
+            "predicate": PREDICATE,
+            "object": OBJECT,
+            "qualifiers": qualifiers,
+            "evidence": {
+                "url": snapshot.url,
+                "sha256": snapshot.sha256,
+                "locator": f"h{heading.level} '{heading.text}' > li {state.index}",
+                "quote": item.quote,
+            },
+            "extractor": TAG,
+        }
     )
 
 
