@@ -451,13 +451,14 @@ def content_root(
 
 def _html_item(node: LexborNode) -> _Item:
     # the `a[href]` descendants in document order (a walk is cheaper than a CSS query per item)
-    links = tuple(
-        (_collapse(a.text(deep=True, separator="")), a.attrs.get("href") or "")
-        for a in node.traverse(include_text=False)
-        if a.tag == "a" and "href" in a.attrs
-    )
+    links = []
+    for a in node.traverse(include_text=False):
+        if a.tag == "a":
+            attributes = a.attributes  # one dict per link (attrs would be read twice)
+            if "href" in attributes:
+                links.append((_collapse(a.text(deep=True, separator="")), attributes["href"] or ""))
     quote = _collapse(node.text(deep=True, separator=""))
-    return _Item(quote=quote, text=quote, links=links, collapsed=True)
+    return _Item(quote=quote, text=quote, links=tuple(links), collapsed=True)
 
 
 # ============================================================================================
