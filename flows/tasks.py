@@ -197,6 +197,7 @@ def source_fetched(
     profiles: dict[str, Profile],
     accessed: date | None = None,
 ) -> SourceOutcome:
+    """`process_source` without the task: the full check of one fetched source."""
     try:
         snapshot = fetched.snapshot
         status = fetched.status
@@ -264,6 +265,7 @@ def process_feed(store: Store, source: Source, fetched: FetchResult) -> SourceOu
 
 
 def feed_fetched(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
+    """`process_feed` without the task."""
     try:
         return record_feed(store, source, fetched)
     except IngestError as exc:
