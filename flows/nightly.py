@@ -29,6 +29,7 @@ from flows.tasks import (
     process_batch,
 )
 from ingest.batches import plan_batches
+from ingest.errors import IngestError
 from ingest.models import Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
 from ingest.polite import PoliteFetcher
@@ -71,7 +72,7 @@ def check_sources(
     outcomes: list[SourceOutcome] = []
     profiles = quote(ctx.profiles)
     for batch_jobs, future in zip(jobs, futures, strict=True):
-        answers = quote(future.result())
+        answers = quote(batch_answers(future, batch_jobs))
         outcomes += process_batch(  # type: ignore[call-overload]
             ctx.store, ctx.settings, quote(batch_jobs), answers, profiles, accessed, run_id
         )
@@ -79,6 +80,18 @@ def check_sources(
         order = {source.url: n for n, source in enumerate(sources)}
         outcomes.sort(key=lambda outcome: order.get(outcome.url, len(order)))
     return outcomes
+
+
+def batch_answers(
+    future: PrefectFuture[list[FetchAnswer]], jobs: list[FetchJob]
+) -> list[FetchAnswer]:
+    """The batch's answers; if the whole batch failed (a Dask worker lost, say), each of its
+    sources fails with that reason and the run goes on."""
+    try:
+        return future.result()
+    except Exception as exc:  # noqa: BLE001 - recorded per source, the run continues
+        reason = f"its fetch batch failed: {exc!r}"
+        return [IngestError(f"'{source.url}': {reason}") for source, _state in jobs]
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,8 @@ def fetch_all(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]
             return conditional(fetcher, job[0].url, job[1])
         except IngestError as exc:
             return exc
+        except Exception as exc:  # noqa: BLE001 - a bug on one page must not sink the batch
+            return IngestError(f"unexpected error fetching '{job[0].url}': {exc!r}")
 
     threads = min(fetcher.settings.fetch_threads, len(jobs))
     if threads <= 1:

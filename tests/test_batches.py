@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
+from flows.nightly import batch_answers
+from flows.tasks import FetchJob, fetch_all
 from ingest.batches import plan_batches
+from ingest.fetch import make_client
 from ingest.models import Source
+from ingest.polite import PoliteFetcher
+from ingest.settings import Settings
 
 
 def sources(*urls: str) -> list[Source]:
@@ -53,3 +59,34 @@ def test_a_url_without_a_host_gets_a_batch_of_its_own_kind() -> None:
 def test_batch_size_must_be_positive() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         plan_batches(sources("https://a.org/1"), 0)
+
+
+def test_an_unexpected_error_on_one_page_fails_that_page_not_the_batch(
+    workspace: Settings,
+) -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/boom":
+            raise RuntimeError("a bug, say")
+        return httpx.Response(200, text="# fine\n", headers={"Content-Type": "text/markdown"})
+
+    with make_client(workspace, transport=httpx.MockTransport(answer)) as client:
+        fetcher = PoliteFetcher(client, workspace)
+        jobs: list[FetchJob] = [
+            (s, None) for s in sources(*(f"https://a.org/{p}" for p in ("1", "boom", "2")))
+        ]
+        answers = fetch_all(fetcher, jobs)
+    assert [type(a).__name__ for a in answers] == ["FetchResult", "IngestError", "FetchResult"]
+    assert "https://a.org/boom" in str(answers[1]) and "a bug, say" in str(answers[1])
+
+
+def test_a_lost_batch_fails_each_of_its_sources_and_the_run_goes_on() -> None:
+    class Lost:
+        def result(self) -> list[object]:
+            raise OSError("worker tcp://10.0.0.7:40000 lost")
+
+    jobs: list[FetchJob] = [(s, None) for s in sources("https://a.org/1", "https://a.org/2")]
+    answers = batch_answers(Lost(), jobs)  # type: ignore[arg-type]
+    assert [str(a) for a in answers] == [
+        f"'{url}': its fetch batch failed: OSError('worker tcp://10.0.0.7:40000 lost')"
+        for url in ("https://a.org/1", "https://a.org/2")
+    ]
