@@ -28,6 +28,7 @@ from flows.tasks import (
     fetch_batch_remote,
     process_batch,
 )
+from ingest import progress
 from ingest.batches import plan_batches
 from ingest.errors import IngestError
 from ingest.models import Source, iso_z, utcnow
@@ -45,6 +46,7 @@ def check_sources(
     accessed: date | None,
     run_id: str,
     remote: Remote | None = None,
+    stage: str = "sources",
 ) -> list[SourceOutcome]:
     """Sources in batches of INGEST_BATCH_SIZE: each batch fetched by one task (concurrently,
     per-host limits in the fetch layer; on the Dask cluster when `remote` is given), then stored,
@@ -71,11 +73,13 @@ def check_sources(
             futures.append(remote.runner.submit(fetch_batch_remote, parameters, wait_for=after))
     outcomes: list[SourceOutcome] = []
     profiles = quote(ctx.profiles)
+    progress.report(stage, 0, len(sources))
     for batch_jobs, future in zip(jobs, futures, strict=True):
         answers = quote(batch_answers(future, batch_jobs))
         outcomes += process_batch(  # type: ignore[call-overload]
             ctx.store, ctx.settings, quote(batch_jobs), answers, profiles, accessed, run_id
         )
+        progress.report(stage, len(outcomes), len(sources))
     if remote is not None:  # batches by host: the report lists sources in the registry's order
         order = {source.url: n for n, source in enumerate(sources)}
         outcomes.sort(key=lambda outcome: order.get(outcome.url, len(order)))
@@ -132,11 +136,15 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
                 for s in ctx.store.discovered_sources()
                 if s.url not in {t.url for t in todo.sources}
             ]
-            report.outcomes += check_sources(ctx, fetcher, found, accessed, report.run_id, remote)
-            report.outcomes += [
-                check_reference(ctx.store, ctx.settings, fetcher, url, accessed)
-                for url, _why in todo.reachability
-            ]
+            report.outcomes += check_sources(
+                ctx, fetcher, found, accessed, report.run_id, remote, "feed entries"
+            )
+            for n, (url, _why) in enumerate(todo.reachability):
+                progress.report("cited references", n, len(todo.reachability))
+                report.outcomes.append(
+                    check_reference(ctx.store, ctx.settings, fetcher, url, accessed)
+                )
+            progress.report("arXiv", 0, None)
             with ctx.arxiv_client(replay, day) as arxiv_client:
                 report.outcomes += check_arxiv(
                     ctx.store,

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
+from typing import Any
+
 import httpx
 import pytest
+from prefect.utilities.annotations import quote
 
-from flows.nightly import batch_answers
+import flows.nightly
+from flows.context import RunContext
+from flows.nightly import batch_answers, check_sources
 from flows.tasks import FetchJob, fetch_all
+from ingest import progress
 from ingest.batches import plan_batches
 from ingest.fetch import make_client
 from ingest.models import Source
 from ingest.polite import PoliteFetcher
 from ingest.settings import Settings
+
+from .conftest import ROOT
 
 
 def sources(*urls: str) -> list[Source]:
@@ -90,3 +99,52 @@ def test_a_lost_batch_fails_each_of_its_sources_and_the_run_goes_on() -> None:
         f"'{url}': its fetch batch failed: OSError('worker tcp://10.0.0.7:40000 lost')"
         for url in ("https://a.org/1", "https://a.org/2")
     ]
+
+
+class _Now:
+    """A task run on the spot: its function, `.submit` giving a finished future (quote()s off)."""
+
+    def __init__(self, task: Any) -> None:
+        self.fn = task.fn
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*[a.unquote() if isinstance(a, quote) else a for a in args])
+
+    def submit(self, *args: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        done.set_result(self(*args))
+        return done
+
+
+def test_check_sources_goes_batch_by_batch_in_order_and_reports_progress(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(flows.nightly, "fetch_batch", _Now(flows.nightly.fetch_batch))
+    monkeypatch.setattr(flows.nightly, "process_batch", _Now(flows.nightly.process_batch))
+    page = (ROOT / "fixtures/governance/persons_of_interest.7f149bc3.md").read_bytes()
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/gone"):
+            return httpx.Response(404)
+        return httpx.Response(200, content=page, headers={"Content-Type": "text/markdown"})
+
+    urls = [f"https://a.org/{p}.md" for p in ("1", "2", "gone", "4", "5")]
+    registry = [
+        Source(url=u, extractor="pytorch_governance", authoritative=["maintainer:PyTorch"])
+        for u in urls
+    ]
+    ctx = RunContext.open()
+    seen: list[tuple[str, int, int | None]] = []
+    try:
+        ctx.settings.batch_size = 2
+        with (
+            make_client(ctx.settings, transport=httpx.MockTransport(answer)) as client,
+            progress.listening(lambda *moved: seen.append(moved)),
+        ):
+            ctx.store.upsert_sources(registry)
+            outcomes = check_sources(ctx, ctx.fetcher(client), registry, None, "run-1")
+    finally:
+        ctx.close()
+    assert [o.url for o in outcomes] == urls
+    assert [o.status for o in outcomes] == ["fetched", "fetched", "failed", "fetched", "fetched"]
+    assert seen == [("sources", 0, 5), ("sources", 2, 5), ("sources", 4, 5), ("sources", 5, 5)]

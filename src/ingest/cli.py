@@ -9,14 +9,15 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from ingest import progress
 from ingest.errors import IngestError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,23 +44,42 @@ def _prefect_quiet() -> AbstractContextManager[Any]:
     return temporary_settings(updates={"flows.heartbeat_frequency": None})
 
 
-def _progress(what: str) -> AbstractContextManager[Any]:
-    """A rich spinner with the elapsed time on stderr while a flow runs (a terminal only: pipes,
-    logs and `--json` consumers see nothing of it); it disappears when the flow ends."""
+@contextmanager
+def _progress(what: str) -> Iterator[None]:
+    """A rich progress bar with the elapsed time on stderr while a flow runs (a terminal only:
+    pipes, logs and `--json` consumers see nothing of it); it disappears when the flow ends.
+    The flow's `ingest.progress` reports move it: "nightly refresh: sources 300/2000"."""
     from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     console = Console(stderr=True)
-    progress = Progress(
+    bar = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=console,
         transient=True,
         disable=not console.is_terminal,
     )
-    progress.add_task(what, total=None)
-    return progress
+    task = bar.add_task(what, total=None)
+
+    def moved(stage: str, done: int, total: int | None) -> None:
+        bar.update(task, description=f"{what}: {stage}", completed=done)
+        for shown in bar.tasks:  # update(total=None) keeps the old total; None pulses
+            if shown.id == task:
+                shown.total = total
+
+    with bar, progress.listening(moved):
+        yield
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
