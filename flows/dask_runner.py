@@ -57,6 +57,7 @@ def dask_runner(settings: Settings) -> Iterator[Any]:
         runner = DaskTaskRunner(address=address)
     try:
         runner.__enter__()
+        runner.client  # noqa: B018 - connect now (prefect-dask would on the first submit)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ConfigError(
             f"could not start the Dask task runner for INGEST_DASK_ADDRESS={address!r}: {exc}"

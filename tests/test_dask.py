@@ -9,6 +9,7 @@ than the CLI's, all completed, as Prefect recorded them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import pytest
 from ingest.settings import BUNDLED_WEB
 
 from .conftest import ROOT
-from .prefect_server import prefect_server
+from .prefect_server import free_port, prefect_server
 
 
 def nightly(env: dict[str, str], home: Path, **extra: str) -> tuple[int, dict[str, Any]]:
@@ -86,3 +87,28 @@ def test_nightly_fetch_batches_run_on_a_dask_local_cluster(tmp_path: Path) -> No
         if (found := re.search(r"sources in process (\d+)", log["message"]))
     }
     assert pids and cli_pid not in pids
+
+
+@pytest.mark.prefect
+def test_an_unreachable_scheduler_is_a_clear_error_and_loses_nothing(tmp_path: Path) -> None:
+    closed = free_port()  # nothing listens there
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INGEST_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "ingest.cli", "nightly", "--replay", str(BUNDLED_WEB)],
+        env=env
+        | {
+            "INGEST_HOME": str(home),
+            "INGEST_DASK_ADDRESS": f"tcp://127.0.0.1:{closed}",
+            "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s",
+        },
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr[-3000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: could not start the Dask task runner for INGEST_DASK_ADDRESS=")
+    assert f"127.0.0.1:{closed}" in last
+    assert (home / "ingest.db").exists() and not (home / "reports").exists()
