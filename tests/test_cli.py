@@ -206,3 +206,19 @@ def test_editor_accounts_from_the_command_line(workspace: Settings) -> None:
     assert cli("editor", "remove", "ann")[0] == 1
     assert not authenticate(store, "ann", "long enough pw")
     store.close()
+
+
+@pytest.mark.parametrize("command", [["nightly"], ["run", "https://example.org/x"], ["serve"]])
+def test_a_bad_setting_is_one_clear_error_before_anything_runs(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    monkeypatch.setenv("INGEST_BATCH_SIZE", "0")
+    monkeypatch.setenv("INGEST_DASK_WORKERS", "two")
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "error: bad setting: INGEST_BATCH_SIZE='0': Input should be greater than or equal to 1; "
+        "INGEST_DASK_WORKERS='two': Input should be a valid integer, unable to parse string as "
+        "an integer"
+    )
+    assert not workspace.home.exists()  # nothing opened, nothing written

@@ -19,6 +19,7 @@ import click
 
 from ingest import progress
 from ingest.errors import IngestError
+from ingest.settings import get_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -116,7 +117,6 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
     """
     from ingest.documents import snapshot_from_file
     from ingest.pipeline import extract_claims
-    from ingest.settings import get_settings
 
     snapshot = snapshot_from_file(url, file, get_settings().max_bytes)
     _tag, claims = extract_claims(snapshot, extractor, url)
@@ -140,6 +140,7 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
 
     Example: ingest run https://docs.pytorch.org/docs/2.13/community/persons_of_interest.md --json
     """
+    get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
     with _prefect_quiet(), _progress(f"ingest run {url}"):
         from flows.one_off import ingest_url
 
@@ -199,6 +200,7 @@ def nightly(replay: str | None, as_of: Any) -> None:
     Example: ingest nightly --replay fixtures/web --as-of 2026-06-10
     """
     day = as_of.date().isoformat() if as_of else None
+    get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
     with _prefect_quiet(), _progress("nightly refresh"):
         from flows.nightly import nightly_refresh
 
@@ -223,6 +225,7 @@ def serve() -> None:
 
     Example: PREFECT_API_URL=http://127.0.0.1:4200/api ingest serve
     """
+    get_settings()  # a bad INGEST_* value: one clear error, before anything is served
     from ingest import prefect_setup
 
     prefect_setup.configure()
@@ -273,7 +276,6 @@ def review() -> None:
 
 
 def _store() -> Any:
-    from ingest.settings import get_settings
     from ingest.store import Store
 
     settings = get_settings()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ingest.errors import ConfigError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BUNDLED_PROFILES = PROJECT_ROOT / "fixtures" / "profiles"
@@ -161,5 +163,14 @@ class Settings(BaseSettings):
 
 
 def get_settings() -> Settings:
-    """Settings as the environment gives them now (read anew on each call)."""
-    return Settings()
+    """Settings as the environment gives them now (read anew on each call); a value the
+    environment gets wrong is a ConfigError naming the variable, what was given and why."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = [
+            f"INGEST_{'_'.join(str(part) for part in error['loc']).upper()}="
+            f"{str(error.get('input'))[:100]!r}: {error['msg']}"
+            for error in exc.errors()
+        ]
+        raise ConfigError("bad setting: " + "; ".join(problems)) from None
