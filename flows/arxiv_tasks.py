@@ -87,8 +87,7 @@ def process_pdf_task(
             store, settings, paper, snapshot, profiles, status=status, accessed=accessed
         )
     except IngestError as exc:
-        store.record_fetch(pdf_source(paper.id).url, "failed", error=str(exc))
-        return record_failure(store, pdf_source(paper.id, paper.title), exc)
+        return record_failure(store, pdf_source(paper.id, paper.title), exc, fetch=True)
 
 
 def read_pdf(
@@ -112,8 +111,7 @@ def read_pdf(
     try:
         fetched = fetch(http, Source(url=paper.pdf_url), None)
     except IngestError as exc:
-        store.record_fetch(pdf_source(paper.id).url, "failed", error=str(exc))
-        return record_failure(store, pdf_source(paper.id, paper.title), exc)
+        return record_failure(store, pdf_source(paper.id, paper.title), exc, fetch=True)
     if fetched.snapshot is None:  # no validators were sent, so a 304 cannot happen
         raise IngestError(f"'{paper.pdf_url}' answered 304 to an unconditional request")
     return process(store, settings, paper, fetched.snapshot, profiles, "fetched", accessed)

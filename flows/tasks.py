@@ -139,8 +139,7 @@ def process_batch(
     outcomes: list[SourceOutcome] = []
     for (source, _state), answer in zip(jobs, answers, strict=True):
         if isinstance(answer, IngestError):
-            store.record_fetch(source.url, "failed", error=str(answer), run_id=run_id)
-            outcomes.append(record_failure(store, source, answer))
+            outcomes.append(record_failure(store, source, answer, fetch=True, run_id=run_id))
             continue
         if source.extractor == FEED:
             outcomes.append(feed_fetched(store, source, answer))
@@ -222,8 +221,7 @@ def source_fetched(
         )
         return outcome
     except IngestError as exc:
-        store.record_fetch(source.url, "failed", error=str(exc))
-        return record_failure(store, source, exc)
+        return record_failure(store, source, exc, fetch=True)
 
 
 @task(name="process-file", cache_policy=NO_CACHE)
@@ -255,8 +253,7 @@ def check_reference(
     try:
         fetched = conditional(fetcher, url, store.source_state(url))
     except IngestError as exc:
-        store.record_fetch(url, "failed", error=str(exc))
-        return record_failure(store, Source(url=url), exc)
+        return record_failure(store, Source(url=url), exc, fetch=True)
     return record_reachable(store, settings.profiles_dir, url, fetched, accessed)
 
 
@@ -271,5 +268,4 @@ def feed_fetched(store: Store, source: Source, fetched: FetchResult) -> SourceOu
     try:
         return record_feed(store, source, fetched)
     except IngestError as exc:
-        store.record_fetch(source.url, "failed", error=str(exc))
-        return record_failure(store, source, exc)
+        return record_failure(store, source, exc, fetch=True)

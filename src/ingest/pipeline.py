@@ -224,12 +224,22 @@ def store_change(store: Store, change_id: str) -> dict[str, Any]:
     return row_to_change(row).to_json()
 
 
-def record_failure(store: Store, source: Source, error: IngestError | Exception) -> SourceOutcome:
-    """A failed source: noted, nothing stored before is touched.
+def record_failure(
+    store: Store,
+    source: Source,
+    error: IngestError | Exception,
+    *,
+    fetch: bool = False,
+    run_id: str | None = None,
+) -> SourceOutcome:
+    """A failed source: noted, nothing stored before is touched. `fetch`: the failure was a
+    fetch (or what came of one), so the fetch log gets a `failed` row too (`run_id`'s).
 
     A URL the replay archive has no recording of is `skipped`, not failed: it says nothing of
     the source, so it does not count towards the source's run of failures.
     """
+    if fetch:
+        store.record_fetch(source.url, "failed", error=str(error), run_id=run_id)
     if isinstance(error, ReplayMissError):
         return SourceOutcome(
             url=source.url, status="skipped", error=str(error), alerts=[f"not replayed: {error}"]
