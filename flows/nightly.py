@@ -20,16 +20,9 @@ from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
 from flows.dask_runner import dask_runner
 from flows.report_tasks import publish_nightly
-from flows.tasks import (
-    FetchAnswer,
-    FetchJob,
-    check_reference,
-    fetch_batch,
-    fetch_batch_remote,
-    process_batch,
-)
+from flows.tasks import check_reference, fetch_batch, fetch_batch_remote, process_batch
 from ingest import progress
-from ingest.batches import plan_batches
+from ingest.batches import FetchAnswer, FetchJob, plan_batches
 from ingest.errors import IngestError
 from ingest.models import Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome

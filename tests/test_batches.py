@@ -12,9 +12,8 @@ from prefect.utilities.annotations import quote
 import flows.nightly
 from flows.context import RunContext
 from flows.nightly import batch_answers, check_sources
-from flows.tasks import FetchJob, fetch_all
 from ingest import progress
-from ingest.batches import plan_batches
+from ingest.batches import FetchJob, fetch_all, plan_batches
 from ingest.fetch import make_client
 from ingest.models import Source
 from ingest.polite import PoliteFetcher

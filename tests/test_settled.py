@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 import extractors
-import flows.tasks
-from flows.tasks import FetchAnswer, process_batch
+import ingest.batches
+from flows.tasks import process_batch
+from ingest.batches import FetchAnswer
 from ingest.documents import snapshot_from_file
 from ingest.fetch import FetchResult
 from ingest.models import Profile, Source
@@ -32,13 +33,13 @@ SOURCE = Source(url=URL, extractor="pytorch_governance", authoritative=["maintai
 def full_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The URLs that went the full way (extract or reuse claims, diff, enqueue)."""
     seen: list[str] = []
-    real = flows.tasks.source_fetched
+    real = ingest.batches.source_fetched
 
     def spy(store: Store, settings: Settings, source: Source, *args: Any) -> Any:
         seen.append(source.url)
         return real(store, settings, source, *args)
 
-    monkeypatch.setattr(flows.tasks, "source_fetched", spy)
+    monkeypatch.setattr(ingest.batches, "source_fetched", spy)
     return seen
 
 

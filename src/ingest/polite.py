@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -118,6 +119,18 @@ class PoliteFetcher:
         options = {"etag": etag, "last_modified": last_modified}
         options |= {"previous_sha256": previous_sha256, "validated_url": validated_url}
         return self._with_retries(url, host, options)
+
+    def revalidate(self, url: str, state: dict[str, Any] | None) -> FetchResult:
+        """`fetch` with the validators stored for `url` (a source's row: etag, last_modified,
+        last_sha256, final_url); a 304 or the same bytes comes back as "unchanged"."""
+        state = state or {}
+        return self.fetch(
+            url,
+            etag=state.get("etag"),
+            last_modified=state.get("last_modified"),
+            previous_sha256=state.get("last_sha256"),
+            validated_url=state.get("final_url"),
+        )
 
     def _host(self, name: str, key: str) -> _Host:
         with self._lock:
