@@ -225,6 +225,15 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
 _MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
 
 
+def _source_rows(conn: Connection, urls: list[str]) -> dict[str, dict[str, Any]]:
+    """The `sources` rows of these URLs by URL, 500 to a query."""
+    out: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(urls), 500):
+        query = sa.select(sources).where(sources.c.url.in_(urls[start : start + 500]))
+        out.update((row["url"], dict(row)) for row in conn.execute(query).mappings())
+    return out
+
+
 class Store:
     """The database and the snapshot folder, opened together."""
 
@@ -280,26 +289,12 @@ class Store:
     # -- sources -----------------------------------------------------------------------------
 
     def upsert_source(self, source: Source) -> None:
-        meta = source.to_json()
-        with self.begin() as conn:
-            row = conn.execute(sa.select(sources.c.url).where(sources.c.url == source.url)).first()
-            if row is None:
-                conn.execute(
-                    sources.insert().values(
-                        url=source.url, extractor=source.extractor, meta=meta, fail_streak=0
-                    )
-                )
-            else:
-                conn.execute(
-                    sources.update()
-                    .where(sources.c.url == source.url)
-                    .values(extractor=source.extractor, meta=meta)
-                )
+        self.upsert_sources([source])
 
     def upsert_sources(self, found: list[Source]) -> None:
         """`upsert_source` for many, in one transaction; rows already saying the same are left."""
-        known = self.source_states([source.url for source in found])
         with self.begin() as conn:
+            known = _source_rows(conn, [source.url for source in found])
             for source in found:
                 meta, row = source.to_json(), known.get(source.url)
                 if row is None:
@@ -322,18 +317,12 @@ class Store:
             return [Source.model_validate(m) for m in metas if m and m.get("feed")]
 
     def source_state(self, url: str) -> dict[str, Any] | None:
-        with self.begin() as conn:
-            row = conn.execute(sa.select(sources).where(sources.c.url == url)).mappings().first()
-        return dict(row) if row else None
+        return self.source_states([url]).get(url)
 
     def source_states(self, urls: list[str]) -> dict[str, dict[str, Any]]:
         """`source_state` of many URLs in one query (those with no row are left out)."""
-        out: dict[str, dict[str, Any]] = {}
         with self.begin() as conn:
-            for start in range(0, len(urls), 500):
-                query = sa.select(sources).where(sources.c.url.in_(urls[start : start + 500]))
-                out.update((row["url"], dict(row)) for row in conn.execute(query).mappings())
-        return out
+            return _source_rows(conn, urls)
 
     def record_unchanged(self, checks: list[dict[str, Any]], run_id: str | None = None) -> None:
         """Many unchanged sources checked at once, in one transaction: each dict holds `url`,
