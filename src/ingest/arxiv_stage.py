@@ -36,6 +36,7 @@ from ingest.pipeline import (
     OutcomeStatus,
     SourceOutcome,
     process_claims,
+    process_snapshot,
     record_failure,
     stored_or_extracted,
 )
@@ -233,24 +234,17 @@ def process_pdf(
     status: OutcomeStatus,
     accessed: date | None = None,
 ) -> SourceOutcome:
-    source = pdf_source(paper.id, paper.title)
+    source = pdf_source(paper.id, paper.title)  # its extractor: arxiv_pdf
     store.upsert_source(source)
-    store.put_snapshot(snapshot)
-    tag = extractors.tag(arxiv_pdf)
-    found = stored_or_extracted(
-        store, snapshot, source.url, tag, lambda snap: pdf_claims(snap, paper)
-    )
-    outcome = process_claims(
+    outcome = process_snapshot(
         store,
         settings,
         source,
         snapshot,
-        found,
         profiles,
         status=status,
-        extractor=arxiv_pdf.NAME,
-        tag=tag,
         accessed=accessed,
+        extract=lambda snap: pdf_claims(snap, paper),
     )
     store.update_source_state(source.url, final_url=paper.pdf_url)
     return outcome

@@ -47,12 +47,15 @@ def process_snapshot(
     status: OutcomeStatus = "fetched",
     extractor_name: str | None = None,
     accessed: date | None = None,
+    extract: Callable[[Snapshot], list[Claim]] | None = None,
 ) -> SourceOutcome:
-    """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue."""
+    """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue.
+    `extract`: how the chosen extractor reads this snapshot, when it needs more than the
+    snapshot (a paper's PDF with the paper's metadata)."""
     store.put_snapshot(snapshot)
     module = extractors.choose(source.url, snapshot, extractor_name or source.extractor)
     tag = extractors.tag(module)
-    found = stored_or_extracted(store, snapshot, source.url, tag, module.extract)
+    found = stored_or_extracted(store, snapshot, source.url, tag, extract or module.extract)
     return process_claims(
         store,
         settings,
