@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from ingest.errors import AlreadyDecidedError, IngestError, ProfileError, StoreError
@@ -44,6 +44,30 @@ def _render(
 
 def _is_fragment(request: Request) -> bool:
     return "x-fragment" in request.headers
+
+
+def _query_filter(
+    status: str | None = "pending",
+    person: str | None = None,
+    source: str | None = None,
+    kind: str | None = None,
+) -> QueueFilter:
+    """The queue filter a page was asked for (query parameters)."""
+    return parse_filter(status, person, source, kind)
+
+
+def _form_filter(
+    status: Annotated[str, Form()] = "pending",
+    person: Annotated[str, Form()] = "",
+    source: Annotated[str, Form()] = "",
+    kind: Annotated[str, Form()] = "",
+) -> QueueFilter:
+    """The queue filter a form carried along (the editor's place in the queue)."""
+    return parse_filter(status, person, source, kind)
+
+
+QueryFilter = Annotated[QueueFilter, Depends(_query_filter)]
+FormFilter = Annotated[QueueFilter, Depends(_form_filter)]
 
 
 @router.get("/healthz")
@@ -143,13 +167,9 @@ def queue(
     request: Request,
     editor: Editor,
     store: StoreDep,
-    status: str | None = "pending",
-    person: str | None = None,
-    source: str | None = None,
-    kind: str | None = None,
+    filters: QueryFilter,
     page: int = 1,
 ) -> Response:
-    filters = parse_filter(status, person, source, kind)
     return _render(request, "queue.html", _queue_context(request, store, filters, page))
 
 
@@ -158,12 +178,9 @@ def bulk_accept(
     request: Request,
     editor: Editor,
     store: StoreDep,
+    filters: FormFilter,
     ids: Annotated[list[str], Form()] = [],  # noqa: B006 (FastAPI copies defaults)
     note: Annotated[str, Form()] = "",
-    status: Annotated[str, Form()] = "pending",
-    person: Annotated[str, Form()] = "",
-    source: Annotated[str, Form()] = "",
-    kind: Annotated[str, Form()] = "",
 ) -> Response:
     """Accept every checked change of a source; each one on its own (one may lose a race)."""
     profiles_dir = request.app.state.settings.profiles_dir
@@ -180,7 +197,6 @@ def bulk_accept(
             )
         except IngestError as exc:
             failed.append((change_id, str(exc)))
-    filters = parse_filter(status, person, source, kind)
     context = _queue_context(request, store, filters, 1)
     context["bulk"] = {"accepted": accepted, "conflicts": conflicts, "failed": failed}
     return _render(request, "queue.html", context)
@@ -219,12 +235,8 @@ def change_page(
     change_id: str,
     editor: Editor,
     store: StoreDep,
-    status: str | None = "pending",
-    person: str | None = None,
-    source: str | None = None,
-    kind: str | None = None,
+    filters: QueryFilter,
 ) -> Response:
-    filters = parse_filter(status, person, source, kind)
     return _change_response(request, store, change_id, filters)
 
 
@@ -243,14 +255,10 @@ def decide_change(
     change_id: str,
     editor: Editor,
     store: StoreDep,
+    filters: FormFilter,
     action: Annotated[str, Form()],
     note: Annotated[str, Form()] = "",
-    status: Annotated[str, Form()] = "pending",
-    person: Annotated[str, Form()] = "",
-    source: Annotated[str, Form()] = "",
-    kind: Annotated[str, Form()] = "",
 ) -> Response:
-    filters = parse_filter(status, person, source, kind)
     row = store.get_change(change_id)
     if row is None:
         return PlainTextResponse("no such change", status_code=404)
@@ -307,13 +315,9 @@ def undo(
     request: Request,
     editor: Editor,
     store: StoreDep,
+    filters: FormFilter,
     current: Annotated[str, Form()] = "",
-    status: Annotated[str, Form()] = "pending",
-    person: Annotated[str, Form()] = "",
-    source: Annotated[str, Form()] = "",
-    kind: Annotated[str, Form()] = "",
 ) -> Response:
-    filters = parse_filter(status, person, source, kind)
     try:
         done = undo_last(store, request.app.state.settings.profiles_dir, editor)
     except IngestError as exc:
