@@ -130,8 +130,7 @@ class Cell:
 
     @property
     def size(self) -> float:
-        sizes = [s.size for s in self.segments if not s.sup and s.text.strip()]
-        return max(sizes) if sizes else max(s.size for s in self.segments)
+        return body_size(self.segments)
 
     @property
     def text(self) -> str:
@@ -156,12 +155,17 @@ class Line:
 
     @property
     def size(self) -> float:
-        sizes = [s.size for s in self.segments if not s.sup and s.text.strip()]
-        return max(sizes) if sizes else max(s.size for s in self.segments)
+        return body_size(self.segments)
 
     @property
     def text(self) -> str:
         return " ".join(c.text for c in self.cells)
+
+
+def body_size(segments: list[Segment]) -> float:
+    """The largest size of the segments' visible non-superscript text (of any, if none)."""
+    sizes = [s.size for s in segments if not s.sup and s.text.strip()]
+    return max(sizes) if sizes else max(s.size for s in segments)
 
 
 def page_runs(page: PageObject) -> tuple[list[Run], str]:
