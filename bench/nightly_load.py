@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.arxiv_loopback import atom_feed  # noqa: E402
+from tests.loopback import LoopbackServer  # noqa: E402
 
 PAGE_PATH = "/docs/{n}/community/persons_of_interest.md"
 
@@ -86,28 +87,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-class LoadServer(ThreadingHTTPServer):
-    daemon_threads = True
+class LoadServer(LoopbackServer):
     request_queue_size = 256
 
     def __init__(self, sources: int) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(_Handler)
         self.pages = {PAGE_PATH.format(n=n): page(n) for n in range(sources)}
         self.lock = threading.Lock()
         self.not_modified = 0
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def __enter__(self) -> LoadServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-        self.server_close()
 
 
 @dataclass

@@ -14,15 +14,16 @@ with its parameters and headers in `server.requests`.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
+
+from tests.loopback import LoopbackServer
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "atom"
 
@@ -119,20 +120,17 @@ class _Handler(BaseHTTPRequestHandler):
             pass  # the client gave up (the timeout tests)
 
 
-class ArxivLoopback(ThreadingHTTPServer):
-    daemon_threads = True
-
+class ArxivLoopback(LoopbackServer):
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(_Handler)
         self.exchanges = load_exchanges()
         self.route: Callable[[Params], Answer | None] | None = None
         self.requests: list[tuple[str, Params, dict[str, str]]] = []
         self.served: set[str] = set()  # recorded exchange files served so far
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property
     def url_format(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/api/query?{{}}"
+        return self.base + "/api/query?{}"
 
     def recorded(self, params: Params) -> Answer:
         key = (params.get("search_query", ""), params.get("id_list", ""))
@@ -143,11 +141,3 @@ class ArxivLoopback(ThreadingHTTPServer):
             return 404, {"Content-Type": "text/plain"}, message.encode()
         self.served.add(exchange.file)
         return exchange.status, {}, exchange.body
-
-    def __enter__(self) -> ArxivLoopback:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-        self.server_close()

@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from ingest.settings import Settings
 from ingest.store import Store
 
 from .conftest import GOVERNANCE
+from .loopback import LoopbackServer, QuietHandler, reply
 
 PAGE = (GOVERNANCE / "persons_of_interest.7f149bc3.md").read_bytes()
 
@@ -38,10 +38,7 @@ class Server:
         self.slow_asked = threading.Event()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:
                 if self.path == "/slow.md":
                     outer.slow_asked.set()
@@ -52,20 +49,14 @@ class Server:
                     body, status = PAGE + b"\n<!-- the same page, served elsewhere -->\n", 200
                 else:
                     body, status = b"not here", 404
-                self.send_response(status)
-                self.send_header("Content-Type", "text/markdown")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                reply(self, status, body, "text/markdown")
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd = LoopbackServer(Handler).start()
+        self.base = self.httpd.base
 
     def close(self) -> None:
         self.release.set()
-        self.httpd.shutdown()
+        self.httpd.close()
 
 
 @pytest.fixture

@@ -6,12 +6,11 @@ import gzip
 import pickle
 import socket
 import struct
-import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
@@ -28,6 +27,8 @@ from ingest.fetch import (
 )
 from ingest.settings import Settings
 
+from .loopback import LoopbackServer
+
 ETAG = '"v1-abc"'
 BOMB = gzip.compress(b"\0" * (5 * 1024 * 1024))  # ~5 KB on the wire, 5 MB decoded
 STUB = b"""<!DOCTYPE html>
@@ -41,7 +42,7 @@ STUB = b"""<!DOCTYPE html>
 class Handler(BaseHTTPRequestHandler):
     """Routes by path; every request path is recorded on the server."""
 
-    server: LoopbackServer
+    server: FetchServer
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
@@ -116,29 +117,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, b"unknown test route")
 
 
-class LoopbackServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class FetchServer(LoopbackServer):
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+        super().__init__(Handler)
         self.requests: list[tuple[str, dict[str, str]]] = []
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # the reset route breaks its own connection on purpose
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LoopbackServer]:
-    srv = LoopbackServer()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+def server() -> Iterator[FetchServer]:
+    with FetchServer() as srv:
+        yield srv
 
 
 @pytest.fixture
@@ -156,7 +144,7 @@ def get(client: httpx.Client, settings: Settings, url: str, **kwargs: object) ->
     return fetch(client, url, settings=settings, **kwargs)  # type: ignore[arg-type]
 
 
-def test_plain_200_makes_a_snapshot(server: LoopbackServer, client, settings) -> None:
+def test_plain_200_makes_a_snapshot(server: FetchServer, client, settings) -> None:
     result = get(client, settings, server.base + "/plain")
     assert result.status == "fetched"
     assert result.http_status == 200
@@ -174,7 +162,7 @@ def test_plain_200_makes_a_snapshot(server: LoopbackServer, client, settings) ->
     assert type(snap.headers) is dict
 
 
-def test_sends_user_agent_and_conditional_headers(server: LoopbackServer, client, settings) -> None:
+def test_sends_user_agent_and_conditional_headers(server: FetchServer, client, settings) -> None:
     get(client, settings, server.base + "/echo", etag='"x"', last_modified="Tue, 02 Jan 2024")
     _, headers = server.requests[-1]
     lowered = {k.lower(): v for k, v in headers.items()}
@@ -183,7 +171,7 @@ def test_sends_user_agent_and_conditional_headers(server: LoopbackServer, client
     assert lowered["if-modified-since"] == "Tue, 02 Jan 2024"
 
 
-def test_304_revalidation_is_unchanged_without_snapshot(server: LoopbackServer, client, settings):
+def test_304_revalidation_is_unchanged_without_snapshot(server: FetchServer, client, settings):
     first = get(client, settings, server.base + "/etag")
     assert first.status == "fetched" and first.etag == ETAG
     again = get(client, settings, server.base + "/etag", etag=first.etag)
@@ -193,7 +181,7 @@ def test_304_revalidation_is_unchanged_without_snapshot(server: LoopbackServer, 
     assert again.etag == ETAG
 
 
-def test_same_sha256_is_unchanged_but_keeps_snapshot(server: LoopbackServer, client, settings):
+def test_same_sha256_is_unchanged_but_keeps_snapshot(server: FetchServer, client, settings):
     first = get(client, settings, server.base + "/plain")
     assert first.snapshot is not None
     again = get(client, settings, server.base + "/plain", previous_sha256=first.snapshot.sha256)
@@ -201,13 +189,13 @@ def test_same_sha256_is_unchanged_but_keeps_snapshot(server: LoopbackServer, cli
     assert again.snapshot is not None and again.snapshot.body == first.snapshot.body
 
 
-def test_empty_200_is_still_a_snapshot(server: LoopbackServer, client, settings) -> None:
+def test_empty_200_is_still_a_snapshot(server: FetchServer, client, settings) -> None:
     result = get(client, settings, server.base + "/empty")
     assert result.status == "fetched"
     assert result.snapshot is not None and result.snapshot.body == b""
 
 
-def test_follows_a_301_chain(server: LoopbackServer, client, settings) -> None:
+def test_follows_a_301_chain(server: FetchServer, client, settings) -> None:
     result = get(client, settings, server.base + "/r/3")
     assert result.final_url == server.base + "/plain"
     assert result.redirects == [server.base + p for p in ("/r/2", "/r/1", "/r/0", "/plain")]
@@ -216,7 +204,7 @@ def test_follows_a_301_chain(server: LoopbackServer, client, settings) -> None:
     assert result.snapshot.requested_url == server.base + "/r/3"
 
 
-def test_ten_redirects_allowed_eleven_refused(server: LoopbackServer, client, settings) -> None:
+def test_ten_redirects_allowed_eleven_refused(server: FetchServer, client, settings) -> None:
     ok = get(client, settings, server.base + f"/r/{MAX_REDIRECTS - 1}")
     assert len(ok.redirects) == MAX_REDIRECTS
     with pytest.raises(FetchError, match="more than 10 redirects") as info:
@@ -225,21 +213,21 @@ def test_ten_redirects_allowed_eleven_refused(server: LoopbackServer, client, se
     assert not is_transient(info.value)
 
 
-def test_redirect_loop_is_detected(server: LoopbackServer, client, settings) -> None:
+def test_redirect_loop_is_detected(server: FetchServer, client, settings) -> None:
     before = len(server.requests)
     with pytest.raises(FetchError, match="redirect loop"):
         get(client, settings, server.base + "/loop/a")
     assert len(server.requests) - before == 2
 
 
-def test_meta_refresh_stub_is_followed(server: LoopbackServer, client, settings) -> None:
+def test_meta_refresh_stub_is_followed(server: FetchServer, client, settings) -> None:
     result = get(client, settings, server.base + "/stub/page")
     assert result.final_url == server.base + "/plain"
     assert result.redirects == [server.base + "/plain"]
     assert result.snapshot is not None and result.snapshot.body == b"hello world\n"
 
 
-def test_503_is_a_transient_status_error(server: LoopbackServer, client, settings) -> None:
+def test_503_is_a_transient_status_error(server: FetchServer, client, settings) -> None:
     with pytest.raises(HTTPStatusError) as info:
         get(client, settings, server.base + "/503")
     err = info.value
@@ -252,14 +240,14 @@ def test_503_is_a_transient_status_error(server: LoopbackServer, client, setting
     assert is_transient(copy)
 
 
-def test_404_is_not_transient(server: LoopbackServer, client, settings) -> None:
+def test_404_is_not_transient(server: FetchServer, client, settings) -> None:
     with pytest.raises(HTTPStatusError) as info:
         get(client, settings, server.base + "/404")
     assert info.value.status == 404
     assert not is_transient(info.value)
 
 
-def test_429_with_retry_after(server: LoopbackServer, client, settings) -> None:
+def test_429_with_retry_after(server: FetchServer, client, settings) -> None:
     with pytest.raises(HTTPStatusError) as info:
         get(client, settings, server.base + "/429")
     assert info.value.status == 429
@@ -282,7 +270,7 @@ def test_retry_after_seconds_parses_seconds_and_dates() -> None:
     assert retry_after_seconds({}) is None
 
 
-def test_stalled_response_times_out_quickly(server: LoopbackServer) -> None:
+def test_stalled_response_times_out_quickly(server: FetchServer) -> None:
     settings = Settings(allow_private=True, http_timeout=0.3)
     started = time.monotonic()
     with make_client(settings) as client, pytest.raises(FetchError) as info:
@@ -293,7 +281,7 @@ def test_stalled_response_times_out_quickly(server: LoopbackServer) -> None:
     assert is_transient(info.value)
 
 
-def test_oversize_body_is_refused(server: LoopbackServer, client, settings) -> None:
+def test_oversize_body_is_refused(server: FetchServer, client, settings) -> None:
     with pytest.raises(ResponseTooLargeError) as info:
         get(client, settings, server.base + "/big")
     assert info.value.limit == 10_000
@@ -301,27 +289,27 @@ def test_oversize_body_is_refused(server: LoopbackServer, client, settings) -> N
         get(client, settings, server.base + "/big-declared")
 
 
-def test_gzip_bomb_is_refused_by_decoded_size(server: LoopbackServer, client) -> None:
+def test_gzip_bomb_is_refused_by_decoded_size(server: FetchServer, client) -> None:
     settings = Settings(allow_private=True, max_bytes=100_000)
     assert len(BOMB) < settings.max_bytes
     with pytest.raises(ResponseTooLargeError):
         fetch(client, server.base + "/gzip-bomb", settings=settings)
 
 
-def test_connection_reset_is_a_transient_fetch_error(server: LoopbackServer, client, settings):
+def test_connection_reset_is_a_transient_fetch_error(server: FetchServer, client, settings):
     with pytest.raises(FetchError, match="connection failed") as info:
         get(client, settings, server.base + "/reset")
     assert info.value.__cause__ is not None
     assert is_transient(info.value)
 
 
-def test_truncated_body_is_a_fetch_error(server: LoopbackServer, client, settings) -> None:
+def test_truncated_body_is_a_fetch_error(server: FetchServer, client, settings) -> None:
     with pytest.raises(FetchError, match="connection failed") as info:
         get(client, settings, server.base + "/truncated")
     assert isinstance(info.value.__cause__, httpx.RemoteProtocolError)
 
 
-def test_loopback_refused_before_any_request(server: LoopbackServer) -> None:
+def test_loopback_refused_before_any_request(server: FetchServer) -> None:
     settings = Settings(allow_private=False)
     before = len(server.requests)
     with make_client(settings) as client, pytest.raises(RefusedURLError) as info:
@@ -359,7 +347,7 @@ def test_other_schemes_refused(url: str) -> None:
         fetch(client, url, settings=settings)
 
 
-def test_each_redirect_hop_is_checked(server: LoopbackServer, client, settings) -> None:
+def test_each_redirect_hop_is_checked(server: FetchServer, client, settings) -> None:
     with pytest.raises(RefusedURLError, match="ftp"):
         get(client, settings, server.base + "/to-ftp")
 
@@ -397,7 +385,7 @@ def test_unresolvable_host_is_a_transient_fetch_error(monkeypatch: pytest.Monkey
         fetch(client, "https://nowhere.invalid/", settings=settings)
 
 
-def test_validators_only_go_to_the_hop_they_belong_to(server: LoopbackServer, client, settings):
+def test_validators_only_go_to_the_hop_they_belong_to(server: FetchServer, client, settings):
     get(client, settings, server.base + "/r/1", etag='"e"', validated_url=server.base + "/plain")
     sent = {path: {k.lower() for k in headers} for path, headers in server.requests[-3:]}
     assert "if-none-match" not in sent["/r/1"]

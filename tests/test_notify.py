@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -13,6 +11,8 @@ import pytest
 
 from ingest.notify import message, notify_run
 from ingest.settings import Settings
+
+from .loopback import LoopbackServer, QuietHandler, reply
 
 
 class Hook:
@@ -23,30 +23,21 @@ class Hook:
         self.status = 200
         hook = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 hook.bodies.append(json.loads(self.rfile.read(length)))
-                self.send_response(hook.status)
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"ok")
+                reply(self, hook.status, b"ok")
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/T0/SECRET"
+        self.server = LoopbackServer(Handler)
+        self.url = self.server.base + "/hooks/T0/SECRET"
 
 
 @pytest.fixture
 def hook() -> Iterator[Hook]:
     h = Hook()
-    thread = threading.Thread(target=h.server.serve_forever, daemon=True)
-    thread.start()
-    yield h
-    h.server.shutdown()
-    h.server.server_close()
+    with h.server:
+        yield h
 
 
 def _report(changes: int) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
@@ -22,6 +22,8 @@ from ingest.errors import FetchError, HTTPStatusError, RobotsDisallowedError
 from ingest.fetch import is_transient, make_client
 from ingest.polite import PoliteFetcher, product_token
 from ingest.settings import Settings
+
+from .loopback import LoopbackServer
 
 
 @dataclass
@@ -72,34 +74,25 @@ class Handler(BaseHTTPRequestHandler):
             done()
 
 
-class ScriptedServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class ScriptedServer(LoopbackServer):
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+        super().__init__(Handler, poll_interval=0.05)
         self.routes: dict[str, list[Reply]] = {}
         self.log: list[str] = []
         self.lock = threading.Lock()
         self.in_flight = 0
         self.most_in_flight = 0
 
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass
-
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}{path}"
+        return self.base + path
 
     def robots(self, text: str | None, status: int = 200) -> None:
         self.routes["/robots.txt"] = [Reply(status, (text or "").encode())]
 
 
 def _serve() -> Iterator[ScriptedServer]:
-    srv = ScriptedServer()
-    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    with ScriptedServer() as srv:
+        yield srv
 
 
 server = pytest.fixture(_serve)

@@ -6,15 +6,14 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from ingest.settings import Settings
 
 from .conftest import GOVERNANCE
+from .loopback import LoopbackServer, QuietHandler, reply
 
 PAGE = (GOVERNANCE / "persons_of_interest.7f149bc3.md").read_bytes()
 
@@ -28,10 +27,7 @@ class Hostile:
         self.requests: list[str] = []
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:
                 outer.requests.append(self.path)
                 if self.path == "/robots.txt":
@@ -46,23 +42,17 @@ class Hostile:
                     kind = "text/html"
                 else:
                     body, kind = b"secret", "text/plain"
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                reply(self, 200, body, kind)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd = LoopbackServer(Handler).start()
+        self.base = self.httpd.base
 
 
 @pytest.fixture
 def hostile() -> Iterator[Hostile]:
     server = Hostile()
     yield server
-    server.httpd.shutdown()
+    server.httpd.close()
 
 
 def run(url: str, *extra: str, private: bool = True) -> tuple[int, dict | None, str]:

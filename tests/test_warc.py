@@ -9,7 +9,7 @@ import struct
 import threading
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ from ingest.fetch import FetchResult, fetch, make_client
 from ingest.replay import ReplayArchive, record
 from ingest.settings import Settings
 from ingest.warc import SHA256_HEADER, WarcWriter, read_responses, sha256_base32, warc_files
+
+from .loopback import LoopbackServer
 
 PLAIN = b"hello world\n"
 TEXT = b"The quick brown fox jumps over the lazy dog. " * 200  # compresses well
@@ -92,29 +94,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, b"unknown test route")
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
+class Server(LoopbackServer):
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+        super().__init__(Handler)
         self.version = b"v1"
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # the reset route breaks its own connection on purpose
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    srv = Server()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    with Server() as srv:
+        yield srv
 
 
 @pytest.fixture
