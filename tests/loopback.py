@@ -13,6 +13,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
+TEXT_PLAIN = "text/plain; charset=utf-8"
+
 
 class LoopbackServer(ThreadingHTTPServer):
     """A threading HTTP server on a free loopback port. Use it as a context manager (or
@@ -49,10 +51,14 @@ class LoopbackServer(ThreadingHTTPServer):
 
 
 class QuietHandler(BaseHTTPRequestHandler):
-    """A request handler that keeps the test output clean."""
+    """A request handler that keeps the test output clean, with a one-call answer."""
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
+        """`reply` with Content-Type text/plain unless `headers` say otherwise."""
+        reply(self, status, body, headers={"Content-Type": TEXT_PLAIN, **(headers or {})})
 
 
 def reply(
@@ -62,12 +68,14 @@ def reply(
     content_type: str | None = None,
     headers: dict[str, str] | None = None,
 ) -> None:
-    """Answer with `status`, the headers, a Content-Length and `body`."""
+    """Answer with `status`, the headers, a Content-Length (the body's, unless `headers` give
+    one: a route may lie about it on purpose) and `body`."""
     handler.send_response(status)
     if content_type:
         handler.send_header("Content-Type", content_type)
     for name, value in (headers or {}).items():
         handler.send_header(name, value)
-    handler.send_header("Content-Length", str(len(body)))
+    if "Content-Length" not in (headers or {}):
+        handler.send_header("Content-Length", str(len(body)))
     handler.end_headers()
     handler.wfile.write(body)

@@ -10,7 +10,6 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
-from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
@@ -27,7 +26,7 @@ from ingest.fetch import (
 )
 from ingest.settings import Settings
 
-from .loopback import LoopbackServer
+from .loopback import LoopbackServer, QuietHandler
 
 ETAG = '"v1-abc"'
 BOMB = gzip.compress(b"\0" * (5 * 1024 * 1024))  # ~5 KB on the wire, 5 MB decoded
@@ -39,23 +38,10 @@ STUB = b"""<!DOCTYPE html>
 """
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     """Routes by path; every request path is recorded on the server."""
 
     server: FetchServer
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-    def send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        headers = {"Content-Type": "text/plain; charset=utf-8", **(headers or {})}
-        for key, value in headers.items():
-            self.send_header(key, value)
-        if "Content-Length" not in headers:
-            self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_GET(self) -> None:  # noqa: C901 - a routing table
         self.server.requests.append((self.path, dict(self.headers.items())))

@@ -9,7 +9,6 @@ import struct
 import threading
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from ingest.replay import ReplayArchive, record
 from ingest.settings import Settings
 from ingest.warc import SHA256_HEADER, WarcWriter, read_responses, sha256_base32, warc_files
 
-from .loopback import LoopbackServer
+from .loopback import LoopbackServer, QuietHandler
 
 PLAIN = b"hello world\n"
 TEXT = b"The quick brown fox jumps over the lazy dog. " * 200  # compresses well
@@ -37,21 +36,8 @@ STUB = b'<!DOCTYPE html><meta http-equiv="refresh" content="0; url=/plain">'
 ETAG = '"v1"'
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     server: Server
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-    def send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        headers = {"Content-Type": "text/plain; charset=utf-8", **(headers or {})}
-        for key, value in headers.items():
-            self.send_header(key, value)
-        if "Content-Length" not in headers:
-            self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_GET(self) -> None:
         path = self.path
