@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -26,23 +25,6 @@ def replay_of(settings: Settings, replay: str | None) -> str | None:
     return replay or (str(settings.replay) if settings.replay else None)
 
 
-def _archive(folder: str) -> ReplayArchive:
-    """The archive in `folder`, read once per process while its files stay as they are (a Dask
-    worker fetching many batches reads it once; an edited archive is read again)."""
-    path = Path(folder)
-    try:
-        files = sorted(path.iterdir())
-    except OSError:
-        files = []
-    signature = tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-    return _load_archive(str(path.resolve()), signature)
-
-
-@functools.lru_cache(maxsize=4)
-def _load_archive(folder: str, signature: tuple[tuple[str, int, int], ...]) -> ReplayArchive:
-    return ReplayArchive.load(Path(folder))
-
-
 def open_client(
     settings: Settings,
     replay: str | None = None,
@@ -52,7 +34,7 @@ def open_client(
     """An HTTP client for `settings`: from the replay archive, else live (archived to `archive`)."""
     replay = replay_of(settings, replay)
     if replay:
-        return make_client(settings, transport=_archive(replay).transport(as_of))
+        return make_client(settings, transport=ReplayArchive.load(Path(replay)).transport(as_of))
     return make_client(settings, archive=archive)
 
 
@@ -89,7 +71,7 @@ class RunContext:
         """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
         replay = replay_of(self.settings, replay)
         if replay:
-            session = replay_session(_archive(replay), as_of)
+            session = replay_session(ReplayArchive.load(Path(replay)), as_of)
             return ArxivClient(self.settings, session=session, delay_seconds=0.0)
         return ArxivClient(
             self.settings,
