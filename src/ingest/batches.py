@@ -91,6 +91,8 @@ def process_fetched(
     """Store, extract, diff and enqueue one fetched batch, source by source (one writer). An
     unchanged source whose last check still holds (ingest.settled) is only recorded as checked:
     no extraction, no diff, no queue writes; those records go in one transaction per batch."""
+    # read again, not taken from the jobs: a row may have changed since the batch was planned
+    # (an editor's one-off run of the same URL, say); one query per batch
     states = store.source_states([source.url for source, _state in jobs])
     settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
     statuses = store.change_statuses(settled_ids) if settled_ids else {}
