@@ -28,7 +28,7 @@ from ingest.models import Profile, Source
 from ingest.outcome import SourceOutcome
 from ingest.pipeline import process_snapshot, record_failure, store_change
 from ingest.polite import PoliteFetcher, host_of
-from ingest.references import refresh_accessed
+from ingest.references import cited, refresh_accessed
 from ingest.settings import Settings
 from ingest.settled import settled_changes, settled_outcome
 from ingest.store import Store
@@ -96,7 +96,6 @@ def process_fetched(
     states = store.source_states([source.url for source, _state in jobs])
     settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
     statuses = store.change_statuses(settled_ids) if settled_ids else {}
-    cited = {ref.url for profile in profiles.values() for ref in profile.references}
     quick: list[dict[str, Any]] = []
     outcomes: list[SourceOutcome] = []
     for (source, _state), answer in zip(jobs, answers, strict=True):
@@ -132,7 +131,7 @@ def process_fetched(
                 "final_url": answer.final_url,
             }
         )
-        if accessed is not None and source.url in cited:
+        if accessed is not None and cited(profiles, source.url):
             refresh_accessed(store, settings.profiles_dir, source.url, accessed)
         outcomes.append(outcome)
     store.record_unchanged(quick, run_id)

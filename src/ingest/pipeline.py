@@ -19,7 +19,7 @@ from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcno
 from ingest.names import fold
 from ingest.outcome import OutcomeStatus, SourceOutcome
 from ingest.queue import enqueue
-from ingest.references import refresh_accessed
+from ingest.references import cited, refresh_accessed
 from ingest.resolve import Resolver
 from ingest.settings import Settings
 from ingest.settled import settle_key, settled_record
@@ -182,7 +182,7 @@ def process_claims(
         statuses = store.change_statuses([c.id for c in proposed])
         update["settled"] = settled_record(key, outcome, statuses, snapshot.url)
     store.update_source_state(source.url, **update)
-    if healthy and accessed is not None:
+    if healthy and accessed is not None and cited(profiles, source.url):
         refresh_accessed(store, settings.profiles_dir, source.url, accessed)
     return outcome
 

@@ -39,6 +39,12 @@ def citing(profiles: dict[str, Profile]) -> dict[str, list[tuple[str, Reference]
     return out
 
 
+def cited(profiles: dict[str, Profile], url: str) -> bool:
+    """Whether any of these profiles cites `url` (else refresh_accessed has nothing to do and
+    need not read every profile file)."""
+    return any(ref.url == url for profile in profiles.values() for ref in profile.references)
+
+
 def refresh_accessed(store: Store, profiles_dir: Path, url: str, day: date) -> list[str]:
     """Set `accessed` to `day` on every reference to `url`; returns the profiles written."""
     written = []
