@@ -124,11 +124,8 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
                 ctx, fetcher, todo.sources, accessed, report.run_id, remote
             )
             # what the feeds announced, this run's new entries included
-            found = [
-                s
-                for s in ctx.store.discovered_sources()
-                if s.url not in {t.url for t in todo.sources}
-            ]
+            registered = {t.url for t in todo.sources}
+            found = [s for s in ctx.store.discovered_sources() if s.url not in registered]
             report.outcomes += check_sources(
                 ctx, fetcher, found, accessed, report.run_id, remote, "feed entries"
             )
