@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
+from typing import Any
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -35,27 +36,23 @@ from ingest.polite import PoliteFetcher
 from ingest.settings import Settings
 from ingest.store import Store
 
+# arXiv's API client retries nothing itself: its tasks are that source's single retry layer
+# (transient errors only, with jitter); nothing is cached across runs
+ARXIV_TASK: dict[str, Any] = {
+    "retries": ARXIV_RETRIES,
+    "retry_delay_seconds": ARXIV_RETRY_DELAYS,
+    "retry_jitter_factor": 0.5,
+    "retry_condition_fn": retry_transient,
+    "cache_policy": NO_CACHE,
+}
 
-@task(
-    name="arxiv-metadata",
-    retries=ARXIV_RETRIES,
-    retry_delay_seconds=ARXIV_RETRY_DELAYS,
-    retry_jitter_factor=0.5,
-    retry_condition_fn=retry_transient,
-    cache_policy=NO_CACHE,
-)
+
+@task(name="arxiv-metadata", **ARXIV_TASK)
 def fetch_metadata(client: ArxivClient, ids: list[str]) -> ArxivBatchResult:
     return client.fetch_ids(ids)
 
 
-@task(
-    name="arxiv-author-query",
-    retries=ARXIV_RETRIES,
-    retry_delay_seconds=ARXIV_RETRY_DELAYS,
-    retry_jitter_factor=0.5,
-    retry_condition_fn=retry_transient,
-    cache_policy=NO_CACHE,
-)
+@task(name="arxiv-author-query", **ARXIV_TASK)
 def search_author(client: ArxivClient, name: str) -> ArxivSearchResult:
     return client.search_author(name)
 
