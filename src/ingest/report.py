@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest.files import write_atomic
-from ingest.pipeline import SourceOutcome
+from ingest.outcome import SourceOutcome
 
 
 @dataclass
