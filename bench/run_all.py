@@ -249,6 +249,61 @@ def arxiv_row() -> Row:
     )
 
 
+def cli_rows() -> list[Row]:
+    out = json.loads(run_script("cli_wall.py", "--json"))
+    extract = out["extract"]
+    method = "bench/cli_wall.py: wall time of .venv/bin/ingest in a subprocess, no PREFECT_API_URL"
+    return [
+        row(
+            "cli_run_first_s",
+            out["run_first"],
+            "s",
+            extract,
+            "<= 2.5x extract after the runner's start (first run of a workspace starts it)",
+            lambda v: True,
+            method=method + "; fresh workspace: includes starting the local runner",
+        ),
+        row(
+            "cli_run_s",
+            out["run_again"],
+            "s",
+            extract,
+            "<= 2.5x extract",
+            lambda v: v <= 2.5 * extract,
+            method=method + "; `ingest run U --file F` of the PyTorch page; baseline `ingest "
+            "extract F --url U`",
+        ),
+        row(
+            "cli_review_list_s",
+            out["review_list"],
+            "s",
+            extract,
+            "<= extract",
+            lambda v: v <= extract * 1.05,
+            method=method,
+        ),
+        row(
+            "cli_nightly_first_s",
+            out["nightly_first"],
+            "s",
+            None,
+            "< 10 s",
+            lambda v: v < 10,
+            method=method + "; fresh workspace, fixtures/web (starts the runner; the Prefect "
+            "database template of INGEST_CACHE_DIR in place)",
+        ),
+        row(
+            "cli_nightly_second_s",
+            out["nightly_second"],
+            "s",
+            None,
+            "< 10 s",
+            lambda v: v < 10,
+            method=method + "; the same workspace again",
+        ),
+    ]
+
+
 def table(rows: list[Row]) -> str:
     lines = [f"{'metric':28} {'value':>10} {'unit':10} {'baseline':>10} {'ratio':>7}  target"]
     for r in rows:
@@ -275,6 +330,7 @@ def main() -> int:
         lambda: [pdf_row()],
         lambda: [review_row()],
         lambda: [arxiv_row()],
+        cli_rows,
     ):
         rows += step()
         print(f"[{time.perf_counter() - started:6.1f} s] {rows[-1]['metric']} done", flush=True)

@@ -77,7 +77,9 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str | None) -> Settings:
+def workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str | None
+) -> Iterator[Settings]:
     """INGEST_HOME and INGEST_PROFILES_DIR in a temporary folder (bundled profiles copied); the
     database is a SQLite file in INGEST_HOME, or a fresh PostgreSQL database (`[postgresql]`)."""
     home = tmp_path / "home"
@@ -89,7 +91,31 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str | N
         monkeypatch.delenv("INGEST_DATABASE_URL", raising=False)
     else:
         monkeypatch.setenv("INGEST_DATABASE_URL", database)
-    return Settings()
+    yield Settings()
+    from ingest import local_server
+
+    if (home / "server" / "state.json").exists():  # never leave a runner behind
+        local_server.stop(Settings(home=home))
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One `prefect server start` for the whole session, started when a test first needs it."""
+    from .prefect_server import prefect_server
+
+    with prefect_server(tmp_path_factory.mktemp("prefect-session")) as (api, _env):
+        yield api
+
+
+@pytest.fixture(autouse=True)
+def flows_report_to_one_server(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test marked `prefect` runs its flows against the session's server (a configured
+    PREFECT_API_URL, used as is, in the command's own process); no other test starts a server or
+    a workspace runner (tests/test_local_runner.py unsets it to test the runner itself)."""
+    if request.node.get_closest_marker("prefect"):
+        monkeypatch.setenv("PREFECT_API_URL", request.getfixturevalue("prefect_api"))
 
 
 @pytest.fixture

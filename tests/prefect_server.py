@@ -18,6 +18,9 @@ from pathlib import Path
 
 import httpx
 
+from flows.local_runner import seed_database
+from ingest.settings import Settings
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -52,6 +55,8 @@ def prefect_server(folder: Path, timeout: float = 90.0) -> Iterator[tuple[str, d
     }
     log = folder / "server.log"
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / "prefect").mkdir(exist_ok=True)
+    seed_database(Settings(), folder / "prefect")  # the cached empty database: 10 s saved
     with log.open("wb") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "prefect", "server", "start"]

@@ -222,3 +222,41 @@ def test_a_bad_setting_is_one_clear_error_before_anything_runs(
         "an integer"
     )
     assert not workspace.home.exists()  # nothing opened, nothing written
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "notaurl",
+        "ftp://example.org/a",
+        "javascript:alert(1)//governance",
+        "http://",
+        "file:///etc/passwd",
+    ],
+)
+def test_run_refuses_what_is_not_an_http_url_as_bad_usage(workspace: Settings, url: str) -> None:
+    code, _out, err = cli("run", url)
+    assert code == 2
+    assert "is not an http:// or https:// URL" in err
+    assert not workspace.home.exists()  # no database, no source row, no runner
+
+
+@pytest.mark.prefect
+def test_a_one_off_run_that_could_not_read_its_source_exits_1(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = dict(os.environ, INGEST_REPLAY=str(ROOT / "fixtures" / "web"))
+    for url, why in (
+        ("https://example.org/never-recorded", "no recorded response"),
+        ("https://arxiv.org/abs/9999.99999", "no recorded response"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "ingest.cli", "run", url],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 1, (url, done.stdout, done.stderr)
+        assert done.stderr.startswith("error: ") and why in done.stderr
+        assert "Traceback" not in done.stderr

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,24 +25,159 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail_cleanly(func: F) -> F:
+    """Domain errors are one line on stderr and exit 1; so is anything unexpected, with its
+    traceback kept in INGEST_HOME/logs/ingest.log (shown as it is with --verbose)."""
+
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except IngestError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {_safe(str(exc))}", err=True)
+            if getattr(exc, "unexpected", False):
+                click.echo(f"details: {_log_hint()}", err=True)
+            sys.exit(1)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except Exception as exc:
+            if _verbose():
+                raise
+            where = _keep_traceback(exc)
+            click.echo(f"error: unexpected {type(exc).__name__}: {_safe(str(exc))}", err=True)
+            click.echo(f"details: {where}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
 
-def _prefect_quiet() -> AbstractContextManager[Any]:
+def _verbose() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and ctx.meta.get("ingest.verbose"))
+
+
+def _log_file() -> Path:
+    from ingest.local_server import logs_dir
+
+    return logs_dir(get_settings()) / "ingest.log"
+
+
+def _log_hint() -> str:
+    from ingest.local_server import logs_dir
+
+    try:
+        return str(logs_dir(get_settings()))
+    except IngestError:
+        return "INGEST_HOME/logs"
+
+
+def _keep_traceback(exc: BaseException) -> str:
+    """The traceback of an unexpected error, appended to the log file; where it went."""
+    import traceback
+    from datetime import UTC, datetime
+
+    try:
+        path = _log_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as log:
+            log.write(f"--- {datetime.now(UTC).isoformat(timespec='seconds')} {sys.argv}\n")
+            log.write("".join(traceback.format_exception(exc)))
+        return str(path)
+    except (OSError, IngestError):
+        return "(no log file could be written)"
+
+
+def _verbose_option(func: F) -> F:
+    def remember(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        if value:
+            ctx.meta["ingest.verbose"] = True
+        return value
+
+    return click.option(
+        "--verbose",
+        "-v",
+        is_flag=True,
+        expose_value=False,
+        callback=remember,
+        help="Show Prefect's and the server's logs on stderr too.",
+    )(func)
+
+
+class HttpURL(click.ParamType):
+    """An http(s) URL with a host: anything else is bad usage (exit 2), refused before any
+    import, flow or database write."""
+
+    name = "URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from urllib.parse import urlsplit
+
+        text = str(value)
+        try:
+            parts = urlsplit(text)
+            host = parts.hostname
+        except ValueError:
+            parts, host = None, None
+        if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+            self.fail(
+                f"{_safe(text)!r} is not an http:// or https:// URL with a host name", param, ctx
+            )
+        return text
+
+
+def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
+    """Run the `nightly` or `run` flow: against PREFECT_API_URL in this process when one is
+    configured, else in the workspace's local runner (started once, then reused)."""
+    settings = get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
+    with _progress(what):
+        if os.environ.get("PREFECT_API_URL"):
+            return _run_in_process(op, args)
+        from ingest import local_server
+
+        state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
+        progress.report("waiting for the local runner", 0, None)
+        return local_server.call(
+            state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log
+        )
+
+
+def _echo_log(line: str) -> None:
+    click.echo(_safe(line), err=True)
+
+
+def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
     from ingest import prefect_setup
 
     prefect_setup.configure()
+    if not _verbose():
+        prefect_setup.send_logs_to(_log_file())
     from prefect.settings import temporary_settings
 
-    return temporary_settings(updates={"flows.heartbeat_frequency": None})
+    with temporary_settings(updates={"flows.heartbeat_frequency": None}):
+        if op == "nightly":
+            from flows.nightly import nightly_refresh
+
+            return nightly_refresh(**args)
+        from flows.one_off import ingest_url
+
+        return ingest_url(**args)
+
+
+def _next_steps() -> None:
+    """The last line after a run: what waits for an editor, and where to look at it."""
+    from ingest.store import QueueFilter, Store
+
+    store = Store.open(get_settings())
+    try:
+        pending = store.count_changes(QueueFilter(status="pending"))
+    finally:
+        store.close()
+    if pending:
+        click.echo(
+            f"{pending} flag{'s' if pending != 1 else ''} pending: "
+            "ingest review serve, or ingest review list"
+        )
+    else:
+        click.echo("nothing pending for review")
 
 
 @contextmanager
@@ -125,7 +260,7 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
 
 
 @main.command()
-@click.argument("url")
+@click.argument("url", type=HttpURL())
 @click.option(
     "--file",
     "file",
@@ -134,17 +269,16 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
 )
 @click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_verbose_option
 @_fail_cleanly
 def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> None:
-    """One-off: fetch URL (or read --file), extract, diff and queue the flags.
+    """One-off: fetch URL (or read --file), extract, diff and queue the flags. Exit 1 when the
+    source failed or has no recording to replay.
 
     Example: ingest run https://docs.pytorch.org/docs/2.13/community/persons_of_interest.md --json
     """
-    get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
-    with _prefect_quiet(), _progress(f"ingest run {url}"):
-        from flows.one_off import ingest_url
-
-        result = ingest_url(url, file=str(file) if file else None, extractor=extractor)
+    args = {"url": url, "file": str(file.resolve()) if file else None, "extractor": extractor}
+    result = _run_flow("run", args, f"ingest run {url}")
     summary = {k: result[k] for k in ("url", "status", "snapshot")}
     summary["claims"] = result["claims"]
     summary["changes"] = result["changes"]
@@ -155,9 +289,11 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
         _echo_json(summary)
     else:
         _print_run(summary)
-    if result["status"] == "failed":
-        click.echo(f"error: {result.get('error')}", err=True)
+    if result["status"] in ("failed", "skipped"):
+        click.echo(f"error: {_safe(str(result.get('error')))}", err=True)
         sys.exit(1)
+    if not as_json:
+        _next_steps()
 
 
 def _print_run(summary: dict[str, Any]) -> None:
@@ -193,6 +329,7 @@ def _print_run(summary: dict[str, Any]) -> None:
     type=click.DateTime(formats=["%Y-%m-%d"]),
     help="With --replay: use the versions in force on this day.",
 )
+@_verbose_option
 @_fail_cleanly
 def nightly(replay: str | None, as_of: Any) -> None:
     """The nightly refresh over every source; writes a report under INGEST_HOME/reports.
@@ -200,21 +337,19 @@ def nightly(replay: str | None, as_of: Any) -> None:
     Example: ingest nightly --replay fixtures/web --as-of 2026-06-10
     """
     day = as_of.date().isoformat() if as_of else None
-    get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
-    with _prefect_quiet(), _progress("nightly refresh"):
-        from flows.nightly import nightly_refresh
-
-        result = nightly_refresh(replay=replay, as_of=day)
+    args = {"replay": str(Path(replay).resolve()) if replay else None, "as_of": day}
+    result = _run_flow("nightly", args, "nightly refresh")
     counts, flags = result["counts"], result["flags"]
+    for alert in result["alerts"]:
+        click.echo(_safe(f"  alert: {alert}"))
+    click.echo(f"report: {result['report_file']}")
     click.echo(
         f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
         f"{counts['failed']} failed, {counts['skipped']} not replayed; "
         f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
         f"{flags.get('removed', 0)} removed"
     )
-    for alert in result["alerts"]:
-        click.echo(_safe(f"  alert: {alert}"))
-    click.echo(f"report: {result['report_file']}")
+    _next_steps()
 
 
 @main.command()
@@ -239,6 +374,72 @@ def serve() -> None:
     from flows.deployments import serve_all
 
     serve_all()
+
+
+@main.group()
+def server() -> None:
+    """The workspace's local runner: a Prefect server and a warm process that `ingest run` and
+    `ingest nightly` use when PREFECT_API_URL is not set (started on first use)."""
+
+
+@server.command("start")
+@_fail_cleanly
+def server_start() -> None:
+    """Start the local runner now (the first `run` or `nightly` would start it anyway).
+
+    Example: ingest server start
+    """
+    from ingest import local_server
+
+    settings = get_settings()
+    with _progress("local runner"):
+        state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
+    _print_server(settings, state)
+
+
+@server.command("status")
+@_fail_cleanly
+def server_status() -> None:
+    """Say whether the local runner is up, with its pid, port and Prefect API (exit 1 if not).
+
+    Example: ingest server status
+    """
+    from ingest import local_server
+
+    settings = get_settings()
+    state = local_server.status(settings)
+    if state is None:
+        click.echo(f"not running (INGEST_HOME={settings.home})")
+        sys.exit(1)
+    _print_server(settings, state)
+
+
+@server.command("stop")
+@_fail_cleanly
+def server_stop() -> None:
+    """Stop the local runner and its Prefect server.
+
+    Example: ingest server stop
+    """
+    from ingest import local_server
+
+    state = local_server.stop(get_settings())
+    click.echo(f"stopped runner {state.pid}" if state else "not running")
+
+
+def _print_server(settings: Any, state: Any) -> None:
+    from ingest import local_server
+
+    stale = (
+        ""
+        if state.fingerprint == local_server.code_fingerprint()
+        else " (older code: the next run replaces it)"
+    )
+    click.echo(f"running: pid {state.pid}, port {state.port}, since {state.started}{stale}")
+    click.echo(
+        f"Prefect API: {state.api_url}  (PREFECT_API_URL={state.api_url} prefect flow-run ls)"
+    )
+    click.echo(f"logs: {local_server.logs_dir(settings)}")
 
 
 @main.command()

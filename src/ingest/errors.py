@@ -14,6 +14,7 @@
     │   └── RedirectStubError       the document is only a redirect stub  (+ target)
     ├── ProfileError                a profile file is missing or malformed (path, reason)
     ├── StoreError                  the database or snapshot store failed
+    ├── ServerError                 the workspace's local runner could not start or answer
     └── ReviewError                 an editor's decision cannot be applied
         ├── ChangeNotFoundError     no change with that id                (change_id)
         └── AlreadyDecidedError     someone decided it first              (change_id, status)
@@ -122,6 +123,10 @@ class ProfileError(IngestError):
 
 
 class StoreError(IngestError):
+    pass
+
+
+class ServerError(IngestError):
     pass
 
 

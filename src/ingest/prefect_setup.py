@@ -7,6 +7,7 @@ win, so a deployment can point PREFECT_API_URL at a real server.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 OFFLINE_DEFAULTS = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
@@ -22,3 +23,36 @@ def configure() -> None:
         if value == "":
             continue
         os.environ.setdefault(key, value)
+
+
+def send_logs_to(path: Path) -> Path:
+    """Prefect's console output (and Python warnings) to `path` instead of the terminal, so a
+    run's stderr holds only the progress bar and ingest's own messages. Sets up Prefect's
+    logging now and swaps every handler that writes to a stream for one writing to `path`."""
+    import logging
+
+    from prefect.logging.configuration import setup_logging
+
+    setup_logging()  # now, so that its console handlers exist to be swapped (it runs once)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target = logging.FileHandler(path, encoding="utf-8")
+    target.setFormatter(logging.Formatter("%(asctime)s | %(levelname)-7s | %(name)s - %(message)s"))
+    loggers = [logging.getLogger()] + [
+        item
+        for item in logging.Logger.manager.loggerDict.values()
+        if isinstance(item, logging.Logger)
+    ]
+    for logger in loggers:
+        consoles = [
+            handler
+            for handler in logger.handlers
+            if isinstance(handler, logging.StreamHandler)
+            and not isinstance(handler, logging.FileHandler)
+        ]
+        for handler in consoles:
+            logger.removeHandler(handler)
+        if consoles:
+            logger.addHandler(target)
+    logging.captureWarnings(True)
+    return path

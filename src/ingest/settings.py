@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import Field, SecretStr, ValidationError
@@ -124,6 +125,26 @@ class Settings(BaseSettings):
     )
     notify_timeout: float = Field(
         default=10.0, gt=0, description="Seconds before the webhook request times out."
+    )
+
+    runner_idle: float = Field(
+        default=3600.0,
+        gt=0,
+        description="Seconds the workspace's local runner (the Prefect server and warm process "
+        "that `ingest run` and `ingest nightly` use without PREFECT_API_URL) waits for another "
+        "request before it stops; `ingest server stop` stops it at once.",
+    )
+    runner_start_timeout: float = Field(
+        default=120.0,
+        gt=0,
+        description="Seconds to wait for the local runner and its Prefect server to start.",
+    )
+    cache_dir: Path = Field(
+        default_factory=lambda: (
+            Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ingest"
+        ),
+        description="Per-machine cache shared by workspaces: an empty, migrated Prefect "
+        "database per Prefect version (creating one takes 10-15 s, copying it milliseconds).",
     )
 
     review_session_secret: SecretStr | None = Field(

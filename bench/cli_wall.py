@@ -1,0 +1,98 @@
+"""Wall time of the commands a user types, side by side in one run (issue "fast, quiet runs").
+
+    uv run python bench/cli_wall.py [--repeat 3] [--json]
+
+Each command is the installed console script (`.venv/bin/ingest`) in a subprocess with no
+PREFECT_API_URL, exactly as a user runs it; a fresh INGEST_HOME per scenario:
+
+- `extract`: `ingest extract F --url U` of the PyTorch page (the baseline of the next two);
+- `run_first`: `ingest run U --file F` in a fresh workspace (starts the local runner);
+- `run_again`: the same command once the runner is up (median of --repeat);
+- `review_list`: `ingest review list` (median of --repeat);
+- `nightly_first` / `nightly_second`: `ingest nightly --replay fixtures/web` in a fresh workspace,
+  twice (the first starts the runner).
+
+The per-machine Prefect database template in INGEST_CACHE_DIR is used as a user's second
+workspace would use it; `--cold-cache` points INGEST_CACHE_DIR at an empty folder to measure a
+machine's very first run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INGEST = ROOT / ".venv" / "bin" / "ingest"
+PAGE = ROOT / "fixtures" / "governance" / "docs-main.persons_of_interest.4bc782c2.md"
+URL = "https://docs.pytorch.org/docs/stable/community/persons_of_interest.html"
+WEB = ROOT / "fixtures" / "web"
+
+
+def timed(env: dict[str, str], *args: str) -> float:
+    started = time.perf_counter()
+    done = subprocess.run([str(INGEST), *args], env=env, capture_output=True, text=True)
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"ingest {' '.join(args)} exited {done.returncode}: {done.stderr}")
+    return took
+
+
+def workspace_env(folder: Path, cache: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "INGEST_"))}
+    env["INGEST_HOME"] = str(folder)
+    if cache is not None:
+        env["INGEST_CACHE_DIR"] = str(cache)
+    return env
+
+
+def measure(repeat: int, cold_cache: bool) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="ingest-cli-bench-") as tmp:
+        base = Path(tmp)
+        cache = base / "cache" if cold_cache else None
+        out: dict[str, float] = {}
+        run_env = workspace_env(base / "run", cache)
+        night_env = workspace_env(base / "nightly", cache)
+        try:
+            out["extract"] = statistics.median(
+                timed(run_env, "extract", str(PAGE), "--url", URL) for _ in range(repeat)
+            )
+            out["run_first"] = timed(run_env, "run", URL, "--file", str(PAGE))
+            out["run_again"] = statistics.median(
+                timed(run_env, "run", URL, "--file", str(PAGE)) for _ in range(repeat)
+            )
+            out["review_list"] = statistics.median(
+                timed(run_env, "review", "list") for _ in range(repeat)
+            )
+            out["nightly_first"] = timed(night_env, "nightly", "--replay", str(WEB))
+            out["nightly_second"] = timed(night_env, "nightly", "--replay", str(WEB))
+        finally:
+            for env in (run_env, night_env):
+                subprocess.run([str(INGEST), "server", "stop"], env=env, capture_output=True)
+        return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cold-cache", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = measure(args.repeat, args.cold_cache)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    base = result["extract"]
+    for name, seconds in result.items():
+        print(f"{name:15} {seconds:6.2f} s   {seconds / base:5.1f}x extract")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,324 @@
+"""The workspace's local runner (see `ingest.local_server` for the whole picture): a Prefect
+server on loopback and this warm process, which runs `ingest run` and `ingest nightly` as Prefect
+flow runs against it, one request at a time.
+
+    python -m flows.local_runner      started by `ingest.local_server.ensure`, never by hand
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ingest import local_server, prefect_setup, progress
+from ingest.errors import IngestError
+from ingest.settings import Settings, get_settings
+
+log = logging.getLogger("ingest.runner")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def prefect_version() -> str:
+    from importlib.metadata import version
+
+    return version("prefect")
+
+
+def template_path(settings: Settings) -> Path:
+    """An empty, migrated Prefect database for this Prefect version, cached per machine."""
+    return settings.cache_dir / f"prefect-{prefect_version()}-empty.db"
+
+
+def seed_database(settings: Settings, prefect_home: Path) -> Path | None:
+    """Copy the cached empty database into a new PREFECT_HOME; return the template's path when
+    there is none yet (the server migrates a new database, and we keep a copy of it)."""
+    database = prefect_home / "prefect.db"
+    if database.exists() or os.environ.get("PREFECT_API_DATABASE_CONNECTION_URL"):
+        return None
+    template = template_path(settings)
+    if template.exists():
+        shutil.copyfile(template, database)
+        migrated_by(prefect_home).write_text(prefect_version())
+        return None
+    return template
+
+
+def save_template(database: Path, template: Path) -> None:
+    """A consistent copy of the freshly migrated database (SQLite's backup API), renamed into
+    place so that a concurrent reader never sees half of it."""
+    template.parent.mkdir(parents=True, exist_ok=True)
+    partial = template.with_suffix(f".{os.getpid()}.tmp")
+    source = sqlite3.connect(database)
+    target = sqlite3.connect(partial)
+    try:
+        source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    os.replace(partial, template)
+
+
+def migrated_by(prefect_home: Path) -> Path:
+    """Which Prefect version last brought the database to its head revision."""
+    return prefect_home / "migrated-by"
+
+
+def start_prefect_server(
+    settings: Settings, port: int, prefect_home: Path
+) -> subprocess.Popen[bytes]:
+    """The same app as Prefect's temporary server (no UI, the ephemeral set of services), on
+    `port`, with its output in INGEST_HOME/logs/prefect-server.log. A database this Prefect
+    version already migrated (or seeded from its template) skips the migration check (~1 s)."""
+    import prefect
+
+    env = {
+        **os.environ,
+        "PREFECT_UI_ENABLED": "0",
+        "PREFECT__SERVER_EPHEMERAL": "1",
+        "PREFECT__SERVER_FINAL": "1",
+    }
+    marker = migrated_by(prefect_home)
+    if marker.exists() and marker.read_text() == prefect_version():
+        env["PREFECT_API_DATABASE_MIGRATE_ON_START"] = "false"
+    with local_server.prefect_log(settings).open("ab") as out:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "--app-dir",
+                str(Path(prefect.__file__).parent.parent),
+            ]
+            + ["--factory", "prefect.server.api.server:create_app"]
+            + ["--host", "127.0.0.1", "--port", str(port), "--log-level", "error"]
+            + ["--lifespan", "on"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent,
+        )
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when the runner dies, however it dies (Linux prctl)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def wait_healthy(server: subprocess.Popen[bytes], api_url: str, timeout: float) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the Prefect server exited with status {server.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{api_url}/health", timeout=2).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the Prefect server did not answer {api_url}/health in {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def callers_environment(env: dict[str, str], cwd: str) -> Iterator[None]:
+    """The caller's INGEST_* settings and folder for the length of one request."""
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    for key in [k for k in os.environ if k.startswith(local_server.ENV_PREFIXES)]:
+        del os.environ[key]
+    os.environ.update(env)
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.chdir(saved_cwd)
+
+
+class Connection:
+    """One caller: JSON lines in both directions; a caller gone (Ctrl-C) never stops a run."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+        self.gone = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        import json
+
+        with self.lock:
+            if self.gone:
+                return
+            try:
+                self.conn.sendall(json.dumps(message, default=str).encode() + b"\n")
+            except OSError:
+                self.gone = True
+
+    def progress(self, stage: str, done: int, total: int | None) -> None:
+        self.send({"progress": [stage, done, total]})
+
+
+class ForwardLogs(logging.Handler):
+    """`--verbose`: the run's log records (Prefect's flow and task logs included) to the caller."""
+
+    def __init__(self, caller: Connection) -> None:
+        super().__init__(level=logging.INFO)
+        self.caller = caller
+        self.setFormatter(
+            logging.Formatter("%(asctime)s | %(levelname)-7s | %(name)s - %(message)s")
+        )
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.caller.send({"log": self.format(record)})
+
+
+@contextlib.contextmanager
+def forwarding(caller: Connection, verbose: bool) -> Iterator[None]:
+    if not verbose:
+        yield
+        return
+    handler = ForwardLogs(caller)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+def run_request(op: str, args: dict[str, Any]) -> dict[str, Any]:
+    if op == "nightly":
+        from flows.nightly import nightly_refresh
+
+        return nightly_refresh(**args)
+    from flows.one_off import ingest_url
+
+    return ingest_url(**args)
+
+
+def serve(settings: Settings, listener: socket.socket, token: str, api_url: str) -> None:
+    """Answer requests until `stop`, SIGTERM or INGEST_RUNNER_IDLE seconds without one."""
+    import json
+
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    listener.settimeout(settings.runner_idle)
+    while True:
+        try:
+            conn, _addr = listener.accept()
+        except TimeoutError:
+            log.info("idle for %.0f s: stopping", settings.runner_idle)
+            return
+        with conn:
+            conn.settimeout(30)
+            try:
+                request = json.loads(conn.makefile("rb").readline() or b"{}")
+            except (OSError, ValueError):
+                continue
+            if not secrets.compare_digest(str(request.get("token", "")), token):
+                continue  # not our caller: no answer at all
+            caller = Connection(conn)
+            op = request.get("op")
+            if op == "ping":
+                caller.send({"ok": True, "pid": os.getpid()})
+                continue
+            if op == "stop":
+                caller.send({"ok": True})
+                return
+            if op not in ("run", "nightly"):
+                caller.send({"error": f"unknown request {op!r}"})
+                continue
+            conn.settimeout(None)
+            log.info("%s %s", op, request.get("args"))
+            try:
+                with (
+                    callers_environment(request.get("env", {}), request.get("cwd", "/")),
+                    progress.listening(caller.progress),
+                    forwarding(caller, bool(request.get("verbose"))),
+                    temporary_settings({PREFECT_API_URL: api_url}),
+                ):
+                    result = run_request(op, request.get("args", {}))
+                caller.send({"result": result})
+            except IngestError as exc:
+                caller.send({"error": str(exc)})
+            except Exception as exc:  # noqa: BLE001 - told to the caller, traceback in the log
+                traceback.print_exc()
+                caller.send({"error": f"{type(exc).__name__}: {exc}", "unexpected": True})
+
+
+def main() -> None:
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    log.setLevel(logging.INFO)
+    settings = get_settings()
+    prefect_home = local_server.server_dir(settings) / "prefect"
+    prefect_home.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    api_url = f"http://127.0.0.1:{port}/api"
+    os.environ["PREFECT_HOME"] = str(prefect_home)  # before Prefect is imported
+    os.environ["PREFECT_API_URL"] = api_url
+    prefect_setup.configure()
+    template = seed_database(settings, prefect_home)
+    server = start_prefect_server(settings, port, prefect_home)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    listener = socket.create_server(("127.0.0.1", 0))
+    try:
+        import flows.nightly  # noqa: F401 - warm: imported while the server starts
+        import flows.one_off  # noqa: F401
+
+        wait_healthy(server, api_url, settings.runner_start_timeout)
+        migrated_by(prefect_home).write_text(prefect_version())
+        if template is not None:
+            save_template(prefect_home / "prefect.db", template)
+        token = local_server.new_token()
+        state = local_server.RunnerState(
+            pid=os.getpid(),
+            port=int(listener.getsockname()[1]),
+            token=token,
+            api_url=api_url,
+            fingerprint=os.environ.pop("INGEST_RUNNER_FINGERPRINT", ""),
+            started=datetime.now(UTC).isoformat(timespec="seconds"),
+            prefect_pid=server.pid,
+        )
+        local_server.write_state(settings, state)
+        log.info("runner %s on port %s, Prefect API %s", os.getpid(), state.port, api_url)
+        serve(settings, listener, token, api_url)
+    finally:
+        listener.close()
+        mine = local_server.read_state(settings)
+        if mine is not None and mine.pid == os.getpid():
+            local_server.state_file(settings).unlink(missing_ok=True)
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""The workspace's local runner: the README's main job as a newcomer runs it (no PREFECT_API_URL),
+quiet, reused, and cleaned up when stale."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ingest import local_server
+from ingest.settings import Settings
+
+from .conftest import GOVERNANCE, ROOT, STABLE_URL
+
+WEB = str(ROOT / "fixtures" / "web")
+
+
+def ingest(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    return subprocess.run(
+        [sys.executable, "-m", "ingest.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_nightly_twice_in_a_fresh_workspace_is_quiet_and_reuses_one_runner(
+    workspace: Settings,
+) -> None:
+    first = ingest("nightly", "--replay", WEB)
+    assert first.returncode == 0, first.stderr
+    state = local_server.read_state(workspace)
+    assert state is not None and state.api_url.startswith("http://127.0.0.1:")
+    assert oct(local_server.state_file(workspace).stat().st_mode & 0o777) == "0o600"
+    second = ingest("nightly", "--replay", WEB)
+    assert second.returncode == 0, second.stderr
+    for done in (first, second):
+        assert "Traceback" not in done.stderr and "ERROR" not in done.stderr, done.stderr
+        assert "CancelledError" not in done.stdout + done.stderr
+        lines = done.stdout.splitlines()
+        # the summary last, then what to do next
+        assert lines[-2].startswith("nightly refresh: ")
+        assert lines[-1] == "13 flags pending: ingest review serve, or ingest review list"
+    assert "0 fetched, 25 unchanged" in second.stdout
+    again = local_server.read_state(workspace)
+    assert again is not None and again.pid == state.pid  # the same runner, not a new start
+    # Prefect recorded both flow runs on the runner's server, with their task runs
+    import httpx
+
+    runs = httpx.post(f"{state.api_url}/flow_runs/filter", json={}).json()
+    assert sorted(r["state_type"] for r in runs) == ["COMPLETED", "COMPLETED"]
+    tasks = httpx.post(f"{state.api_url}/task_runs/count", json={}).json()
+    assert tasks >= 4
+    # the logs went to the workspace's log files, not to the terminal
+    assert (local_server.logs_dir(workspace) / "prefect-server.log").exists()
+
+    status = ingest("server", "status")
+    assert status.returncode == 0 and f"pid {state.pid}" in status.stdout
+    stopped = ingest("server", "stop")
+    assert stopped.returncode == 0 and f"stopped runner {state.pid}" in stopped.stdout
+    assert not local_server.state_file(workspace).exists()
+    gone = ingest("server", "status")
+    assert gone.returncode == 1 and gone.stdout.startswith("not running")
+    assert not _alive(state.pid) and not _alive(state.prefect_pid)
+
+
+def test_one_off_runs_through_the_runner_and_a_dead_runner_is_cleaned_up(
+    workspace: Settings,
+) -> None:
+    page = str(GOVERNANCE / "docs-main.persons_of_interest.4bc782c2.md")
+    done = ingest("run", STABLE_URL, "--file", page, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == "fetched" and result["claims"] == 257
+    state = local_server.read_state(workspace)
+    assert state is not None
+    # a runner killed without a word leaves a stale state file: found, removed, replaced
+    os.kill(state.pid, signal.SIGKILL)
+    _wait_gone(state.pid)
+    assert ingest("server", "status").returncode == 1
+    assert not local_server.state_file(workspace).exists()
+    assert not _alive(state.prefect_pid)  # its orphaned Prefect server was ended too
+    again = ingest("run", STABLE_URL, "--file", page, "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["status"] == "unchanged"
+    fresh = local_server.read_state(workspace)
+    assert fresh is not None and fresh.pid != state.pid
+    # a failed one-off: exit 1, one line naming the URL, no traceback
+    missing = ingest("run", "https://example.org/none", "--file", "/dev/null")
+    assert missing.returncode == 1
+    assert "Traceback" not in missing.stderr
+
+
+def test_code_fingerprint_follows_the_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "flows").mkdir()
+    module = tmp_path / "flows" / "a.py"
+    module.write_text("x = 1\n")
+    monkeypatch.setattr(local_server, "PROJECT_ROOT", tmp_path)
+    before = local_server.code_fingerprint()
+    assert local_server.code_fingerprint() == before
+    module.write_text("x = 22\n")
+    assert local_server.code_fingerprint() != before
+
+
+def test_a_state_file_nobody_answers_is_stale(workspace: Settings) -> None:
+    stale = local_server.RunnerState(
+        pid=2**22 - 1,
+        port=1,
+        token="t",
+        api_url="http://127.0.0.1:1/api",
+        fingerprint="f",
+        started="2026-01-01T00:00:00+00:00",
+    )
+    local_server.write_state(workspace, stale)
+    assert local_server.status(workspace) is None
+    assert not local_server.state_file(workspace).exists()
+
+
+def _alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and ") Z " in stat.read_text())
+
+
+def _wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
