@@ -11,6 +11,7 @@
     ├── ExtractionError             a document could not be turned into claims (url, reason)
     │   ├── UnsupportedFormatError  the bytes are not a format we read
     │   ├── NoExtractorError        no extractor claims the URL or content
+    │   ├── DocumentTooLargeError   the document is over a parse limit    (+ size, limit)
     │   └── RedirectStubError       the document is only a redirect stub  (+ target)
     ├── ProfileError                a profile file is missing or malformed (path, reason)
     ├── StoreError                  the database or snapshot store failed
@@ -108,6 +109,17 @@ class UnsupportedFormatError(ExtractionError):
 
 class NoExtractorError(ExtractionError):
     pass
+
+
+class DocumentTooLargeError(ExtractionError):
+    def __init__(self, url: str, size: int, limit: int, what: str = "document") -> None:
+        ExtractionError.__init__(
+            self,
+            url,
+            f"the {what} is {size} bytes, over the parse limit of {limit} (INGEST_MAX_PARSE_BYTES)",
+            size=size,
+            limit=limit,
+        )
 
 
 class RedirectStubError(ExtractionError):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-from pydantic import Field, SecretStr, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from ingest.errors import ConfigError
 
@@ -35,8 +36,43 @@ class Settings(BaseSettings):
         default=None,
         description="SQLAlchemy URL; default is a SQLite file inside INGEST_HOME.",
     )
-    http_timeout: float = Field(default=30.0, description="Seconds before a request times out.")
-    max_bytes: int = Field(default=50 * 1024 * 1024, description="Largest body accepted.")
+    http_timeout: float = Field(
+        default=30.0, gt=0, description="Seconds before a connect or a single read times out."
+    )
+    fetch_deadline: float = Field(
+        default=120.0,
+        gt=0,
+        description="Seconds one attempt at a URL may take in all: connect, redirects and every "
+        "read of the body (a server trickling a byte a second is cut off here).",
+    )
+    source_deadline: float = Field(
+        default=600.0,
+        gt=0,
+        description="Seconds all attempts at one source may take, the waits between them included.",
+    )
+    max_bytes: int = Field(
+        default=50 * 1024 * 1024,
+        ge=1,
+        description="Largest body accepted, counted after decoding every Content-Encoding layer; "
+        "also the largest file `--file` and `ingest extract` read.",
+    )
+    max_parse_bytes: int = Field(
+        default=10 * 1024 * 1024,
+        ge=1,
+        description="Largest text document (HTML, Markdown, reST, feed, YAML) handed to a "
+        "parser; a larger one is refused with an error naming the URL (PDFs: INGEST_MAX_BYTES).",
+    )
+    max_claims: int = Field(
+        default=20_000,
+        ge=1,
+        description="Most claims taken from one document; the rest are dropped with an alert.",
+    )
+    max_feed_entries: int = Field(
+        default=500,
+        ge=1,
+        description="Most entries read from one feed; older ones beyond it are dropped with an "
+        "alert.",
+    )
     user_agent: str = Field(
         default="ingest/0.1 (AI People Wiki source checker; +mailto:wiki-editors@example.org)",
         description="User-Agent naming the wiki and a contact address.",
@@ -164,6 +200,13 @@ class Settings(BaseSettings):
         "`ingest review serve --host H` adds H. JSON list in the environment.",
     )
 
+    @field_validator("home")
+    @classmethod
+    def _home_is_a_folder(cls, value: Path) -> Path:
+        if value.exists() and not value.is_dir():
+            raise ValueError("not a directory")
+        return value
+
     @property
     def db_url(self) -> str:
         if self.database_url:
@@ -188,6 +231,15 @@ def get_settings() -> Settings:
     environment gets wrong is a ConfigError naming the variable, what was given and why."""
     try:
         return Settings()
+    except SettingsError as exc:  # a value pydantic-settings could not decode (bad JSON)
+        found = re.search(r'field "(\w+)"', str(exc))
+        if not found:
+            raise ConfigError(f"bad setting: {exc}") from None
+        name = f"INGEST_{found.group(1).upper()}"
+        given = os.environ.get(name, "")[:100]
+        raise ConfigError(
+            f'bad setting: {name}={given!r}: not valid JSON (e.g. ["a", "b"])'
+        ) from None
     except ValidationError as exc:
         problems = [
             f"INGEST_{'_'.join(str(part) for part in error['loc']).upper()}="
