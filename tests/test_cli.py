@@ -260,3 +260,42 @@ def test_a_one_off_run_that_could_not_read_its_source_exits_1(
         assert done.returncode == 1, (url, done.stdout, done.stderr)
         assert done.stderr.startswith("error: ") and why in done.stderr
         assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"INGEST_HTTP_TIMEOUT": "-3"}, "INGEST_HTTP_TIMEOUT='-3'"),
+        ({"INGEST_HTTP_TIMEOUT": "0"}, "INGEST_HTTP_TIMEOUT='0'"),
+        ({"INGEST_MAX_BYTES": "-1"}, "INGEST_MAX_BYTES='-1'"),
+        ({"INGEST_FETCH_DEADLINE": "0"}, "INGEST_FETCH_DEADLINE='0'"),
+        ({"INGEST_REVIEW_ALLOWED_HOSTS": "notjson"}, "INGEST_REVIEW_ALLOWED_HOSTS='notjson'"),
+        ({"INGEST_HOME": "/dev/null"}, "INGEST_HOME='/dev/null': Value error, not a directory"),
+        ({"INGEST_HOME": "/proc/no-such-folder"}, "INGEST_HOME '/proc/no-such-folder' cannot"),
+        ({"INGEST_HOME": "/sys/kernel"}, "INGEST_HOME '/sys/kernel' is not writable"),
+    ],
+)
+def test_every_bad_setting_or_unwritable_home_is_one_line(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], named: str
+) -> None:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    for command in (["review", "list"], ["nightly"], ["server", "start"]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1, (command, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0]
+        assert "Traceback" not in result.output
+
+
+def test_bad_ports_and_urls_with_credentials_are_bad_usage(workspace: Settings) -> None:
+    code, _out, err = cli("review", "serve", "--port", "99999")
+    assert code == 2 and "99999 is not in the range" in err
+    code, _out, err = cli("run", "http://ann:s3cret@example.org/governance")
+    assert code == 2 and "credentials in URLs are not accepted" in err
+    assert "s3cret" not in err and "ann" not in err
+    code, _out, err = cli("run", "javascript:alert(1)//governance", "--file", str(LATEST))
+    assert code == 2 and "not an http:// or https:// URL" in err
+    code, _out, err = cli("extract", str(LATEST), "--url", "javascript:alert(1)//governance")
+    assert code == 2 and "not an http:// or https:// URL" in err
+    assert not workspace.home.exists()

@@ -19,7 +19,7 @@ import click
 
 from ingest import progress
 from ingest.errors import IngestError
-from ingest.settings import get_settings
+from ingest.settings import ensure_home, get_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -121,6 +121,9 @@ class HttpURL(click.ParamType):
             self.fail(
                 f"{_safe(text)!r} is not an http:// or https:// URL with a host name", param, ctx
             )
+        if parts.username is not None or parts.password is not None:
+            shown = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+            self.fail(f"credentials in URLs are not accepted: {_safe(shown)!r}", param, ctx)
         return text
 
 
@@ -128,6 +131,7 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
     """Run the `nightly` or `run` flow: against PREFECT_API_URL in this process when one is
     configured, else in the workspace's local runner (started once, then reused)."""
     settings = get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
+    ensure_home(settings)
     with _progress(what):
         if os.environ.get("PREFECT_API_URL"):
             return _run_in_process(op, args)
@@ -242,7 +246,9 @@ def main() -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--url", required=True, help="The URL the document was (or would be) served at.")
+@click.option(
+    "--url", required=True, type=HttpURL(), help="The URL the document was (or would be) served at."
+)
 @click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
 @_fail_cleanly
 def extract(file: Path, url: str, extractor: str | None) -> None:
@@ -392,6 +398,7 @@ def server_start() -> None:
     from ingest import local_server
 
     settings = get_settings()
+    ensure_home(settings)
     with _progress("local runner"):
         state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
     _print_server(settings, state)
@@ -480,6 +487,7 @@ def _store() -> Any:
     from ingest.store import Store
 
     settings = get_settings()
+    ensure_home(settings)
     return settings, Store.open(settings)
 
 
@@ -601,7 +609,13 @@ def review_reject(ids: tuple[str, ...], note: str | None, editor: str | None) ->
 
 @review.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--port",
+    default=8765,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="Port to listen on.",
+)
 @_fail_cleanly
 def review_serve(host: str, port: int) -> None:
     """Serve the editors' review page (login with an account from `ingest editor add`).

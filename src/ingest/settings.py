@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -224,6 +225,23 @@ class Settings(BaseSettings):
     @property
     def reports_dir(self) -> Path:
         return self.home / "reports"
+
+
+def ensure_home(settings: Settings) -> Path:
+    """INGEST_HOME, created if missing; a folder that cannot be made or written is one clear
+    error naming it (before a database, a log or a runner is opened there)."""
+    home = settings.home
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"INGEST_HOME '{home}' cannot be created: {exc.strerror or exc}"
+        ) from None
+    try:  # a real write: root passes os.access() on read-only mounts
+        tempfile.TemporaryFile(dir=home).close()
+    except OSError as exc:
+        raise ConfigError(f"INGEST_HOME '{home}' is not writable: {exc.strerror or exc}") from None
+    return home
 
 
 def get_settings() -> Settings:
