@@ -26,7 +26,6 @@ INGEST_CACHE_DIR: creating it (~100 migrations) takes 10-15 s once per machine, 
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -36,14 +35,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from ingest.errors import IngestError, ServerError
 from ingest.files import write_atomic
+from ingest.locks import exclusive
 from ingest.settings import PROJECT_ROOT, Settings
 
 # the code the runner executes: a change here means a fresh runner (a stale one would run old code)
@@ -190,22 +190,9 @@ def _zombie(pid: int) -> bool:
         return False
 
 
-@contextmanager
-def _start_lock(settings: Settings) -> Iterator[None]:
-    """One starter at a time per workspace (two commands at once share one runner)."""
-    folder = server_dir(settings)
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "start.lock", "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def ensure(settings: Settings, on_wait: Callable[[str], None] | None = None) -> RunnerState:
     """The workspace's runner, started if none answers or if the code changed since it started."""
-    with _start_lock(settings):
+    with exclusive(server_dir(settings) / "start.lock"):  # two commands share one runner
         state = status(settings)
         if state is not None and state.fingerprint == code_fingerprint():
             return state
