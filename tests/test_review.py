@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from datetime import date
 
 import pytest
 
-from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ReviewError
+from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ProfileError, ReviewError
 from ingest.models import Source
 from ingest.pipeline import process_snapshot
 from ingest.profiles import load_profiles
@@ -275,3 +276,114 @@ def test_undo_refuses_when_the_file_changed_since(store: Store, workspace: Setti
     assert path.read_text() == edited
     assert store.get_change(change["id"])["status"] == "accepted"
     assert [h["status"] for h in history(store, change["id"])] == ["accepted"]
+
+
+# -- profile files: their permissions, and a folder that cannot be written ------------------
+
+
+def soumith_change(store: Store, workspace: Settings) -> dict:
+    run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    return next(c for c in run.changes if c["profile"] == "soumith-chintala")
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o664])
+def test_accept_keeps_the_profile_file_permissions(
+    store: Store, workspace: Settings, mode: int
+) -> None:
+    change = soumith_change(store, workspace)
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    path.chmod(mode)
+    decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    assert "Core Maintainers" in path.read_text()
+    assert oct(path.stat().st_mode & 0o777) == oct(mode)
+
+
+def test_write_atomic_keeps_modes_and_new_files_follow_the_umask(tmp_path) -> None:
+    from ingest.files import write_atomic
+
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"old")
+    kept.chmod(0o604)
+    write_atomic(kept, b"new")
+    assert kept.read_bytes() == b"new" and kept.stat().st_mode & 0o777 == 0o604
+    for umask, expected in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o644)):
+        old = os.umask(umask)
+        try:
+            fresh = tmp_path / f"new-{umask:o}.json"
+            write_atomic(fresh, b"x")
+        finally:
+            os.umask(old)
+        assert fresh.stat().st_mode & 0o777 == expected, oct(umask)
+    secret = tmp_path / "state.json"  # an explicit mode: never wider, even for a moment
+    write_atomic(secret, b"token", mode=0o600)
+    assert secret.stat().st_mode & 0o777 == 0o600
+    kept.chmod(0o644)
+    write_atomic(kept, b"again", mode=0o600)
+    assert kept.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "kept.json",
+        "new-2.json",
+        "new-22.json",
+        "new-77.json",
+        "state.json",
+    ]  # no temporary file left behind
+
+
+def assert_nothing_recorded(store: Store, change_id: str, path, before: bytes, audit: int) -> None:
+    assert store.get_change(change_id)["status"] == "pending"
+    assert history(store, change_id) == []
+    assert len(store.audit_entries(1000)) == audit
+    assert path.read_bytes() == before
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_accept_that_cannot_write_the_profile_is_a_clear_error_and_records_nothing(
+    store: Store, workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a read-only profiles folder does (simulated: the tests may run as root)."""
+    change = soumith_change(store, workspace)
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    before, audit = path.read_bytes(), len(store.audit_entries(1000))
+    real_replace = os.replace
+
+    def refused(src: object, dst: object) -> None:
+        raise PermissionError(13, "Permission denied", str(dst))
+
+    monkeypatch.setattr(os, "replace", refused)
+    with pytest.raises(ProfileError) as err:
+        decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    assert str(err.value) == f"profile '{path}': cannot write: Permission denied"
+    assert err.value.path == str(path)
+    assert_nothing_recorded(store, change["id"], path, before, audit)
+    monkeypatch.setattr(os, "replace", real_replace)  # writable again: the change is still there
+    decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    assert store.get_change(change["id"])["status"] == "accepted"
+
+
+def test_accept_that_cannot_take_the_profiles_lock_is_a_clear_error(
+    store: Store, workspace: Settings
+) -> None:
+    change = soumith_change(store, workspace)
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    before, audit = path.read_bytes(), len(store.audit_entries(1000))
+    lock = workspace.profiles_dir / ".ingest.lock"
+    lock.unlink(missing_ok=True)
+    lock.mkdir()  # cannot be opened as the lock file, even by root
+    with pytest.raises(ProfileError, match=r"\.ingest\.lock'?: cannot lock the profiles: "):
+        decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    assert_nothing_recorded(store, change["id"], path, before, audit)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_accept_into_a_read_only_profiles_folder(store: Store, workspace: Settings) -> None:
+    change = soumith_change(store, workspace)
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    before, audit = path.read_bytes(), len(store.audit_entries(1000))
+    (workspace.profiles_dir / ".ingest.lock").touch()
+    workspace.profiles_dir.chmod(0o555)
+    try:
+        with pytest.raises(ProfileError, match="cannot write: Permission denied"):
+            decide(store, workspace.profiles_dir, change["id"], "accepted", "ed")
+    finally:
+        workspace.profiles_dir.chmod(0o755)
+    assert_nothing_recorded(store, change["id"], path, before, audit)

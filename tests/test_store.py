@@ -80,3 +80,34 @@ def test_the_store_uses_the_database_asked_for(store: Store, database: str | Non
     if database is not None:
         with store.begin() as conn:  # a fresh database of its own, sorting text as SQLite does
             assert conn.exec_driver_sql("SELECT 'B' < 'a'").scalar() is True
+
+
+def test_editors_get_a_random_session_epoch_renewed_on_demand(store: Store) -> None:
+    store.add_editor("ann", "hash-1")
+    first = store.session_epoch("ann")
+    assert first and len(first) >= 20
+    renewed = store.renew_session_epoch("ann")
+    assert renewed == store.session_epoch("ann") and renewed != first
+    store.add_editor("ann", "hash-2")  # a password change
+    assert store.session_epoch("ann") not in (first, renewed)
+    store.remove_editor("ann")
+    assert store.session_epoch("ann") is None and store.renew_session_epoch("ann") is None
+    store.add_editor("ann", "hash-1")  # re-created: never an epoch it had before
+    assert store.session_epoch("ann") not in (first, renewed)
+
+
+def test_migration_5_gives_existing_editors_a_session_epoch(
+    store: Store, workspace: Settings
+) -> None:
+    store.add_editor("ann", "hash-a")
+    store.add_editor("bob", "hash-b")
+    with store.engine.begin() as conn:  # make it look like a version-4 database
+        conn.exec_driver_sql("ALTER TABLE editors DROP COLUMN session_epoch")
+        conn.exec_driver_sql("UPDATE schema_version SET version = 4")
+    store.close()
+    reopened = Store.open(workspace)
+    assert reopened.migrate() == len(MIGRATIONS) >= 5
+    ann, bob = reopened.session_epoch("ann"), reopened.session_epoch("bob")
+    assert ann and bob and ann != bob
+    assert reopened.editor_hash("ann") == "hash-a"
+    reopened.close()

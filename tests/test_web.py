@@ -125,6 +125,85 @@ def test_removed_editor_is_logged_out(ann: TestClient, app_store: Store) -> None
     assert ann.get("/", follow_redirects=False).status_code == 303
 
 
+def signed_in(client: TestClient, cookie: str) -> bool:
+    """Whether the page honours this session cookie (sent alone, from a fresh cookie jar)."""
+    client.cookies.clear()
+    client.cookies.set(COOKIE, cookie)
+    return client.get("/", follow_redirects=False).status_code == 200
+
+
+def test_a_cookie_copied_before_sign_out_is_refused_after(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    copied = ann.cookies[COOKIE]
+    with client_for(app_store, workspace) as other_browser:
+        login(other_browser, "ann")
+        elsewhere = other_browser.cookies[COOKIE]
+        with client_for(app_store, workspace) as bob:
+            login(bob, "bob")
+            token = csrf_of(ann.get("/").text)
+            answer = ann.post("/logout", data={"csrf_token": token}, follow_redirects=False)
+            assert answer.status_code == 303 and answer.headers["location"] == "/login"
+            assert not signed_in(ann, copied)  # the stolen copy is dead on the server too
+            assert not signed_in(other_browser, elsewhere)  # sign-out ends all of ann's sessions
+            assert bob.get("/", follow_redirects=False).status_code == 200  # not bob's
+    with client_for(app_store, workspace) as again:
+        assert login(again, "ann").status_code == 303 and again.get("/").status_code == 200
+
+
+def test_a_removed_and_recreated_account_does_not_revive_old_sessions(
+    ann: TestClient, app_store: Store
+) -> None:
+    copied = ann.cookies[COOKIE]
+    app_store.remove_editor("ann")
+    add_editor(app_store, "ann", "a brand new passphrase")
+    assert not signed_in(ann, copied)
+    assert login(ann, "ann", PASSWORD).status_code == 401
+    assert login(ann, "ann", "a brand new passphrase").status_code == 303
+    assert ann.get("/", follow_redirects=False).status_code == 200
+
+
+def test_a_password_change_ends_earlier_sessions(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    copied = ann.cookies[COOKIE]
+    with client_for(app_store, workspace) as bob:
+        login(bob, "bob")
+        add_editor(app_store, "ann", "another good passphrase")  # `ingest editor add ann` again
+        assert not signed_in(ann, copied)
+        assert bob.get("/", follow_redirects=False).status_code == 200
+
+
+def test_a_revoked_session_is_nobody_even_on_the_login_page(
+    ann: TestClient, app_store: Store
+) -> None:
+    assert "Signed in as" in ann.get("/").text
+    app_store.renew_session_epoch("ann")
+    page = ann.get("/login")
+    assert page.status_code == 200 and "Signed in as" not in page.text
+    assert ann.get("/", follow_redirects=False).status_code == 303
+
+
+def test_a_signed_cookie_without_the_account_epoch_is_refused(ann: TestClient) -> None:
+    """Cookies signed before session epochs existed (or with a made-up one) sign nobody in."""
+    signer = ann.app.state.auth.signer  # type: ignore[attr-defined]
+    for payload in ({"c": "t", "e": "ann"}, {"c": "t", "e": "ann", "v": "guess"}):
+        assert not signed_in(ann, signer.dumps(payload))
+
+
+def test_a_password_of_spaces_is_refused(app_store: Store) -> None:
+    from ingest.errors import ConfigError
+    from ingest.web.passwords import authenticate
+
+    for weak in (" " * 10, " " * 30, "\t" * 12, "  nine char  ", "\n123456789\n"):
+        with pytest.raises(ConfigError, match="too short: at least 10 characters"):
+            add_editor(app_store, "carl", weak)
+    assert app_store.editor_hash("carl") is None
+    assert add_editor(app_store, "carl", "  ten chars!  ") is True  # kept as typed
+    assert authenticate(app_store, "carl", "  ten chars!  ")
+    assert not authenticate(app_store, "carl", "ten chars!")
+
+
 def test_login_next_is_never_another_site(app_store: Store, workspace: Settings) -> None:
     client = client_for(app_store, workspace)
     page = client.get("/login?next=//evil.example/")

@@ -117,8 +117,7 @@ def read_state(settings: Settings) -> RunnerState | None:
 def write_state(settings: Settings, state: RunnerState) -> None:
     path = state_file(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(state.to_json(), indent=2).encode())
-    path.chmod(0o600)
+    write_atomic(path, json.dumps(state.to_json(), indent=2).encode(), mode=0o600)
 
 
 def _alive(pid: int) -> bool:

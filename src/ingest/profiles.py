@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -11,10 +12,19 @@ from ingest.errors import ProfileError
 from ingest.files import write_atomic
 from ingest.models import Profile
 
+# A profile id, the file's name without `.json`: a letter or digit, then letters, digits, '.', '_'
+# or '-' (any script), at most 200: never a path, a hidden file, a space or a control character.
+PROFILE_ID = re.compile(r"[^\W_][\w.-]{0,199}")
+
+
+def valid_profile_id(profile_id: str) -> bool:
+    return PROFILE_ID.fullmatch(profile_id) is not None
+
 
 def profile_path(folder: Path, profile_id: str) -> Path:
-    if not profile_id or "/" in profile_id or "\\" in profile_id or profile_id.startswith("."):
-        raise ProfileError(str(folder / f"{profile_id}.json"), "not a valid profile id")
+    if not valid_profile_id(profile_id):
+        shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in profile_id[:200])
+        raise ProfileError(str(folder / f"{shown}.json"), "not a valid profile id")
     return folder / f"{profile_id}.json"
 
 
@@ -45,8 +55,17 @@ def render(profile: Profile) -> str:
     return json.dumps(profile.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
+def write_profile_text(path: Path, text: str) -> None:
+    """Write a profile file's text atomically, keeping the file's permissions; an OS error is a
+    ProfileError naming the file and the cause (e.g. a read-only folder)."""
+    try:
+        write_atomic(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise ProfileError(str(path), f"cannot write: {exc.strerror or exc}") from exc
+
+
 def write_profile(folder: Path, profile: Profile) -> str:
     """Write a profile atomically; returns the text written."""
     text = render(profile)
-    write_atomic(profile_path(folder, profile.id), text.encode("utf-8"))
+    write_profile_text(profile_path(folder, profile.id), text)
     return text

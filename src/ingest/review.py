@@ -10,7 +10,7 @@ gets AlreadyDecidedError saying who decided it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -19,11 +19,16 @@ from typing import Any
 import sqlalchemy as sa
 
 from ingest.documents import publisher_of, title_of
-from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ReviewError, StoreError
-from ingest.files import write_atomic
+from ingest.errors import (
+    AlreadyDecidedError,
+    ChangeNotFoundError,
+    ProfileError,
+    ReviewError,
+    StoreError,
+)
 from ingest.locks import profile_lock
 from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
-from ingest.profiles import load_profile, profile_path, render
+from ingest.profiles import load_profile, profile_path, render, write_profile_text
 from ingest.store import Store, changes, decisions, row_to_change
 
 
@@ -54,11 +59,36 @@ class _ProfileFile:
         self.undo: tuple[Path, str] | None = None
 
     def write(self, path: Path, text: str, before: str) -> None:
-        try:
-            write_atomic(path, text.encode("utf-8"))
-        except OSError as exc:
-            raise StoreError(f"cannot write profile '{path}': {exc}") from exc
+        """Write the file (ProfileError naming it and the cause when it cannot be written)."""
+        write_profile_text(path, text)
         self.undo = (path, before)
+
+    def put_back(self) -> None:
+        """Restore the text the file had before `write` (after a failed transaction)."""
+        if self.undo is None:
+            return
+        path, before = self.undo
+        try:
+            write_profile_text(path, before)
+        except ProfileError as exc:
+            raise ProfileError(
+                str(path),
+                "the decision was not recorded, but the file keeps the text written for it: "
+                f"it could not be put back as it was ({exc.fields['reason']})",
+            ) from exc
+
+
+@contextmanager
+def _locked(profiles_dir: Path) -> Iterator[None]:
+    """The profiles' lock; an OS error taking it (a read-only folder that has no lock file yet)
+    is a ProfileError naming the file and the cause."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(profile_lock(profiles_dir))
+        except OSError as exc:
+            where = str(exc.filename or profiles_dir)
+            raise ProfileError(where, f"cannot lock the profiles: {exc.strerror or exc}") from exc
+        yield
 
 
 @contextmanager
@@ -66,15 +96,14 @@ def profile_transaction(
     store: Store, profiles_dir: Path
 ) -> Iterator[tuple[sa.Connection, _ProfileFile]]:
     """A database transaction that may rewrite one profile file, all or nothing: under the
-    profiles' lock; when the transaction fails after the file was written, the file is put back."""
+    profiles' lock; when the transaction fails after the file was written, the file is put back.
+    A file that cannot be written fails the transaction: nothing is recorded."""
     profile_file = _ProfileFile()
     try:
-        with profile_lock(profiles_dir), store.begin() as conn:
+        with _locked(profiles_dir), store.begin() as conn:
             yield conn, profile_file
     except BaseException:
-        if profile_file.undo is not None:
-            path, before = profile_file.undo
-            write_atomic(path, before.encode("utf-8"))
+        profile_file.put_back()
         raise
 
 
@@ -309,7 +338,7 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
             try:
                 current = path.read_text(encoding="utf-8")
             except OSError as exc:
-                raise StoreError(f"cannot read profile '{path}': {exc}") from exc
+                raise ProfileError(str(path), f"cannot read: {exc.strerror or exc}") from exc
             if current != last["profile_after"]:
                 raise UndoConflictError(change_id, str(path))
             restored = last["profile_before"]

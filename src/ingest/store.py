@@ -9,6 +9,7 @@ version reached is kept in `schema_version`.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -144,6 +145,9 @@ editors = sa.Table(
     sa.Column("name", sa.Text, primary_key=True),
     sa.Column("password_hash", sa.Text, nullable=False),  # scrypt$n$r$p$salt$hash (base64)
     sa.Column("created", sa.Text, nullable=False),
+    # random, in every session cookie of the account (migration 5): a new one on sign-out, on a
+    # password change and for a re-created account ends every session signed in before
+    sa.Column("session_epoch", sa.Text),
 )
 
 # The review page's queue: filter by status (and person, source, kind), order by source, created,
@@ -215,11 +219,33 @@ def _migration_4(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN settled JSON")
 
 
+def _new_session_epoch() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _migration_5(conn: Connection) -> None:
+    """A session epoch per editor account (sessions can be revoked); the sessions signed in
+    before it carry none, so they end: each editor signs in once more."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("editors")}
+    if "session_epoch" not in columns:
+        conn.exec_driver_sql("ALTER TABLE editors ADD COLUMN session_epoch TEXT")
+    names = conn.execute(
+        sa.select(editors.c.name).where(editors.c.session_epoch.is_(None))
+    ).scalars()
+    for name in list(names):
+        conn.execute(
+            editors.update()
+            .where(editors.c.name == name)
+            .values(session_epoch=_new_session_epoch())
+        )
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
     _migration_3,
     _migration_4,
+    _migration_5,
 ]
 
 _MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
@@ -594,20 +620,25 @@ class Store:
     # -- editors -----------------------------------------------------------------------------
 
     def add_editor(self, name: str, password_hash: str) -> bool:
-        """Create an editor account, or set its password hash; True when it is new."""
+        """Create an editor account, or set its password hash; True when it is new. Either way
+        the account gets a new random session epoch: no session signed in before is honoured."""
+        epoch = _new_session_epoch()
         with self.begin() as conn:
             found = conn.execute(sa.select(editors.c.name).where(editors.c.name == name)).first()
             if found is None:
                 conn.execute(
                     editors.insert().values(
-                        name=name, password_hash=password_hash, created=iso_z(utcnow())
+                        name=name,
+                        password_hash=password_hash,
+                        created=iso_z(utcnow()),
+                        session_epoch=epoch,
                     )
                 )
             else:
                 conn.execute(
                     editors.update()
                     .where(editors.c.name == name)
-                    .values(password_hash=password_hash)
+                    .values(password_hash=password_hash, session_epoch=epoch)
                 )
             self.audit(
                 conn, "ingest", "editor_added" if found is None else "editor_password", editor=name
@@ -619,6 +650,23 @@ class Store:
             return conn.execute(
                 sa.select(editors.c.password_hash).where(editors.c.name == name)
             ).scalar()
+
+    def session_epoch(self, name: str) -> str | None:
+        """The account's current session epoch (None: no such account)."""
+        with self.begin() as conn:
+            return conn.execute(
+                sa.select(editors.c.session_epoch).where(editors.c.name == name)
+            ).scalar()
+
+    def renew_session_epoch(self, name: str) -> str | None:
+        """A new session epoch for the account, ending every session signed in before (sign-out);
+        returns it, or None when there is no such account."""
+        epoch = _new_session_epoch()
+        with self.begin() as conn:
+            done = conn.execute(
+                editors.update().where(editors.c.name == name).values(session_epoch=epoch)
+            ).rowcount
+        return epoch if done else None
 
     def list_editors(self) -> list[dict[str, Any]]:
         with self.begin() as conn:

@@ -93,7 +93,9 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store or Store.open(settings)
     app.state.auth = Auth(
-        key=session_key(settings), max_age=int(settings.review_session_hours * 3600)
+        key=session_key(settings),
+        max_age=int(settings.review_session_hours * 3600),
+        store=app.state.store,
     )
     app.state.templates = templates()
     app.state.texts = TextCache(app.state.store)

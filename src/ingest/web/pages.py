@@ -1,5 +1,6 @@
-"""The review page's routes. Each parses its input, calls the library (ingest.review, the store)
-and renders a template; POSTs need the session's CSRF token (auth.require_csrf)."""
+"""The review page's routes. Each parses its input (checked by web.params first), calls the
+library (ingest.review, the store) and renders a template; POSTs need the session's CSRF token
+(auth.require_csrf)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from ingest.errors import AlreadyDecidedError, IngestError, ProfileError, StoreError
-from ingest.profiles import load_profile, profile_path
+from ingest.profiles import load_profile, profile_path, valid_profile_id
 from ingest.review import decide, undo_last
 from ingest.store import QueueFilter
 from ingest.web.auth import CSRF, CurrentSession, Editor, StoreDep
+from ingest.web.params import Page, is_change_id, no_nul_characters
 from ingest.web.passwords import authenticate
 from ingest.web.views import (
     KINDS,
@@ -24,7 +26,7 @@ from ingest.web.views import (
     queue_groups,
 )
 
-router = APIRouter()
+router = APIRouter(dependencies=[Depends(no_nul_characters)])
 AUDIT_PAGE = 100
 ACTIONS = {"accept": "accepted", "reject": "rejected"}
 
@@ -105,9 +107,7 @@ def login(
     if auth.throttled(name):
         error, status = "Too many failed logins for this name: wait a few minutes.", 429
     elif authenticate(store, name, password):
-        from secrets import token_urlsafe
-
-        session.editor, session.csrf = name, token_urlsafe(32)  # a new session on login
+        auth.sign_in(session, name)  # a new session (and CSRF token) on login
         response = RedirectResponse(_safe_next(next), status_code=303)
         auth.save(response, request, session)
         return response
@@ -120,7 +120,10 @@ def login(
 
 
 @router.post("/logout", dependencies=[CSRF])
-def logout(request: Request) -> Response:
+def logout(request: Request, session: CurrentSession) -> Response:
+    """Sign out: the cookie is dropped and every session of this editor ends on the server too
+    (a copy of the cookie taken before is refused)."""
+    request.app.state.auth.sign_out(session)
     response = RedirectResponse("/login", status_code=303)
     request.app.state.auth.clear(response)
     return response
@@ -168,7 +171,7 @@ def queue(
     editor: Editor,
     store: StoreDep,
     filters: QueryFilter,
-    page: int = 1,
+    page: Page = 1,
 ) -> Response:
     return _render(request, "queue.html", _queue_context(request, store, filters, page))
 
@@ -188,6 +191,9 @@ def bulk_accept(
     conflicts: list[dict[str, Any]] = []
     failed: list[tuple[str, str]] = []
     for change_id in dict.fromkeys(ids):
+        if not is_change_id(change_id):
+            failed.append((change_id[:64], "not a change id"))
+            continue
         try:
             decide(store, profiles_dir, change_id, "accepted", editor, note.strip() or None)
             accepted.append(change_id)
@@ -213,7 +219,7 @@ def _change_response(
     flash: list[tuple[str, str]] | None = None,
     status_code: int = 200,
 ) -> Response:
-    row = store.get_change(change_id)
+    row = store.get_change(change_id) if is_change_id(change_id) else None
     if row is None:
         return _render(
             request,
@@ -259,7 +265,7 @@ def decide_change(
     action: Annotated[str, Form()],
     note: Annotated[str, Form()] = "",
 ) -> Response:
-    row = store.get_change(change_id)
+    row = store.get_change(change_id) if is_change_id(change_id) else None
     if row is None:
         return PlainTextResponse("no such change", status_code=404)
     note_text = note.strip() or None
@@ -318,6 +324,7 @@ def undo(
     filters: FormFilter,
     current: Annotated[str, Form()] = "",
 ) -> Response:
+    current = current if is_change_id(current) else ""
     try:
         done = undo_last(store, request.app.state.settings.profiles_dir, editor)
     except IngestError as exc:
@@ -334,7 +341,7 @@ def undo(
 @router.get("/changes/{change_id}/snapshot")
 def snapshot(change_id: str, editor: Editor, store: StoreDep, download: bool = False) -> Response:
     """The stored snapshot as bytes, as text/plain or a download: never rendered as HTML."""
-    row = store.get_change(change_id)
+    row = store.get_change(change_id) if is_change_id(change_id) else None
     sha = row and (
         row.get("snapshot_sha256") or ((row.get("claim") or {}).get("evidence") or {}).get("sha256")
     )
@@ -362,6 +369,8 @@ def snapshot(change_id: str, editor: Editor, store: StoreDep, download: bool = F
 
 @router.get("/profiles/{profile_id}")
 def profile_page(request: Request, profile_id: str, editor: Editor, store: StoreDep) -> Response:
+    if not valid_profile_id(profile_id):
+        return PlainTextResponse("no such profile", status_code=404)
     try:
         profile = load_profile(profile_path(request.app.state.settings.profiles_dir, profile_id))
     except ProfileError:
@@ -377,10 +386,12 @@ def profile_page(request: Request, profile_id: str, editor: Editor, store: Store
 
 
 @router.get("/audit")
-def audit_page(request: Request, editor: Editor, store: StoreDep, page: int = 1) -> Response:
-    page = max(1, page)
+def audit_page(request: Request, editor: Editor, store: StoreDep, page: Page = 1) -> Response:
     entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
     pages = max(1, -(-total // AUDIT_PAGE))
+    if page > pages:  # past the end: the last page, as the queue does
+        page = pages
+        entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
     return _render(
         request, "audit.html", {"entries": entries, "page": page, "pages": pages, "total": total}
     )

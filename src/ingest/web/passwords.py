@@ -58,12 +58,23 @@ def authenticate(store: Store, name: str, password: str) -> bool:
 
 
 def add_editor(store: Store, name: str, password: str) -> bool:
-    """Create the account (or set a new password); True when it is new."""
+    """Create the account (or set a new password); True when it is new. Either way the account
+    gets a new session epoch: sessions from before (a removed account's, or signed in with the
+    old password) stop working."""
     if not EDITOR_NAME.match(name):
         raise ConfigError(
             f"editor name '{name}' is not allowed: letters, digits, '.', '_' or '-', "
             "at most 64, starting with a letter or digit"
         )
-    if len(password) < MIN_PASSWORD:
-        raise ConfigError(f"the password for '{name}' is too short (at least {MIN_PASSWORD})")
+    check_password(name, password)
     return store.add_editor(name, hash_password(password))
+
+
+def check_password(name: str, password: str) -> None:
+    """At least MIN_PASSWORD characters besides whitespace at either end (ten spaces is not a
+    password); else ConfigError. The password itself is kept as typed."""
+    if len(password.strip()) < MIN_PASSWORD:
+        raise ConfigError(
+            f"the password for '{name}' is too short: at least {MIN_PASSWORD} characters, "
+            "not counting spaces at either end"
+        )
