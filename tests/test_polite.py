@@ -290,6 +290,48 @@ def test_too_long_retry_after_gives_up_and_pauses_the_host(
     assert fake.sleeps == []
 
 
+def test_source_deadline_stops_a_backoff_that_would_pass_it(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    server.routes["/p"] = [Reply(503, b"busy")]
+    with pytest.raises(HTTPStatusError) as caught:
+        make(robots=False, max_attempts=10, source_deadline=2.5).fetch(server.url("/p"))
+    err = caught.value
+    assert (err.status, err.attempts, err.deadline) == (503, 2, "INGEST_SOURCE_DEADLINE=2.5 s")
+    assert str(err).endswith(
+        "(gave up after 2 attempts: the next would start past INGEST_SOURCE_DEADLINE=2.5 s)"
+    )
+    assert is_transient(err)
+    assert fake.sleeps == [1.0]  # the next backoff, up to 2 s, would end at 3 s
+    assert server.log == ["/p"] * 2
+    assert pickle.loads(pickle.dumps(err)).deadline == err.deadline
+
+
+def test_source_deadline_stops_a_retry_after_pause_that_would_pass_it(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    server.routes["/p"] = [Reply(503, b"busy", {"Retry-After": "5"}), Reply()]
+    with pytest.raises(HTTPStatusError) as caught:
+        make(robots=False, source_deadline=4.0).fetch(server.url("/p"))
+    assert (caught.value.attempts, caught.value.deadline) == (1, "INGEST_SOURCE_DEADLINE=4 s")
+    assert "(gave up after 1 attempt: the next would start past" in str(caught.value)
+    assert fake.sleeps == []
+    assert server.log == ["/p"]
+
+
+def test_a_stalled_server_is_cut_at_the_fetch_deadline_then_retried(
+    server: ScriptedServer, make
+) -> None:
+    server.routes["/slow"] = [Reply(hold=3.0), Reply()]
+    fetcher = make(
+        robots=False, rand=lambda: 0.0, http_timeout=2.0, fetch_deadline=0.3, real_time=True
+    )
+    started = time.monotonic()
+    assert fetcher.fetch(server.url("/slow")).http_status == 200
+    assert time.monotonic() - started < 1.0  # cut at 0.3 s, not after the 2 s read timeout
+    assert server.log == ["/slow", "/slow"]
+
+
 # pacing
 
 

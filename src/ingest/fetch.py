@@ -5,12 +5,24 @@
     is_transient(exc), retry_after_seconds(headers)            for the caller's single retry layer
 
 Every hop (the URL asked for, each HTTP redirect, each HTML redirect stub) is checked before a
-request is sent: http/https only and, unless `allow_private`, no host resolving to a loopback,
-private, link-local, reserved, multicast or cloud-metadata address. A client built on an
+request is sent: http/https only, no user name or password in the URL (refused, and never shown
+in a message) and, unless `allow_private`, no host resolving to a loopback, private, link-local,
+reserved, multicast or cloud-metadata address, nor to an IPv6 address that carries such an IPv4
+address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo). A client built on an
 `httpx.MockTransport` (the replay archive, tests) reaches no network, so the address check is
-skipped for it; the scheme check always applies. The address is checked when the hop is
+skipped for it; the other checks always apply. The address is checked when the hop is
 resolved here; httpx resolves again to connect, so a DNS answer that changes in between
 (rebinding) is not caught: deployments that must be airtight add an egress firewall.
+
+Bounds a hostile server cannot stretch:
+- size: the body is decoded here, not by httpx (gzip and deflate, at most MAX_ENCODINGS stacked),
+  DECODE_STEP bytes at a time, and refused (ResponseTooLargeError) as soon as the wire bytes or
+  the output of any decoding layer pass INGEST_MAX_BYTES: a bomb costs about that much memory;
+- time: one call of `fetch` (connect, every redirect, every read) ends by INGEST_FETCH_DEADLINE,
+  or sooner when the caller passes what is left of its per-source deadline (`source_left`). A
+  client from `make_client` clips every connect, read and write to the deadline, so neither a
+  trickled body nor endless headers or 1xx answers outlast it; other clients are checked
+  between body chunks. Only DNS resolution is not covered.
 
 A client made with `archive=WarcWriter(...)` records every hop's request and response as WARC
 (`ingest.warc`), errors and 304s included; `fetch` behaves and returns exactly as without it.
@@ -20,14 +32,18 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterator, Mapping
+import time
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+import httpcore
 import httpx
 
 from ingest.errors import (
@@ -50,6 +66,15 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 METADATA_ADDRESSES = frozenset(
     {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
 )
+# NAT64's well-known prefix (RFC 6052): the IPv4 address it reaches is the last 32 bits.
+NAT64_PREFIX = ipaddress.IPv6Network("64:ff9b::/96")
+HIDDEN_CREDENTIALS = "***"  # shown instead of a URL's user name and password
+# Content codings we ask for and undo ourselves, with the zlib window bits that read each.
+ZLIB_WBITS = {"gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS}
+ACCEPT_ENCODING = ", ".join(ZLIB_WBITS)
+MAX_ENCODINGS = 2  # stacked Content-Encoding layers undone; a response with more is refused
+DECODE_STEP = 64 * 1024  # most bytes one decoding layer produces at a time, whatever the input
+DEADLINE_SLACK = 0.05  # seconds: a timeout this close to the deadline was the deadline's
 # Bodies of these types (or of no declared type) are checked for meta-refresh/canonical stubs.
 STUB_CONTENT_TYPES = frozenset({"text/html", "application/xhtml+xml", ""})
 RETRY_AFTER_CAP = 300.0  # seconds: a longer Retry-After is waited as this much
@@ -98,14 +123,119 @@ def make_client(
     `httpx.MockTransport` in tests), `archive` to keep every exchange as WARC (the caller owns
     and closes the writer). Close the client when the run ends (`with make_client(...)`).
     """
-    return IngestClient(
+    client = IngestClient(
         offline=isinstance(transport, httpx.MockTransport),
         archive=archive,
-        headers={"User-Agent": settings.user_agent},
+        headers={"User-Agent": settings.user_agent, "Accept-Encoding": ACCEPT_ENCODING},
         timeout=httpx.Timeout(settings.http_timeout),
         follow_redirects=False,
         transport=transport,
     )
+    _clip_to_deadlines(client)
+    return client
+
+
+@dataclass(frozen=True)
+class _Deadline:
+    """When the current attempt must be over (`time.monotonic()`), and the setting that says so."""
+
+    at: float
+    setting: str  # as messages name it: "INGEST_FETCH_DEADLINE=120 s"
+
+    def left(self) -> float:
+        return self.at - time.monotonic()
+
+
+# The deadline of the attempt this thread is making; read by `_DeadlineStream`.
+_DEADLINE: ContextVar[_Deadline | None] = ContextVar("ingest_fetch_deadline", default=None)
+
+
+def _attempt_deadline(settings: Settings, source_left: float | None) -> _Deadline:
+    """INGEST_FETCH_DEADLINE from now, or what is left of the source's deadline if sooner."""
+    if source_left is not None and source_left < settings.fetch_deadline:
+        setting = f"INGEST_SOURCE_DEADLINE={settings.source_deadline:g} s"
+        return _Deadline(time.monotonic() + source_left, setting)
+    setting = f"INGEST_FETCH_DEADLINE={settings.fetch_deadline:g} s"
+    return _Deadline(time.monotonic() + settings.fetch_deadline, setting)
+
+
+def _clipped(timeout: float | None, expired: type[httpcore.TimeoutException]) -> float | None:
+    """`timeout`, cut to what is left of this thread's deadline; `expired` once it has passed."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return timeout
+    left = deadline.left()
+    if left <= 0:
+        raise expired(f"no time left: {deadline.setting}")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every read and write waits no longer than the attempt's deadline."""
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, _clipped(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _clipped(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        clipped = _clipped(timeout, httpcore.ConnectTimeout)
+        return _DeadlineStream(self._stream.start_tls(ssl_context, server_hostname, clipped))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's network backend with every connection a `_DeadlineStream`."""
+
+    def __init__(self, backend: httpcore.NetworkBackend) -> None:
+        self._backend = backend
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        clipped = _clipped(timeout, httpcore.ConnectTimeout)
+        stream = self._backend.connect_tcp(host, port, clipped, local_address, socket_options)
+        return _DeadlineStream(stream)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        clipped = _clipped(timeout, httpcore.ConnectTimeout)
+        return _DeadlineStream(self._backend.connect_unix_socket(path, clipped, socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+def _clip_to_deadlines(client: httpx.Client) -> None:
+    """Open every connection of `client`'s own transports through `_DeadlineBackend`.
+
+    httpx 0.28 takes no network backend, so it is set on the httpcore pool of each transport
+    (the default one and any proxy's); a transport without one (a MockTransport) is left alone.
+    """
+    for transport in [client._transport, *client._mounts.values()]:
+        pool = getattr(transport, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if isinstance(backend, httpcore.NetworkBackend) and not isinstance(
+            backend, _DeadlineBackend
+        ):
+            pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
 
 
 def normalize_url(url: str) -> str:
@@ -130,8 +260,10 @@ def normalize_url(url: str) -> str:
 def check_url(url: str, *, settings: Settings, resolve: bool = True) -> None:
     """Refuse a URL we must not request (RefusedURLError), before anything is sent.
 
-    With `resolve` False (an offline client) only the scheme and host are checked.
+    A URL with a user name or password is refused first, and named with them hidden.
+    With `resolve` False (an offline client) only the URL itself is checked, not its address.
     """
+    _refuse_credentials(url)
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme not in ALLOWED_SCHEMES:
@@ -157,6 +289,17 @@ def check_url(url: str, *, settings: Settings, resolve: bool = True) -> None:
             )
 
 
+def _refuse_credentials(url: str, **fields: Any) -> None:
+    """RefusedURLError if `url` carries a user name or password (httpx would send them as Basic
+    auth, and they would end up in the database, reports and WARC files); its message and `url`
+    show the URL with them hidden."""
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        hidden = f"{HIDDEN_CREDENTIALS}@{parts.netloc.rpartition('@')[2]}"
+        shown = urlunsplit(parts._replace(netloc=hidden))
+        raise RefusedURLError(shown, "credentials in URLs are not accepted", **fields)
+
+
 def _resolve(url: str, host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -170,11 +313,20 @@ def _resolve(url: str, host: str, port: int) -> list[IPAddress]:
 
 
 def _forbidden_kind(address: IPAddress) -> str | None:
-    """Why we refuse to connect to `address`, or None when it is a public address."""
+    """Why we refuse to connect to `address`, or None when it is a public address.
+
+    An IPv6 address carrying an IPv4 one is refused for what that IPv4 address is; an
+    IPv4-mapped or NAT64 address goes to its IPv4 address, so that decides alone.
+    """
     if address in METADATA_ADDRESSES:
         return "cloud metadata"
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return _forbidden_kind(address.ipv4_mapped)
+    if isinstance(address, ipaddress.IPv6Address):
+        for form, inner in _embedded_ipv4(address):
+            kind = _forbidden_kind(inner)
+            if kind:
+                return f"{kind} ({inner} via {form})"
+        if address.ipv4_mapped is not None or address in NAT64_PREFIX:
+            return None
     checks = (
         ("loopback", address.is_loopback),
         ("link-local", address.is_link_local),
@@ -190,6 +342,21 @@ def _forbidden_kind(address: IPAddress) -> str | None:
     return None
 
 
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> list[tuple[str, ipaddress.IPv4Address]]:
+    """The IPv4 addresses `address` carries, each with the name of its form."""
+    found = []
+    if address.ipv4_mapped is not None:
+        found.append(("IPv4-mapped", address.ipv4_mapped))
+    if address in NAT64_PREFIX:
+        found.append(("NAT64", ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)))
+    if address.sixtofour is not None:
+        found.append(("6to4", address.sixtofour))
+    if address.teredo is not None:
+        server, client = address.teredo
+        found += [("Teredo server", server), ("Teredo client", client)]
+    return found
+
+
 def fetch(
     client: httpx.Client,
     url: str,
@@ -199,6 +366,7 @@ def fetch(
     last_modified: str | None = None,
     previous_sha256: str | None = None,
     validated_url: str | None = None,
+    source_left: float | None = None,
 ) -> FetchResult:
     """GET `url`, following up to MAX_REDIRECTS redirects and HTML redirect stubs, each checked.
 
@@ -206,36 +374,23 @@ def fetch(
     If-None-Match / If-Modified-Since) only to the hop they belong to: `validated_url` (pass the
     previous result's `final_url`), by default `url` itself. A 304 gives status "unchanged" and no
     snapshot; a 200 whose sha256 equals `previous_sha256` gives "unchanged" with the snapshot.
+    The whole call ends by INGEST_FETCH_DEADLINE, or within `source_left` seconds (what is left of
+    the caller's INGEST_SOURCE_DEADLINE) if sooner: a transient FetchError naming the deadline.
     Raises FetchError (or a subclass) naming the URL that failed; never retries.
     """
-    offline = isinstance(client, IngestClient) and client.offline
-    conditional = _conditional_headers(etag, last_modified)
-    validated = normalize_url(validated_url or url)
-    redirects: list[str] = []
-    seen = {normalize_url(url)}
-    current = url
-    while True:
-        check_url(current, settings=settings, resolve=not offline)
-        headers = conditional if normalize_url(current) == validated else {}
-        response = _get(client, current, headers, settings=settings, requested=url)
-        target = response.next_url
-        if target is None:
-            break
-        if len(redirects) >= MAX_REDIRECTS:
-            raise FetchError(
-                url,
-                f"more than {MAX_REDIRECTS} redirects (last to '{target}')",
-                redirects=redirects,
-            )
-        if normalize_url(target) in seen:
-            raise FetchError(
-                url,
-                f"redirect loop: '{target}' was already visited",
-                redirects=[*redirects, target],
-            )
-        seen.add(normalize_url(target))
-        redirects.append(target)
-        current = target
+    deadline = _attempt_deadline(settings, source_left)
+    token = _DEADLINE.set(deadline)
+    try:
+        response, current, redirects = _follow(
+            client,
+            url,
+            settings=settings,
+            conditional=_conditional_headers(etag, last_modified),
+            validated=normalize_url(validated_url or url),
+            deadline=deadline,
+        )
+    finally:
+        _DEADLINE.reset(token)
 
     new_etag = response.headers.get("etag")
     new_modified = response.headers.get("last-modified")
@@ -260,6 +415,49 @@ def fetch(
     )  # fmt: skip
 
 
+def _follow(
+    client: httpx.Client,
+    url: str,
+    *,
+    settings: Settings,
+    conditional: dict[str, str],
+    validated: str,
+    deadline: _Deadline,
+) -> tuple[_Response, str, list[str]]:
+    """Request `url` and each hop it leads to: (the last answer, its URL, the hops' targets)."""
+    offline = isinstance(client, IngestClient) and client.offline
+    redirects: list[str] = []
+    seen = {normalize_url(url)}
+    current = url
+    while True:
+        if deadline.left() <= 0:
+            raise _deadline_error(current, url, deadline)
+        check_url(current, settings=settings, resolve=not offline)
+        headers = conditional if normalize_url(current) == validated else {}
+        response = _get(
+            client, current, headers, settings=settings, requested=url, deadline=deadline
+        )
+        target = response.next_url
+        if target is None:
+            return response, current, redirects
+        _refuse_credentials(target, requested_url=url)  # before any message names the target
+        if len(redirects) >= MAX_REDIRECTS:
+            raise FetchError(
+                url,
+                f"more than {MAX_REDIRECTS} redirects (last to '{target}')",
+                redirects=redirects,
+            )
+        if normalize_url(target) in seen:
+            raise FetchError(
+                url,
+                f"redirect loop: '{target}' was already visited",
+                redirects=[*redirects, target],
+            )
+        seen.add(normalize_url(target))
+        redirects.append(target)
+        current = target
+
+
 @dataclass
 class _Response:
     status_code: int
@@ -278,13 +476,20 @@ def _conditional_headers(etag: str | None, last_modified: str | None) -> dict[st
 
 
 def _get(
-    client: httpx.Client, url: str, headers: dict[str, str], *, settings: Settings, requested: str
+    client: httpx.Client,
+    url: str,
+    headers: dict[str, str],
+    *,
+    settings: Settings,
+    requested: str,
+    deadline: _Deadline,
 ) -> _Response:
     """One GET without following anything; error statuses and transport failures raise."""
+    limit = settings.max_bytes
     try:
         with (
             client.stream("GET", url, headers=headers) as response,
-            _archiving(client, response, settings) as body,
+            _archiving(client, response, url, limit, deadline) as body,
         ):
             found = _Response(
                 response.status_code, {k.lower(): v for k, v in response.headers.items()}
@@ -294,13 +499,15 @@ def _get(
             if status in REDIRECT_STATUSES and location:
                 found.next_url = urljoin(url, location.strip())
                 return found
-            if status == 304:
-                response.read()  # never a body; read to the end, the connection is kept alive
+            if status == 304:  # never a body; read to the end, the connection is kept alive
+                _read_into(body, response, url, limit, deadline)
                 return found
             if status >= 300:
                 raise _status_error(url, response, requested)
-            found.body = _read_capped(response, url, settings.max_bytes, into=body)
+            found.body = _read_capped(response, url, limit, deadline, into=body)
     except httpx.TimeoutException as exc:
+        if deadline.left() <= DEADLINE_SLACK:
+            raise _deadline_error(url, requested, deadline) from exc
         raise _hop_error(
             url, requested, f"timed out after {settings.http_timeout:g}s", transient=True
         ) from exc
@@ -322,9 +529,15 @@ def _get(
 
 
 def _read_capped(
-    response: httpx.Response, url: str, limit: int, *, into: bytearray | None = None
+    response: httpx.Response,
+    url: str,
+    limit: int,
+    deadline: _Deadline,
+    *,
+    into: bytearray | None = None,
 ) -> bytes:
-    """The decoded body, refused as soon as it grows past `limit` (also catches gzip bombs).
+    """The decoded body, refused as soon as it grows past `limit` (see `_decoded`), or before
+    reading when its declared length does; a timeout once `deadline` has passed.
 
     Read into `into` when given, so the caller keeps what arrived even when this raises.
     """
@@ -332,19 +545,99 @@ def _read_capped(
     if declared.isdigit() and int(declared) > limit:
         raise ResponseTooLargeError(url, limit)
     body = into if into is not None else bytearray()
-    for chunk in response.iter_bytes():  # decoded: counts decompressed bytes
-        body += chunk
-        if len(body) > limit:
-            raise ResponseTooLargeError(url, limit)
+    _read_into(body, response, url, limit, deadline)
     return bytes(body)
+
+
+def _read_into(
+    body: bytearray, response: httpx.Response, url: str, limit: int, deadline: _Deadline
+) -> None:
+    for chunk in _decoded(response, url, limit, deadline):
+        body += chunk
+
+
+def _decoded(
+    response: httpx.Response, url: str, limit: int, deadline: _Deadline
+) -> Iterator[bytes]:
+    """The body with its Content-Encoding undone here rather than by httpx, whose decoders turn
+    one chunk into all it expands to (a 3 KB gzip-of-gzip into gigabytes).
+
+    Each layer yields at most DECODE_STEP bytes at a time, and the wire bytes and every layer's
+    output are counted: past `limit`, ResponseTooLargeError (after yielding up to `limit`). So
+    memory stays near `limit` whatever the encoding. Codings we do not decode (br, zstd: never
+    asked for) are passed through as they came, as httpx does without their libraries.
+    """
+    try:
+        return _capped([response.content], url, limit)  # built in memory (MockTransport): decoded
+    except httpx.ResponseNotRead:
+        pass
+    values = response.headers.get_list("content-encoding", split_commas=True)
+    encodings = [v.strip().lower() for v in values if v.strip().lower() in ZLIB_WBITS]
+    if len(encodings) > MAX_ENCODINGS:
+        shown = ", ".join(values)[:100]
+        raise httpx.DecodingError(
+            f"Content-Encoding '{shown}' stacks {len(encodings)} encodings; "
+            f"at most {MAX_ENCODINGS} are decoded"
+        )
+    chunks = _capped(_before(deadline, response.iter_raw()), url, limit)  # as they arrive
+    for encoding in reversed(encodings):  # the last one applied is undone first
+        chunks = _capped(_inflate(chunks, encoding), url, limit)
+    return chunks
+
+
+def _before(deadline: _Deadline, chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """`chunks`, cut with a timeout once `deadline` has passed (clients without the backend)."""
+    for chunk in chunks:
+        if deadline.left() <= 0:
+            raise httpx.ReadTimeout(f"no complete answer within {deadline.setting}")
+        yield chunk
+
+
+def _capped(chunks: Iterable[bytes], url: str, limit: int) -> Iterator[bytes]:
+    """`chunks` up to `limit` bytes in all; ResponseTooLargeError when there is more."""
+    total = 0
+    for chunk in chunks:
+        if total + len(chunk) > limit:
+            if limit > total:
+                yield chunk[: limit - total]
+            raise ResponseTooLargeError(url, limit)
+        total += len(chunk)
+        yield chunk
+
+
+def _inflate(chunks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
+    """Undo one gzip or deflate layer, at most DECODE_STEP bytes at a time.
+
+    As httpx does: 'deflate' is zlib-wrapped or else raw, bytes after the end of the compressed
+    stream are dropped, and a stream cut short gives what it held.
+    """
+    decoder = zlib.decompressobj(ZLIB_WBITS[encoding])
+    started = False
+    for chunk in chunks:
+        data = chunk
+        while not decoder.eof:
+            try:
+                piece = decoder.decompress(data, DECODE_STEP)
+            except zlib.error as exc:
+                if encoding == "deflate" and not started:  # raw deflate, without the zlib header
+                    decoder, started = zlib.decompressobj(-zlib.MAX_WBITS), True
+                    continue
+                raise httpx.DecodingError(f"{encoding}: {exc}") from exc
+            started = True
+            data = decoder.unconsumed_tail
+            if piece:
+                yield piece
+            if not data and len(piece) < DECODE_STEP:  # input used up, no output held back
+                break
 
 
 @contextmanager
 def _archiving(
-    client: httpx.Client, response: httpx.Response, settings: Settings
+    client: httpx.Client, response: httpx.Response, url: str, limit: int, deadline: _Deadline
 ) -> Iterator[bytearray]:
     """The buffer `_get` reads the body into; on the way out, the hop goes to the client's WARC
     archive (when it has one) with whatever was read and whatever was raised (`ingest.warc`).
+    A body `_get` left unread is read for the record first, bounded the same way.
     """
     body = bytearray()
     archive = client.archive if isinstance(client, IngestClient) else None
@@ -355,9 +648,33 @@ def _archiving(
     try:
         yield body
     except BaseException as exc:
-        exchange.finish(body, limit=settings.max_bytes, failure=exc)
+        failure = _read_rest(response, url, body, limit, deadline, exc)
+        exchange.finish(body, limit=limit, failure=failure)
         raise
-    exchange.finish(body, limit=settings.max_bytes)
+    exchange.finish(body, limit=limit, failure=_read_rest(response, url, body, limit, deadline))
+
+
+def _read_rest(
+    response: httpx.Response,
+    url: str,
+    body: bytearray,
+    limit: int,
+    deadline: _Deadline,
+    failure: BaseException | None = None,
+) -> BaseException | None:
+    """Read a body `_get` did not (a redirect's, an error page's) into `body`, up to `limit`;
+    the failure that cut it short (the archive marks the record truncated), else `failure`."""
+    unread = not response.is_stream_consumed and not response.is_closed
+    status_error = isinstance(failure, FetchError) and not isinstance(
+        failure, ResponseTooLargeError
+    )
+    if not unread or not (failure is None or status_error):
+        return failure
+    try:
+        _read_into(body, response, url, limit, deadline)
+    except (ResponseTooLargeError, httpx.HTTPError) as exc:
+        return exc
+    return failure
 
 
 def _status_error(url: str, response: httpx.Response, requested: str) -> FetchError:
@@ -371,9 +688,17 @@ def _status_error(url: str, response: httpx.Response, requested: str) -> FetchEr
     )
 
 
-def _hop_error(url: str, requested: str, reason: str, *, transient: bool = False) -> FetchError:
+def _hop_error(
+    url: str, requested: str, reason: str, *, transient: bool = False, **fields: Any
+) -> FetchError:
     extra = {"requested_url": requested} if requested != url else {}
-    return FetchError(url, reason, transient=transient, **extra)
+    return FetchError(url, reason, transient=transient, **extra, **fields)
+
+
+def _deadline_error(url: str, requested: str, deadline: _Deadline) -> FetchError:
+    """The attempt ran out of time: transient (a later attempt may be quicker)."""
+    reason = f"no complete answer within {deadline.setting}"
+    return _hop_error(url, requested, reason, transient=True, deadline=deadline.setting)
 
 
 def _with_fields(err: IngestError, **fields: Any) -> Any:

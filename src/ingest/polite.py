@@ -8,21 +8,24 @@
       │     4xx or unusable -> allow all     5xx, 429, unreachable -> refuse (transient)
       │     Disallow matching url -> RobotsDisallowedError, before the page is requested
       │     Crawl-delay -> raises the host's delay (at most MAX_CRAWL_DELAY)
-      └─ attempt 1..INGEST_MAX_ATTEMPTS
+      └─ attempt 1..INGEST_MAX_ATTEMPTS, all within INGEST_SOURCE_DEADLINE of the first request
             ├─ wait for one of INGEST_HOST_CONCURRENCY slots of the host, then for its turn:
             │  starts INGEST_HOST_DELAY s apart (HOST_DELAYS floors, Crawl-delay), after any pause
-            ├─ ingest.fetch.fetch(...)             never retries by itself
+            ├─ ingest.fetch.fetch(...)             never retries by itself; ends by
+            │                                     INGEST_FETCH_DEADLINE or the source's, if sooner
             └─ transient failure (ingest.fetch.is_transient) and attempts left:
                  Retry-After given -> the whole host pauses that long (fetch caps it at
                                       300 s); longer than INGEST_MAX_RETRY_AFTER -> give up
                                       now, and the host's other URLs fail fast until then
                  otherwise         -> sleep random() * min(BACKOFF_CAP, BACKOFF_BASE * 2**(n-1))
+                 the next attempt would start past the source's deadline -> give up now
 
 A host is its name plus any non-default port: http and https of one name share the pacing, and
 two loopback servers on different ports are two hosts. Different hosts never wait for each other.
 The error that ends a fetch carries `attempts` (requests made for the URL, 0 when refused before
-any) and keeps its fields. Redirects are followed inside `ingest.fetch.fetch`: a redirect target
-on another host is neither checked against that host's robots.txt nor paced as that host.
+any) and keeps its fields; when the source's deadline ended the retries, also `deadline`.
+Redirects are followed inside `ingest.fetch.fetch`: a redirect target on another host is neither
+checked against that host's robots.txt nor paced as that host.
 """
 
 from __future__ import annotations
@@ -143,23 +146,46 @@ class PoliteFetcher:
             return self._hosts[key]
 
     def _with_retries(self, url: str, host: _Host, options: dict[str, str | None]) -> FetchResult:
-        attempt = 0
+        """Attempts until one succeeds, a failure is final, or the next attempt would start past
+        INGEST_SOURCE_DEADLINE (counted from the first request; each attempt is cut to it too)."""
+        attempt, ends = 0, float("inf")
+        error: FetchError | None = None
         while True:
             attempt += 1
             with host.slots:
-                self._wait_turn(url, host, made=attempt - 1)
+                if not self._wait_turn(url, host, made=attempt - 1, ends=ends):
+                    raise self._out_of_time(error, attempt - 1)
+                if attempt == 1:
+                    ends = self._clock() + self.settings.source_deadline
                 try:
-                    return fetch(self.client, url, settings=self.settings, **options)
+                    return fetch(
+                        self.client,
+                        url,
+                        settings=self.settings,
+                        source_left=ends - self._clock(),
+                        **options,
+                    )
                 except FetchError as exc:
                     error = exc
             wait = self._retry_wait(error, attempt, host)
             if wait is None:
                 raise _counted(error, attempt)
+            if self._clock() + wait >= ends:
+                raise self._out_of_time(error, attempt)
             if wait > 0:
                 self._sleep(wait)
 
-    def _wait_turn(self, url: str, host: _Host, *, made: int) -> None:
-        """Sleep until this request may start; refuse at once during a long Retry-After pause."""
+    def _out_of_time(self, error: FetchError | None, attempts: int) -> FetchError:
+        """The last attempt's error, saying the source's deadline stopped the retries."""
+        assert error is not None, "only a retry can start too late"
+        deadline = f"INGEST_SOURCE_DEADLINE={self.settings.source_deadline:g} s"
+        return _counted(error, attempts, deadline=deadline)
+
+    def _wait_turn(self, url: str, host: _Host, *, made: int, ends: float) -> bool:
+        """Sleep until this request may start; refuse at once during a long Retry-After pause.
+
+        False, without waiting or taking a turn, when the turn comes at or after `ends`.
+        """
         with host.lock:
             now = self._clock()
             pause = host.paused_until - now
@@ -173,9 +199,12 @@ class PoliteFetcher:
                     attempts=made,
                 )
             start = max(now, host.next_start, host.paused_until)
+            if start >= ends:
+                return False
             host.next_start = start + host.delay
         if start > now:
             self._sleep(start - now)
+        return True
 
     def _retry_wait(self, error: FetchError, attempt: int, host: _Host) -> float | None:
         """Seconds to sleep before the next attempt (beyond the host's turn), None to give up."""
@@ -273,11 +302,18 @@ def _rule(parser: Protego, url: str, agent: str) -> str:
     return "a Disallow rule"
 
 
-def _counted(error: FetchError, attempts: int) -> FetchError:
-    """`error` with the number of attempts made, in its fields (kept through pickling)."""
+def _counted(error: FetchError, attempts: int, *, deadline: str | None = None) -> FetchError:
+    """`error` with the number of attempts made, in its fields (kept through pickling), and the
+    deadline that stopped the retries, if one did (as "INGEST_SOURCE_DEADLINE=600 s")."""
     error.fields["attempts"] = attempts
     error.attempts = attempts  # type: ignore[attr-defined]
-    if attempts > 1:
-        error.message = f"{error.message} (gave up after {attempts} attempts)"
+    note = f"gave up after {attempts} attempts" if attempts > 1 else ""
+    if deadline:
+        error.fields["deadline"] = deadline
+        error.deadline = deadline  # type: ignore[attr-defined]
+        tried = f"gave up after {attempts} attempt{'s' if attempts != 1 else ''}"
+        note = f"{tried}: the next would start past {deadline}"
+    if note:
+        error.message = f"{error.message} ({note})"
         error.args = (error.message,)
     return error
