@@ -15,12 +15,12 @@ resolved here; httpx resolves again to connect, so a DNS answer that changes in 
 (rebinding) is not caught: deployments that must be airtight add an egress firewall.
 
 Bounds a hostile server cannot stretch:
-- size: the body is decoded here, not by httpx (gzip and deflate, at most MAX_ENCODINGS stacked),
+- size: the body is decoded by `ingest.decoding`, not by httpx (gzip and deflate, at most MAX_ENCODINGS stacked),
   DECODE_STEP bytes at a time, and refused (ResponseTooLargeError) as soon as the wire bytes or
   the output of any decoding layer pass INGEST_MAX_BYTES: a bomb costs about that much memory;
 - time: one call of `fetch` (connect, every redirect, every read) ends by INGEST_FETCH_DEADLINE,
   or sooner when the caller passes what is left of its per-source deadline (`source_left`). A
-  client from `make_client` clips every connect, read and write to the deadline, so neither a
+  client from `make_client` clips every connect, read and write to the deadline (`ingest.deadlines`), so neither a
   trickled body nor endless headers or 1xx answers outlast it; other clients are checked
   between body chunks. Only DNS resolution is not covered.
 
@@ -32,20 +32,18 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-import time
-import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-import httpcore
 import httpx
 
+from ingest.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to_deadlines
+from ingest.decoding import ACCEPT_ENCODING, decoded
 from ingest.errors import (
     FetchError,
     HTTPStatusError,
@@ -70,10 +68,6 @@ METADATA_ADDRESSES = frozenset(
 NAT64_PREFIX = ipaddress.IPv6Network("64:ff9b::/96")
 HIDDEN_CREDENTIALS = "***"  # shown instead of a URL's user name and password
 # Content codings we ask for and undo ourselves, with the zlib window bits that read each.
-ZLIB_WBITS = {"gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS}
-ACCEPT_ENCODING = ", ".join(ZLIB_WBITS)
-MAX_ENCODINGS = 2  # stacked Content-Encoding layers undone; a response with more is refused
-DECODE_STEP = 64 * 1024  # most bytes one decoding layer produces at a time, whatever the input
 DEADLINE_SLACK = 0.05  # seconds: a timeout this close to the deadline was the deadline's
 # Bodies of these types (or of no declared type) are checked for meta-refresh/canonical stubs.
 STUB_CONTENT_TYPES = frozenset({"text/html", "application/xhtml+xml", ""})
@@ -131,111 +125,8 @@ def make_client(
         follow_redirects=False,
         transport=transport,
     )
-    _clip_to_deadlines(client)
+    clip_to_deadlines(client)
     return client
-
-
-@dataclass(frozen=True)
-class _Deadline:
-    """When the current attempt must be over (`time.monotonic()`), and the setting that says so."""
-
-    at: float
-    setting: str  # as messages name it: "INGEST_FETCH_DEADLINE=120 s"
-
-    def left(self) -> float:
-        return self.at - time.monotonic()
-
-
-# The deadline of the attempt this thread is making; read by `_DeadlineStream`.
-_DEADLINE: ContextVar[_Deadline | None] = ContextVar("ingest_fetch_deadline", default=None)
-
-
-def _attempt_deadline(settings: Settings, source_left: float | None) -> _Deadline:
-    """INGEST_FETCH_DEADLINE from now, or what is left of the source's deadline if sooner."""
-    if source_left is not None and source_left < settings.fetch_deadline:
-        setting = f"INGEST_SOURCE_DEADLINE={settings.source_deadline:g} s"
-        return _Deadline(time.monotonic() + source_left, setting)
-    setting = f"INGEST_FETCH_DEADLINE={settings.fetch_deadline:g} s"
-    return _Deadline(time.monotonic() + settings.fetch_deadline, setting)
-
-
-def _clipped(timeout: float | None, expired: type[httpcore.TimeoutException]) -> float | None:
-    """`timeout`, cut to what is left of this thread's deadline; `expired` once it has passed."""
-    deadline = _DEADLINE.get()
-    if deadline is None:
-        return timeout
-    left = deadline.left()
-    if left <= 0:
-        raise expired(f"no time left: {deadline.setting}")
-    return left if timeout is None else min(timeout, left)
-
-
-class _DeadlineStream(httpcore.NetworkStream):
-    """A connection whose every read and write waits no longer than the attempt's deadline."""
-
-    def __init__(self, stream: httpcore.NetworkStream) -> None:
-        self._stream = stream
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._stream.read(max_bytes, _clipped(timeout, httpcore.ReadTimeout))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._stream.write(buffer, _clipped(timeout, httpcore.WriteTimeout))
-
-    def close(self) -> None:
-        self._stream.close()
-
-    def start_tls(
-        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
-    ) -> httpcore.NetworkStream:
-        clipped = _clipped(timeout, httpcore.ConnectTimeout)
-        return _DeadlineStream(self._stream.start_tls(ssl_context, server_hostname, clipped))
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._stream.get_extra_info(info)
-
-
-class _DeadlineBackend(httpcore.NetworkBackend):
-    """httpcore's network backend with every connection a `_DeadlineStream`."""
-
-    def __init__(self, backend: httpcore.NetworkBackend) -> None:
-        self._backend = backend
-
-    def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore.NetworkStream:
-        clipped = _clipped(timeout, httpcore.ConnectTimeout)
-        stream = self._backend.connect_tcp(host, port, clipped, local_address, socket_options)
-        return _DeadlineStream(stream)
-
-    def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
-    ) -> httpcore.NetworkStream:
-        clipped = _clipped(timeout, httpcore.ConnectTimeout)
-        return _DeadlineStream(self._backend.connect_unix_socket(path, clipped, socket_options))
-
-    def sleep(self, seconds: float) -> None:
-        self._backend.sleep(seconds)
-
-
-def _clip_to_deadlines(client: httpx.Client) -> None:
-    """Open every connection of `client`'s own transports through `_DeadlineBackend`.
-
-    httpx 0.28 takes no network backend, so it is set on the httpcore pool of each transport
-    (the default one and any proxy's); a transport without one (a MockTransport) is left alone.
-    """
-    for transport in [client._transport, *client._mounts.values()]:
-        pool = getattr(transport, "_pool", None)
-        backend = getattr(pool, "_network_backend", None)
-        if isinstance(backend, httpcore.NetworkBackend) and not isinstance(
-            backend, _DeadlineBackend
-        ):
-            pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
 
 
 def normalize_url(url: str) -> str:
@@ -378,8 +269,8 @@ def fetch(
     the caller's INGEST_SOURCE_DEADLINE) if sooner: a transient FetchError naming the deadline.
     Raises FetchError (or a subclass) naming the URL that failed; never retries.
     """
-    deadline = _attempt_deadline(settings, source_left)
-    token = _DEADLINE.set(deadline)
+    deadline = attempt_deadline(settings, source_left)
+    token = DEADLINE.set(deadline)
     try:
         response, current, redirects = _follow(
             client,
@@ -390,7 +281,7 @@ def fetch(
             deadline=deadline,
         )
     finally:
-        _DEADLINE.reset(token)
+        DEADLINE.reset(token)
 
     new_etag = response.headers.get("etag")
     new_modified = response.headers.get("last-modified")
@@ -422,7 +313,7 @@ def _follow(
     settings: Settings,
     conditional: dict[str, str],
     validated: str,
-    deadline: _Deadline,
+    deadline: Deadline,
 ) -> tuple[_Response, str, list[str]]:
     """Request `url` and each hop it leads to: (the last answer, its URL, the hops' targets)."""
     offline = isinstance(client, IngestClient) and client.offline
@@ -482,7 +373,7 @@ def _get(
     *,
     settings: Settings,
     requested: str,
-    deadline: _Deadline,
+    deadline: Deadline,
 ) -> _Response:
     """One GET without following anything; error statuses and transport failures raise."""
     limit = settings.max_bytes
@@ -532,11 +423,11 @@ def _read_capped(
     response: httpx.Response,
     url: str,
     limit: int,
-    deadline: _Deadline,
+    deadline: Deadline,
     *,
     into: bytearray | None = None,
 ) -> bytes:
-    """The decoded body, refused as soon as it grows past `limit` (see `_decoded`), or before
+    """The decoded body, refused as soon as it grows past `limit` (see `decoded`), or before
     reading when its declared length does; a timeout once `deadline` has passed.
 
     Read into `into` when given, so the caller keeps what arrived even when this raises.
@@ -550,90 +441,15 @@ def _read_capped(
 
 
 def _read_into(
-    body: bytearray, response: httpx.Response, url: str, limit: int, deadline: _Deadline
+    body: bytearray, response: httpx.Response, url: str, limit: int, deadline: Deadline
 ) -> None:
-    for chunk in _decoded(response, url, limit, deadline):
+    for chunk in decoded(response, url, limit, deadline):
         body += chunk
-
-
-def _decoded(
-    response: httpx.Response, url: str, limit: int, deadline: _Deadline
-) -> Iterator[bytes]:
-    """The body with its Content-Encoding undone here rather than by httpx, whose decoders turn
-    one chunk into all it expands to (a 3 KB gzip-of-gzip into gigabytes).
-
-    Each layer yields at most DECODE_STEP bytes at a time, and the wire bytes and every layer's
-    output are counted: past `limit`, ResponseTooLargeError (after yielding up to `limit`). So
-    memory stays near `limit` whatever the encoding. Codings we do not decode (br, zstd: never
-    asked for) are passed through as they came, as httpx does without their libraries.
-    """
-    try:
-        return _capped([response.content], url, limit)  # built in memory (MockTransport): decoded
-    except httpx.ResponseNotRead:
-        pass
-    values = response.headers.get_list("content-encoding", split_commas=True)
-    encodings = [v.strip().lower() for v in values if v.strip().lower() in ZLIB_WBITS]
-    if len(encodings) > MAX_ENCODINGS:
-        shown = ", ".join(values)[:100]
-        raise httpx.DecodingError(
-            f"Content-Encoding '{shown}' stacks {len(encodings)} encodings; "
-            f"at most {MAX_ENCODINGS} are decoded"
-        )
-    chunks = _capped(_before(deadline, response.iter_raw()), url, limit)  # as they arrive
-    for encoding in reversed(encodings):  # the last one applied is undone first
-        chunks = _capped(_inflate(chunks, encoding), url, limit)
-    return chunks
-
-
-def _before(deadline: _Deadline, chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """`chunks`, cut with a timeout once `deadline` has passed (clients without the backend)."""
-    for chunk in chunks:
-        if deadline.left() <= 0:
-            raise httpx.ReadTimeout(f"no complete answer within {deadline.setting}")
-        yield chunk
-
-
-def _capped(chunks: Iterable[bytes], url: str, limit: int) -> Iterator[bytes]:
-    """`chunks` up to `limit` bytes in all; ResponseTooLargeError when there is more."""
-    total = 0
-    for chunk in chunks:
-        if total + len(chunk) > limit:
-            if limit > total:
-                yield chunk[: limit - total]
-            raise ResponseTooLargeError(url, limit)
-        total += len(chunk)
-        yield chunk
-
-
-def _inflate(chunks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
-    """Undo one gzip or deflate layer, at most DECODE_STEP bytes at a time.
-
-    As httpx does: 'deflate' is zlib-wrapped or else raw, bytes after the end of the compressed
-    stream are dropped, and a stream cut short gives what it held.
-    """
-    decoder = zlib.decompressobj(ZLIB_WBITS[encoding])
-    started = False
-    for chunk in chunks:
-        data = chunk
-        while not decoder.eof:
-            try:
-                piece = decoder.decompress(data, DECODE_STEP)
-            except zlib.error as exc:
-                if encoding == "deflate" and not started:  # raw deflate, without the zlib header
-                    decoder, started = zlib.decompressobj(-zlib.MAX_WBITS), True
-                    continue
-                raise httpx.DecodingError(f"{encoding}: {exc}") from exc
-            started = True
-            data = decoder.unconsumed_tail
-            if piece:
-                yield piece
-            if not data and len(piece) < DECODE_STEP:  # input used up, no output held back
-                break
 
 
 @contextmanager
 def _archiving(
-    client: httpx.Client, response: httpx.Response, url: str, limit: int, deadline: _Deadline
+    client: httpx.Client, response: httpx.Response, url: str, limit: int, deadline: Deadline
 ) -> Iterator[bytearray]:
     """The buffer `_get` reads the body into; on the way out, the hop goes to the client's WARC
     archive (when it has one) with whatever was read and whatever was raised (`ingest.warc`).
@@ -659,7 +475,7 @@ def _read_rest(
     url: str,
     body: bytearray,
     limit: int,
-    deadline: _Deadline,
+    deadline: Deadline,
     failure: BaseException | None = None,
 ) -> BaseException | None:
     """Read a body `_get` did not (a redirect's, an error page's) into `body`, up to `limit`;
@@ -695,7 +511,7 @@ def _hop_error(
     return FetchError(url, reason, transient=transient, **extra, **fields)
 
 
-def _deadline_error(url: str, requested: str, deadline: _Deadline) -> FetchError:
+def _deadline_error(url: str, requested: str, deadline: Deadline) -> FetchError:
     """The attempt ran out of time: transient (a later attempt may be quicker)."""
     reason = f"no complete answer within {deadline.setting}"
     return _hop_error(url, requested, reason, transient=True, deadline=deadline.setting)
