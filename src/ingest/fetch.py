@@ -16,14 +16,14 @@ resolved here; httpx resolves again to connect, so a DNS answer that changes in 
 
 Bounds a hostile server cannot stretch:
 - size: the body is decoded by `ingest.decoding`, not by httpx (gzip and deflate, at most
-  MAX_ENCODINGS stacked), DECODE_STEP bytes at a time, and refused (ResponseTooLargeError) as soon as the wire bytes or
-  the output of any decoding layer pass INGEST_MAX_BYTES: a bomb costs about that much memory;
+  MAX_ENCODINGS stacked), DECODE_STEP bytes at a time, and refused (ResponseTooLargeError) as
+  soon as the wire bytes or the output of any decoding layer pass INGEST_MAX_BYTES: a bomb
+  costs about that much memory;
 - time: one call of `fetch` (connect, every redirect, every read) ends by INGEST_FETCH_DEADLINE,
   or sooner when the caller passes what is left of its per-source deadline (`source_left`). A
   client from `make_client` clips every connect, read and write to the deadline
-  (`ingest.deadlines`), so neither a
-  trickled body nor endless headers or 1xx answers outlast it; other clients are checked
-  between body chunks. Only DNS resolution is not covered.
+  (`ingest.deadlines`), so neither a trickled body nor endless headers or 1xx answers outlast
+  it; other clients are checked between body chunks. Only DNS resolution is not covered.
 
 A client made with `archive=WarcWriter(...)` records every hop's request and response as WARC
 (`ingest.warc`), errors and 304s included; `fetch` behaves and returns exactly as without it.
