@@ -7,6 +7,11 @@ An extractor module defines:
         True when this extractor should handle the URL (or, given the snapshot, its content)
     def extract(snapshot: Snapshot) -> list[Claim]
         never does I/O, never reads the clock or globals; raises ExtractionError subclasses
+and may define
+    def iter_claims(snapshot: Snapshot) -> Iterator[Claim]
+        the same claims, made as they are read: a caller that keeps only the first N (the
+        pipeline's INGEST_MAX_CLAIMS) does not hold the rest; claims may still change until the
+        iterator is exhausted (`claims_of` gives either, one claim at a time)
 
 `choose(url, snapshot, name=None)` picks one: by explicit name, else the first whose `matches`
 accepts the URL, else the first that accepts the content.
@@ -14,10 +19,11 @@ accepts the URL, else the first that accepts the content.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from types import ModuleType
 
 from ingest.errors import NoExtractorError
-from ingest.models import Snapshot
+from ingest.models import Claim, Snapshot
 
 from . import announcement, arxiv_atom, arxiv_pdf, governance, pytorch_governance
 
@@ -49,6 +55,13 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
             if module.matches(url, snapshot):
                 return module
     raise NoExtractorError(url, "no extractor claims this URL or its content")
+
+
+def claims_of(module: ModuleType, snapshot: Snapshot) -> Iterator[Claim]:
+    """The module's claims of the snapshot, one at a time (its `iter_claims` when it has one)."""
+    stream = getattr(module, "iter_claims", None)
+    found = stream(snapshot) if stream is not None else module.extract(snapshot)
+    return iter(found)
 
 
 def tag(module: ModuleType) -> str:

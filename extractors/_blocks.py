@@ -64,13 +64,13 @@ LIST_TAGS = frozenset({"ul", "ol"})
 CELL_TAGS = frozenset({"td", "th"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Heading:
     level: int
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Item:
     quote: str
     text: str
@@ -78,13 +78,13 @@ class Item:
     list_no: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cell:
     text: str
     links: Links
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     quote: str
     cells: tuple[Cell, ...]
@@ -93,7 +93,7 @@ class Row:
     header: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Para:
     quote: str
     text: str
@@ -113,8 +113,8 @@ class Document:
 # HTML
 
 
-def html_document(text: str) -> Document:
-    tree = LexborHTMLParser(text)
+def html_document(tree: LexborHTMLParser) -> Document:
+    """The blocks of a parsed page (parse it with `ingest.documents.parse_html`)."""
     node = tree.css_first("head title")
     title = _collapse(node.text(deep=True)) if node is not None else None
     return Document(title or None, list(_html_blocks(tree)))
@@ -157,14 +157,23 @@ def _html_links(node: LexborNode) -> Links:
     )
 
 
+def _own_rows(table: LexborNode) -> Iterator[LexborNode]:
+    """The table's `tr` elements in document order, not those of tables nested in it (one walk
+    of the table, not a walk up from every row)."""
+    stack = list(reversed(list(table.iter(include_text=False))))
+    while stack:
+        node = stack.pop()
+        tag = (node.tag or "").lower()
+        if tag == "table":
+            continue  # a nested table: its rows are its own
+        if tag == "tr":
+            yield node
+        stack.extend(reversed(list(node.iter(include_text=False))))
+
+
 def _html_rows(table: LexborNode, table_no: int) -> Iterator[Row]:
     row_no = 0
-    for tr in table.css("tr"):
-        parent = tr.parent
-        while parent is not None and (parent.tag or "").lower() != "table":
-            parent = parent.parent
-        if parent is None or parent.mem_id != table.mem_id:
-            continue  # a row of a nested table
+    for tr in _own_rows(table):
         cells = [c for c in tr.iter(include_text=False) if (c.tag or "").lower() in CELL_TAGS]
         if not cells:
             continue

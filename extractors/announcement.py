@@ -51,6 +51,7 @@ from dateutil import parser as dateparser
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.pytorch_governance import content_root
+from ingest.documents import parse_html
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.sniff import sniff_format
@@ -434,14 +435,14 @@ def _discourse_json(text: str, url: str) -> _Document:
             continue
         number = post.get("post_number") if isinstance(post.get("post_number"), int) else index
         post_date = _iso_date(post.get("created_at")) or topic_date
-        root = LexborHTMLParser(post["cooked"]).body
+        root = parse_html(post["cooked"]).body
         if root is not None:
             document.blocks.extend(_html_blocks(root, f"post {number}, ", post_date))
     return document
 
 
 def _html(text: str) -> _Document:
-    tree = LexborHTMLParser(text)
+    tree = parse_html(text)
     for node in tree.css(", ".join(DROPPED_TAGS)):
         node.decompose()
     document = _Document(title=_html_title(tree), date=_html_date(tree))
@@ -490,8 +491,11 @@ def _content_root(tree: LexborHTMLParser) -> LexborNode | None:
 
 def _html_blocks(root: LexborNode, prefix: str, post_date: str | None) -> Iterator[_Block]:
     counts: dict[str, int] = {}
-    for node in root.css(BLOCK_SELECTOR):
-        if _in_skipped(node, root) or len(node.css(BLOCK_SELECTOR)) > 1:  # not a leaf block
+    nodes = root.css(BLOCK_SELECTOR)
+    holders = _holding_blocks(nodes)
+    skipped: dict[int, bool] = {root.mem_id: False}
+    for node in nodes:
+        if node.mem_id in holders or _in_skipped(node, skipped):  # not a leaf block
             continue
         kind = BLOCK_TAGS[node.tag or "p"]
         counts[kind] = counts.get(kind, 0) + 1
@@ -510,13 +514,32 @@ class _HtmlBlock(_Block):
     links: tuple[tuple[str, str], ...] = ()
 
 
-def _in_skipped(node: LexborNode, root: LexborNode) -> bool:
+def _holding_blocks(nodes: list[LexborNode]) -> set[int]:
+    """The nodes (their mem_id) that hold a block: one walk up from each block, stopping where
+    an earlier walk went (each node is passed once; a query per block was quadratic)."""
+    held: set[int] = set()
+    for node in nodes:
+        current = node.parent
+        while current is not None and current.mem_id not in held:
+            held.add(current.mem_id)
+            current = current.parent
+    return held
+
+
+def _in_skipped(node: LexborNode, known: dict[int, bool]) -> bool:
+    """Whether the node, or an ancestor below the root, is a skipped subtree (nav, footer...).
+    `known`: the answer for nodes already seen (the root's: False), so that each node is looked
+    at once (compared by mem_id: a LexborNode compares equal by its whole HTML)."""
+    path: list[LexborNode] = []
     current: LexborNode | None = node
-    while current is not None and current != root:
-        if (current.tag or "").lower() in SKIPPED_SUBTREES:
-            return True
+    while current is not None and current.mem_id not in known:
+        path.append(current)
         current = current.parent
-    return False
+    found = known[current.mem_id] if current is not None else False
+    for step in reversed(path):
+        found = found or (step.tag or "").lower() in SKIPPED_SUBTREES
+        known[step.mem_id] = found
+    return found
 
 
 def _markdown(text: str, url: str) -> _Document:

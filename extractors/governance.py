@@ -41,6 +41,7 @@ steering council' > paragraph 1 > name 2".
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,11 +59,13 @@ from extractors._blocks import (
     markdown_document,
     rst_document,
 )
+from extractors._labels import Labels
 from extractors._people import Person, wordset
 from extractors.pytorch_governance import _collapse, _decode
+from ingest.documents import parse_html
 from ingest.errors import ExtractionError, RedirectStubError, UnsupportedFormatError
 from ingest.models import Claim, Evidence, Snapshot, Subject
-from ingest.redirects import stub_target
+from ingest.redirects import stub_target_in
 from ingest.sniff import sniff_format
 
 NAME = "governance"
@@ -144,6 +147,9 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
 EMPTY_CELL = frozenset({"", "-", "–", "—", "n/a", "na", "none", "?"})
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 PROSE_MIN_SHARE = 0.8  # a "consists of" sentence: this share of its parts must be people
+# a Markdown or reST paragraph longer than this (as printed) is not read for names: finding each
+# sentence's printed form costs the paragraph's length (HTML prints what it reads: no limit)
+PROSE_MAX_CHARS = 8192
 HANDLE_ITEM = re.compile(
     r"^\s*@?(?=[a-z0-9-]*[a-z])[a-z0-9][a-z0-9-]{0,38}(?:\s*(?::\s|\s[-–—]\s)|\s*$)"
 )
@@ -203,6 +209,14 @@ def matches(url: str, snapshot: Snapshot | None) -> bool:
 
 def extract(snapshot: Snapshot) -> list[Claim]:
     """Claims for every person the page lists, in document order."""
+    return list(iter_claims(snapshot))
+
+
+def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
+    """`extract`, one claim at a time (a caller may keep only the first N, and count the rest).
+
+    A chair named in prose after the list ("A is the chair") turns the member claim already
+    given into a `lead` one: claims may change until the iterator is exhausted."""
     document = _parse(snapshot)
     return _Reader(document, snapshot).claims()
 
@@ -215,10 +229,11 @@ def _parse(snapshot: Snapshot) -> Document:
         )
     text = _decode(snapshot.body)
     if fmt == "html":
-        target = stub_target(snapshot.body, snapshot.url)
+        tree = parse_html(text)
+        target = stub_target_in(tree, snapshot.url) if b"<" in snapshot.body[:2048] else None
         if target:
             raise RedirectStubError(snapshot.url, target)
-        return html_document(text)
+        return html_document(tree)
     if fmt == "rst":
         return rst_document(text)
     return markdown_document(text)
@@ -289,7 +304,11 @@ class _Frame:
 class _Reader:
     document: Document
     snapshot: Snapshot
-    out: list[Claim] = field(default_factory=list)
+    # the latest maintainer claim of each (section, name), for a chair named later in prose;
+    # weak: a claim the caller dropped (over its limit) is not kept alive for it
+    latest: weakref.WeakValueDictionary[tuple[str, str], Claim] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
     frames: list[_Frame] = field(default_factory=list)
     item_no: int = 0
     para_no: int = 0
@@ -309,7 +328,7 @@ class _Reader:
         return role[len(prefix) :] if role and role.lower().startswith(prefix) else role
 
     # ---- driving ----------------------------------------------------------------------------
-    def claims(self) -> list[Claim]:
+    def claims(self) -> Iterator[Claim]:
         blocks = self.document.blocks
         index = 0
         while index < len(blocks):
@@ -319,17 +338,16 @@ class _Reader:
                 index += 1
             elif isinstance(block, Item):
                 run = list(_same_run(blocks, index, lambda b: isinstance(b, Item)))
-                self._list([b for b in run if isinstance(b, Item)])
+                yield from self._list([b for b in run if isinstance(b, Item)])
                 index += len(run)
             elif isinstance(block, Row):
                 run = list(_same_run(blocks, index, lambda b: isinstance(b, Row)))
-                self._table([b for b in run if isinstance(b, Row)])
+                yield from self._table([b for b in run if isinstance(b, Row)])
                 index += len(run)
             else:
                 self.para_no += 1
-                self._para(block)
+                yield from self._para(block)
                 index += 1
-        return self.out
 
     def _heading(self, heading: Heading) -> None:
         while self.frames and self.frames[-1].level >= heading.level:
@@ -389,38 +407,36 @@ class _Reader:
         quote: str,
         role: str | None = None,
         affiliation: str | None = None,
-    ) -> None:
+    ) -> Iterator[Claim]:
         subject = Subject(name=person.name, github=person.github, email=person.email)
         evidence = Evidence(
             url=self.snapshot.url, sha256=self.snapshot.sha256, locator=locator, quote=quote
         )
-        self.out.append(
-            Claim(
-                subject=subject,
-                predicate="maintainer",
-                object=self.project,
-                qualifiers=self._qualifiers(person, role),
-                evidence=evidence,
-                extractor=TAG,
-            )
+        claim = Claim(
+            subject=subject,
+            predicate="maintainer",
+            object=self.project,
+            qualifiers=self._qualifiers(person, role),
+            evidence=evidence,
+            extractor=TAG,
         )
+        self.latest[(claim.qualifiers["section"], person.name)] = claim
+        yield claim
         if affiliation:
-            self.out.append(
-                Claim(
-                    subject=subject,
-                    predicate="affiliation",
-                    object=affiliation,
-                    qualifiers={
-                        "affiliation_text": affiliation,
-                        "source_section": self.frame.text if self.frame else self.title,
-                    },
-                    evidence=evidence.model_copy(),
-                    extractor=TAG,
-                )
+            yield Claim(
+                subject=subject,
+                predicate="affiliation",
+                object=affiliation,
+                qualifiers={
+                    "affiliation_text": affiliation,
+                    "source_section": self.frame.text if self.frame else self.title,
+                },
+                evidence=evidence.model_copy(),
+                extractor=TAG,
             )
 
     # ---- lists ------------------------------------------------------------------------------
-    def _list(self, items: list[Item]) -> None:
+    def _list(self, items: list[Item]) -> Iterator[Claim]:
         handle_list = sum(bool(HANDLE_ITEM.match(i.text)) for i in items) * 2 > len(items)
         found = [_people.person(i.text, i.links, handle_list=handle_list) for i in items]
         people = sum(p is not None for p in found)
@@ -430,10 +446,10 @@ class _Reader:
             return
         for offset, (item, person) in enumerate(zip(items, found, strict=True), 1):
             if person is not None:
-                self._emit(person, f"{self._where()} > li {first + offset}", item.quote)
+                yield from self._emit(person, f"{self._where()} > li {first + offset}", item.quote)
 
     # ---- tables -----------------------------------------------------------------------------
-    def _table(self, rows: list[Row]) -> None:
+    def _table(self, rows: list[Row]) -> Iterator[Claim]:
         if not rows:
             return
         header = rows[0]
@@ -454,18 +470,23 @@ class _Reader:
             locator = f"table {row.table_no} > row {row.row_no}"
             if self.frame is not None:
                 locator = f"{self._where()} > {locator}"
-            self._emit(person, locator, row.quote, role=role, affiliation=affiliation)
+            yield from self._emit(person, locator, row.quote, role=role, affiliation=affiliation)
 
     # ---- prose ------------------------------------------------------------------------------
-    def _para(self, para: Para) -> None:
+    def _para(self, para: Para) -> Iterator[Claim]:
+        printed = para.quote == para.text  # HTML: each sentence is printed as read
+        if not printed and len(para.quote) > PROSE_MAX_CHARS:
+            return
+        labels = Labels(para.links)
         name_no = 0
         for sentence in _sentences(para.text):
-            for person, role in _prose_people(sentence, para.links, self._role_hint(sentence)):
+            for person, role in _prose_people(sentence, labels, self._role_hint(sentence)):
                 name_no += 1
                 locator = f"{self._where()} > paragraph {self.para_no} > name {name_no}"
                 if person.lead and self._mark_lead(person):
                     continue
-                self._emit(person, locator, _verbatim(sentence, para.quote), role=role)
+                quote = sentence if printed else _verbatim(sentence, para.quote)
+                yield from self._emit(person, locator, quote, role=role)
 
     def _role_hint(self, sentence: str) -> str | None:
         frame = self.frame
@@ -477,19 +498,20 @@ class _Reader:
     def _mark_lead(self, person: Person) -> bool:
         """A chair named apart from the member list: their member claim gets level lead."""
         section = self.frame.text if self.frame else self.title
-        for claim in reversed(self.out):
-            if claim.predicate != "maintainer" or claim.qualifiers.get("section") != section:
-                continue
-            if claim.subject.name == person.name:
-                claim.qualifiers["level"] = "lead"
-                claim.qualifiers.pop("scope", None)
-                return True
-        return False
+        claim = self.latest.get((section, person.name))
+        if claim is None:
+            return False
+        claim.qualifiers["level"] = "lead"
+        claim.qualifiers.pop("scope", None)
+        return True
 
 
 def _same_run(blocks: list[Block], start: int, same: Any) -> Iterator[Block]:
+    """The blocks from `start` on that `same` accepts, in one list or table (read in place: a
+    copy of the rest of the document for every run made long pages quadratic)."""
     first = blocks[start]
-    for block in blocks[start:]:
+    for index in range(start, len(blocks)):
+        block = blocks[index]
         if not same(block):
             return
         if isinstance(first, Item) and isinstance(block, Item) and block.list_no != first.list_no:
@@ -530,7 +552,7 @@ def _row_person(cells: dict[str, Any]) -> tuple[Person, str | None, str | None] 
     person.github = person.github or handle
     email_cell = cells.get("email")
     if email_cell is not None and person.email is None:
-        match = _people.EMAIL.search(email_cell.text)
+        match = _people.find_email(email_cell.text)
         person.email = match.group(1) if match else None
     role = None
     role_cell = cells.get("role")
@@ -556,8 +578,8 @@ def _row_person(cells: dict[str, Any]) -> tuple[Person, str | None, str | None] 
 def _sentences(text: str) -> Iterator[str]:
     start = 0
     for match in SENTENCE_END.finditer(text):
-        before = text[start : match.start()].split()
-        if before and len(before[-1]) == 1 and before[-1].isupper():
+        word = _last_word(text, start, match.start())
+        if len(word) == 1 and word.isupper():
             continue  # an initial: "Gregory P. Smith"
         yield text[start : match.end()].strip()
         start = match.end()
@@ -566,14 +588,26 @@ def _sentences(text: str) -> Iterator[str]:
         yield rest
 
 
+def _last_word(text: str, start: int, end: int) -> str:
+    """`text[start:end].split()[-1]` (or ""), read backwards from `end`: the words before a
+    run of initials are not split again at every initial."""
+    stop = end
+    while stop > start and text[stop - 1].isspace():
+        stop -= 1
+    begin = stop
+    while begin > start and not text[begin - 1].isspace():
+        begin -= 1
+    return text[begin:stop]
+
+
 def _prose_people(
-    sentence: str, links: tuple[tuple[str, str], ...], role_hint: str | None
+    sentence: str, labels: Labels, role_hint: str | None
 ) -> list[tuple[Person, str | None]]:
     body = sentence.rstrip(".!? ")
     intro = PROSE_INTRO.search(body)
     label = PROSE_LABEL.match(body)
     if intro is not None:
-        return _name_list(body[intro.end() :], links, role_hint, PROSE_MIN_SHARE, at_least=2)
+        return _name_list(body[intro.end() :], labels, role_hint, PROSE_MIN_SHARE, at_least=2)
     if label is not None:
         words = label.group("label")
         says = _people.role_of(words) or _people.LEAD_WORDS.search(words)
@@ -581,7 +615,7 @@ def _prose_people(
             return []
         own = _people.role_of(words)
         found = _name_list(
-            label.group("rest"), links, None if _people.is_generic(own) else own, 1.0, at_least=1
+            label.group("rest"), labels, None if _people.is_generic(own) else own, 1.0, at_least=1
         )
         for person, _role in found:
             person.lead = person.lead or bool(_people.LEAD_WORDS.search(words))
@@ -590,7 +624,7 @@ def _prose_people(
     chair = CHAIR_AFTER.match(body) or CHAIR_BEFORE.search(body)
     if chair is not None:
         name = chair.groupdict().get("name") or chair.groupdict().get("by") or ""
-        chair_person = _people.person(name, _links_in(name, links))
+        chair_person = _people.person(name, labels.within(name))
         if chair_person is not None and chair_person.area is None:
             chair_person.lead = True
             return [(chair_person, role_hint)]
@@ -599,22 +633,18 @@ def _prose_people(
 
 def _name_list(
     text: str,
-    links: tuple[tuple[str, str], ...],
+    labels: Labels,
     role: str | None,
     share: float,
     *,
     at_least: int,
 ) -> list[tuple[Person, str | None]]:
     parts = [p.strip() for p in LIST_SPLIT.split(text) if p.strip()]
-    found = [_people.person(p, _links_in(p, links)) for p in parts]
+    found = [_people.person(p, labels.within(p)) for p in parts]
     people = [(p, role) for p in found if p is not None and p.area is None]
     if len(people) < at_least or len(people) < share * len(parts):
         return []
     return people
-
-
-def _links_in(text: str, links: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    return tuple((label, target) for label, target in links if label and label in text)
 
 
 def _verbatim(sentence: str, raw: str) -> str:

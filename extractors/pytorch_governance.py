@@ -50,12 +50,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from ingest.documents import parse_html
 from ingest.errors import ExtractionError, RedirectStubError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 from ingest.redirects import stub_target_in
@@ -143,17 +144,18 @@ RST_BULLET = re.compile(r"^( {0,3})([-*+•‣⁃])(?:([ \t]+)(.*?))?[ \t]*$")
 RST_LINK = re.compile(r"`([^`<]*?)\s*<([^<>`\s]+)>`__?")
 
 _CLAIMS: TypeAdapter[list[Claim]] = TypeAdapter(list[Claim])
+VALIDATE_BATCH = 1000  # claims validated in one call (cheaper than one call a claim)
 
 MAX_NESTED_INDENT = 3  # a bullet indented more than this is nested, not a maintainer entry
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Heading:
     level: int
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Item:
     quote: str  # verbatim evidence
     text: str  # display text: links replaced by their text
@@ -177,7 +179,6 @@ class _State:
     section: _Heading | None = None
     blocked: bool = False
     index: int = 0
-    claims: list[dict[str, Any]] = field(default_factory=list)  # validated at the end, at once
 
 
 # ============================================================================================
@@ -196,11 +197,27 @@ def matches(url: str, snapshot: Snapshot | None) -> bool:
 
 def extract(snapshot: Snapshot) -> list[Claim]:
     """Claims for every person listed under a maintainer heading, in document order."""
+    return list(iter_claims(snapshot))
+
+
+def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
+    """`extract`, a batch of claims at a time (a caller may keep only the first N)."""
     document = _parse(snapshot)
-    claims = _claims(document.events, snapshot)
-    if not _has_page_title(document) and not any(c.subject.github for c in claims):
-        return []  # another page (e.g. Mechanics has a "Core Maintainers" prose section)
-    return claims
+    if not _has_page_title(document) and not any(
+        row["subject"]["github"] for row in _claim_rows(document.events, snapshot)
+    ):
+        return iter(())  # another page (e.g. Mechanics has a "Core Maintainers" prose section)
+    return _validated(_claim_rows(document.events, snapshot))
+
+
+def _validated(rows: Iterator[dict[str, Any]]) -> Iterator[Claim]:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= VALIDATE_BATCH:
+            yield from _CLAIMS.validate_python(batch)
+            batch = []
+    yield from _CLAIMS.validate_python(batch)
 
 
 # ============================================================================================
@@ -217,7 +234,7 @@ def _parse(snapshot: Snapshot) -> _Document:
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
     text = _decode(snapshot.body)
     if fmt == "html":
-        tree = LexborHTMLParser(text)
+        tree = parse_html(text)
         target = stub_target_in(tree, snapshot.url)
         if target:
             raise RedirectStubError(snapshot.url, target)
@@ -267,14 +284,14 @@ def _kind(heading: str) -> str | None:
     return None
 
 
-def _claims(events: list[_Event], snapshot: Snapshot) -> list[Claim]:
+def _claim_rows(events: list[_Event], snapshot: Snapshot) -> Iterator[dict[str, Any]]:
+    """Each claim as the dict a Claim is validated from (in batches, by `_validated`)."""
     state = _State()
     for event in events:
         if isinstance(event, _Heading):
             _on_heading(state, event)
-        else:
-            _on_item(state, event, snapshot)
-    return _CLAIMS.validate_python(state.claims)  # one call for all: cheaper than one per claim
+        elif (row := _on_item(state, event, snapshot)) is not None:
+            yield row
 
 
 def _on_heading(state: _State, heading: _Heading) -> None:
@@ -293,20 +310,20 @@ def _on_heading(state: _State, heading: _Heading) -> None:
     state.blocked = False
 
 
-def _on_item(state: _State, item: _Item, snapshot: Snapshot) -> None:
+def _on_item(state: _State, item: _Item, snapshot: Snapshot) -> dict[str, Any] | None:
     top = state.top
     if top is None or state.blocked:
-        return
+        return None
     if top.kind in ("lead", "core"):
         heading = _Heading(top.level, top.text)
     elif state.section is not None:
         heading = state.section
     else:
-        return
+        return None
     state.index += 1
     person = _person(item)
     if person is None:
-        return
+        return None
     name, github, emeritus = person
     qualifiers: dict[str, str] = {"level": top.kind, "section": heading.text}
     if top.kind in ("module", "library"):
@@ -314,22 +331,20 @@ def _on_item(state: _State, item: _Item, snapshot: Snapshot) -> None:
     qualifiers["status"] = "emeritus" if emeritus else "current"
     if top.kind in ("module", "library"):
         qualifiers["group"] = top.text
-    # validated (into a Claim with its Subject and Evidence) with the others in _claims
-    state.claims.append(
-        {
-            "subject": {"name": name, "github": github},
-            "predicate": PREDICATE,
-            "object": OBJECT,
-            "qualifiers": qualifiers,
-            "evidence": {
-                "url": snapshot.url,
-                "sha256": snapshot.sha256,
-                "locator": f"h{heading.level} '{heading.text}' > li {state.index}",
-                "quote": item.quote,
-            },
-            "extractor": TAG,
-        }
-    )
+    # validated (into a Claim with its Subject and Evidence) with others, by _validated
+    return {
+        "subject": {"name": name, "github": github},
+        "predicate": PREDICATE,
+        "object": OBJECT,
+        "qualifiers": qualifiers,
+        "evidence": {
+            "url": snapshot.url,
+            "sha256": snapshot.sha256,
+            "locator": f"h{heading.level} '{heading.text}' > li {state.index}",
+            "quote": item.quote,
+        },
+        "extractor": TAG,
+    }
 
 
 def _person(item: _Item) -> tuple[str, str | None, bool] | None:

@@ -103,7 +103,7 @@ def process_fetched(
             outcomes.append(record_failure(store, source, answer, fetch=True, run_id=run_id))
             continue
         if source.extractor == FEED:
-            outcomes.append(feed_fetched(store, source, answer))
+            outcomes.append(feed_fetched(store, source, answer, settings))
             continue
         state = states.get(source.url)
         outcome = None
@@ -172,9 +172,11 @@ def source_fetched(
         return record_failure(store, source, exc, fetch=True)
 
 
-def feed_fetched(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
-    """A fetched feed: stored, and its new entries registered as sources."""
+def feed_fetched(
+    store: Store, source: Source, fetched: FetchResult, settings: Settings | None = None
+) -> SourceOutcome:
+    """A fetched feed: stored, and its new entries registered as sources (`record_feed`)."""
     try:
-        return record_feed(store, source, fetched)
+        return record_feed(store, source, fetched, settings)
     except IngestError as exc:
         return record_failure(store, source, exc, fetch=True)

@@ -8,16 +8,19 @@ dialect); each entry's link is registered as a source, read by the extractor tha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import calendar
+from dataclasses import dataclass, field
 from typing import Any
 
 import feedparser
 
 import extractors
+from ingest.documents import check_parse_size
 from ingest.errors import ExtractionError, NoExtractorError
 from ingest.fetch import FetchResult
 from ingest.models import Snapshot, Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
+from ingest.settings import Settings, get_settings
 from ingest.store import Store
 
 FEED = "feed"  # the registry's extractor name for feeds
@@ -28,10 +31,19 @@ class FeedEntry:
     url: str
     title: str | None
     published: str | None  # YYYY-MM-DD
+    stamp: int | None = field(default=None, compare=False, repr=False)  # published, else
+    # updated, in seconds since the epoch (UTC): what "newest" means
 
 
-def entries(snapshot: Snapshot) -> list[FeedEntry]:
-    """The feed's entries with a link, in feed order (pure)."""
+@dataclass(frozen=True)
+class Feed:
+    title: str | None
+    entries: list[FeedEntry]  # those with a link, in feed order
+
+
+def parse_feed(snapshot: Snapshot) -> Feed:
+    """The feed's title and its entries with a link, in feed order (pure; one feedparser pass).
+    The caller bounds its size first (INGEST_MAX_PARSE_BYTES: `record_feed` does)."""
     parsed: Any = feedparser.parse(snapshot.body)
     if parsed.get("bozo") and not parsed.get("entries"):
         raise ExtractionError(snapshot.url, f"not a readable feed ({parsed.get('bozo_exception')})")
@@ -42,45 +54,91 @@ def entries(snapshot: Snapshot) -> list[FeedEntry]:
             continue
         when = entry.get("published_parsed") or entry.get("updated_parsed")
         day = f"{when.tm_year:04d}-{when.tm_mon:02d}-{when.tm_mday:02d}" if when else None
-        found.append(FeedEntry(url=link, title=entry.get("title"), published=day))
-    return found
+        stamp = calendar.timegm(when) if when else None
+        found.append(FeedEntry(url=link, title=entry.get("title"), published=day, stamp=stamp))
+    return Feed(title=parsed.get("feed", {}).get("title"), entries=found)
 
 
-def entry_sources(feed: Source, snapshot: Snapshot) -> list[Source]:
-    """A source for each entry of the feed, described by the feed and read by its extractor."""
-    parsed: Any = feedparser.parse(snapshot.body)
-    publisher = feed.publisher or parsed.get("feed", {}).get("title")
-    out = []
-    for entry in entries(snapshot):
+def entries(snapshot: Snapshot) -> list[FeedEntry]:
+    """The feed's entries with a link, in feed order (pure)."""
+    return parse_feed(snapshot).entries
+
+
+def newest(found: list[FeedEntry], limit: int) -> list[FeedEntry]:
+    """The `limit` newest entries, in feed order: by date (published, else updated), newest
+    first; entries without one rank after those with one, in feed order (a feed lists its newest
+    first)."""
+    if len(found) <= limit:
+        return found
+    ranked = sorted(
+        range(len(found)),
+        key=lambda i: (found[i].stamp is None, -(found[i].stamp or 0), i),
+    )
+    kept = set(ranked[:limit])
+    return [entry for i, entry in enumerate(found) if i in kept]
+
+
+def entry_sources(feed: Source, snapshot: Snapshot, limit: int | None = None) -> list[Source]:
+    """A source for each entry of the feed (the `limit` newest), described by the feed and read
+    by its extractor."""
+    parsed = parse_feed(snapshot)
+    found = parsed.entries if limit is None else newest(parsed.entries, limit)
+    return _sources(feed, parsed.title, found)
+
+
+def _sources(feed: Source, title: str | None, found: list[FeedEntry]) -> list[Source]:
+    publisher = feed.publisher or title
+    out: dict[str, Source] = {}  # an entry listed twice is one source
+    for entry in found:
+        if entry.url in out:
+            continue
         try:
             name = extractors.choose(entry.url).NAME
         except NoExtractorError:
             name = "announcement"
-        out.append(
-            Source(
-                url=entry.url,
-                extractor=name,
-                title=entry.title,
-                publisher=publisher,
-                kind="Announcement",
-                feed=feed.url,
-                published=entry.published,
-            )
+        out[entry.url] = Source(
+            url=entry.url,
+            extractor=name,
+            title=entry.title,
+            publisher=publisher,
+            kind="Announcement",
+            feed=feed.url,
+            published=entry.published,
         )
-    return out
+    return list(out.values())
 
 
-def record_feed(store: Store, feed: Source, fetched: FetchResult) -> SourceOutcome:
-    """Store a fetched feed and register its entries as sources; the outcome names the new ones."""
+def record_feed(
+    store: Store, feed: Source, fetched: FetchResult, settings: Settings | None = None
+) -> SourceOutcome:
+    """Store a fetched feed and register its entries as sources; the outcome names the new ones.
+
+    Bounded: a feed over INGEST_MAX_PARSE_BYTES is refused before feedparser reads it
+    (DocumentTooLargeError); of more than INGEST_MAX_FEED_ENTRIES entries the newest are kept,
+    with an alert naming the feed and the counts. `settings`: the run's (default: as the
+    environment gives them)."""
+    settings = settings or get_settings()
     state = store.source_state(feed.url) or {}
     snapshot = fetched.snapshot
     if snapshot is None:  # 304: the stored feed still holds
         snapshot = store.get_snapshot(str(state["last_sha256"]))
+    check_parse_size(snapshot, settings.max_parse_bytes, what="feed")
     store.put_snapshot(snapshot)
-    found = entry_sources(feed, snapshot)
-    new = [s for s in found if store.source_state(s.url) is None]
-    for source in new:
-        store.upsert_source(source)
+    parsed = parse_feed(snapshot)
+    limit = settings.max_feed_entries
+    kept = newest(parsed.entries, limit)
+    alerts = []
+    if len(kept) < len(parsed.entries):
+        total = len(parsed.entries)
+        alerts.append(
+            f"feed: '{feed.url}' lists {total} entries, over the limit of {limit} "
+            f"(INGEST_MAX_FEED_ENTRIES): the {len(kept)} newest read, {total - len(kept)} "
+            "older dropped"
+        )
+    found = _sources(feed, parsed.title, kept)
+    known = store.source_states([s.url for s in found])
+    new = [s for s in found if s.url not in known]
+    store.upsert_sources(new)
     store.update_source_state(
         feed.url,
         last_status=fetched.status,
@@ -102,5 +160,5 @@ def record_feed(store: Store, feed: Source, fetched: FetchResult) -> SourceOutco
         snapshot=snapshot.sha256,
         final_url=fetched.final_url,
         extractor=FEED,
-        alerts=[f"feed: new entry {s.url}" for s in new],
+        alerts=alerts + [f"feed: new entry {s.url}" for s in new],
     )

@@ -5,15 +5,16 @@ Plain functions over an open Store; the Prefect flows call these from coarse tas
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from datetime import date
 from email.utils import parsedate_to_datetime
+from itertools import islice
 from typing import Any
 
 import extractors
 from ingest.diff import DiffInput, detect_renames, diff
-from ingest.documents import looks_like_login
+from ingest.documents import check_parse_size, looks_like_login
 from ingest.errors import IngestError, ReplayMissError
 from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcnow
 from ingest.names import fold
@@ -21,7 +22,7 @@ from ingest.outcome import OutcomeStatus, SourceOutcome
 from ingest.queue import enqueue
 from ingest.references import cited, refresh_accessed
 from ingest.resolve import Resolver
-from ingest.settings import Settings
+from ingest.settings import Settings, get_settings
 from ingest.settled import settle_key, settled_record
 from ingest.store import Store
 
@@ -30,9 +31,41 @@ def people_of(claims: list[Claim]) -> set[str]:
     return {c.subject.github or fold(c.subject.name) for c in claims}
 
 
+@dataclass(frozen=True)
+class Extracted:
+    """The claims kept from one document, and how many it gave in all (more: some dropped)."""
+
+    claims: list[Claim]
+    total: int
+
+    @property
+    def dropped(self) -> int:
+        return self.total - len(self.claims)
+
+
+def capped(claims: Iterable[Claim], limit: int | None) -> Extracted:
+    """The first `limit` claims (all with None); the rest are counted, not kept."""
+    rest = iter(claims)
+    kept = list(islice(rest, limit))
+    return Extracted(kept, len(kept) + sum(1 for _ in rest))
+
+
+def cap_alert(snapshot: Snapshot, extracted: Extracted) -> str:
+    return (
+        f"claims capped at {len(extracted.claims)} of {extracted.total} from '{snapshot.url}' "
+        f"(INGEST_MAX_CLAIMS): {extracted.dropped} dropped, no removals flagged"
+    )
+
+
 def extract_claims(
-    snapshot: Snapshot, extractor_name: str | None, source_url: str
+    snapshot: Snapshot,
+    extractor_name: str | None,
+    source_url: str,
+    settings: Settings | None = None,
 ) -> tuple[str, list[Claim]]:
+    """The claims of one document, all of them (`ingest extract`); a text document over the
+    parse limit is refused first (DocumentTooLargeError)."""
+    check_parse_size(snapshot, (settings or get_settings()).max_parse_bytes)
     module = extractors.choose(source_url, snapshot, extractor_name)
     return extractors.tag(module), module.extract(snapshot)
 
@@ -51,22 +84,31 @@ def process_snapshot(
 ) -> SourceOutcome:
     """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue.
     `extract`: how the chosen extractor reads this snapshot, when it needs more than the
-    snapshot (a paper's PDF with the paper's metadata)."""
+    snapshot (a paper's PDF with the paper's metadata).
+
+    Bounded: a text document over INGEST_MAX_PARSE_BYTES is refused before any parser reads it
+    (DocumentTooLargeError: the caller records the source as failed, nothing stored changes);
+    at most INGEST_MAX_CLAIMS claims are kept, with an alert (and then no removals)."""
+    check_parse_size(snapshot, settings.max_parse_bytes)
     store.put_snapshot(snapshot)
     module = extractors.choose(source.url, snapshot, extractor_name or source.extractor)
     tag = extractors.tag(module)
-    found = stored_or_extracted(store, snapshot, source.url, tag, extract or module.extract)
+    read: Callable[[Snapshot], Iterable[Claim]] = extract or (
+        lambda snap: extractors.claims_of(module, snap)
+    )
+    extracted = bounded_extraction(store, snapshot, source.url, tag, read, settings.max_claims)
     return process_claims(
         store,
         settings,
         source,
         snapshot,
-        found,
+        extracted.claims,
         profiles,
         status=status,
         extractor=module.NAME,
         tag=tag,
         accessed=accessed,
+        alerts=[cap_alert(snapshot, extracted)] if extracted.dropped else [],
     )
 
 
@@ -79,11 +121,26 @@ def stored_or_extracted(
 ) -> list[Claim]:
     """The claims stored for this snapshot by this extractor version, else extracted now (and
     stored): an unchanged document is never extracted twice, a new extractor version re-reads."""
+    return bounded_extraction(store, snapshot, source_url, tag, extract, None).claims
+
+
+def bounded_extraction(
+    store: Store,
+    snapshot: Snapshot,
+    source_url: str,
+    tag: str,
+    extract: Callable[[Snapshot], Iterable[Claim]],
+    limit: int | None,
+) -> Extracted:
+    """`stored_or_extracted`, keeping at most `limit` claims. A capped extraction is not stored:
+    each run reads the document again (a bounded read) and says it was capped."""
     found = store.claims_for(snapshot.sha256)
-    if not found or any(c.extractor != tag for c in found):
-        found = extract(snapshot)
-        store.put_claims(snapshot.sha256, source_url, found)
-    return found
+    if found and all(c.extractor == tag for c in found):
+        return Extracted(found, len(found))
+    extracted = capped(extract(snapshot), limit)
+    if not extracted.dropped:
+        store.put_claims(snapshot.sha256, source_url, extracted.claims)
+    return extracted
 
 
 def process_claims(
@@ -99,6 +156,7 @@ def process_claims(
     tag: str,
     layout_guard: bool = True,
     accessed: date | None = None,
+    alerts: list[str] | None = None,
 ) -> SourceOutcome:
     """Resolve, guard, diff and enqueue the claims one source states in a stored snapshot.
 
@@ -106,6 +164,8 @@ def process_claims(
     they raise no layout alert (and, being authoritative for nothing, remove nothing).
     `accessed`: the day the source was really fetched (not replayed, not an editor's file): the
     profiles' references to it get that `accessed` date when the snapshot holds.
+    `alerts`: what the extraction already had to say (claims capped): the snapshot is then not
+    healthy (no removals), as with a layout alert.
 
     The snapshot may hold more than this source's claims (an arXiv batch answer covers up to
     100 papers): the caller passes only this source's share in `found`.
@@ -117,6 +177,7 @@ def process_claims(
         final_url=snapshot.url,
         extractor=tag,
         claims=len(found),
+        alerts=list(alerts or []),
     )
     state = store.source_state(source.url) or {}
     previous_sha = state.get("last_sha256")
