@@ -33,19 +33,14 @@ from selectolax.lexbor import LexborNode
 import extractors
 from extractors import _people, announcement, governance, pytorch_governance
 from extractors._labels import Labels
-from ingest import documents
+from ingest import html_nesting
 from ingest.batches import feed_fetched, source_fetched
 from ingest.cli import main
-from ingest.documents import (
-    MAX_HTML_DEPTH,
-    bounded_nesting,
-    check_parse_size,
-    parse_html,
-    snapshot_from_file,
-)
+from ingest.documents import check_parse_size, parse_html, snapshot_from_file
 from ingest.errors import ConfigError, DocumentTooLargeError
 from ingest.feeds import FEED, newest, parse_feed
 from ingest.fetch import FetchResult
+from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.pipeline import capped, process_snapshot
 from ingest.settings import Settings
@@ -99,7 +94,7 @@ def cpu_seconds(work: Callable[[], object], runs: int = 2) -> float:
     """The least CPU time of `runs` runs (the HTML bound's memo cleared before each)."""
     best = float("inf")
     for _ in range(runs):
-        documents._bounded_nesting.cache_clear()
+        html_nesting._bounded_nesting.cache_clear()
         start = time.process_time()
         work()
         best = min(best, time.process_time() - start)
@@ -139,6 +134,7 @@ PIPELINE = """
 {setup}
 from ingest.batches import source_fetched
 from ingest.fetch import FetchResult
+from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
 from ingest.store import Store
@@ -156,6 +152,7 @@ FEED_RUN = """
 {setup}
 from ingest.batches import feed_fetched
 from ingest.fetch import FetchResult
+from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
 from ingest.store import Store
