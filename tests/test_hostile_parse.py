@@ -37,7 +37,7 @@ from ingest import html_nesting
 from ingest.batches import feed_fetched, source_fetched
 from ingest.cli import main
 from ingest.documents import check_parse_size, parse_html, snapshot_from_file
-from ingest.errors import ConfigError, DocumentTooLargeError
+from ingest.errors import ConfigError, DocumentTooLargeError, StoreError
 from ingest.feeds import FEED, newest, parse_feed
 from ingest.fetch import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
@@ -301,7 +301,8 @@ def test_a_text_document_over_the_parse_limit_fails_and_keeps_what_was_stored(
     state = store.source_state(PAGE_URL) or {}
     assert state["last_sha256"] == first.sha256 and state["fail_streak"] == 1
     assert len(store.claims_for(first.sha256)) == 3
-    assert store.snapshot_meta(big.sha256) is None  # not even stored
+    with pytest.raises(StoreError, match="no snapshot with sha256"):  # not even stored
+        store.get_snapshot(big.sha256)
 
 
 def test_the_parse_limit_spares_pdfs_and_names_what_it_refuses() -> None:
