@@ -13,7 +13,7 @@ from prefect.utilities.annotations import quote
 from flows.context import RunContext
 from ingest.fetch import make_client
 from ingest.notify import notify_run
-from ingest.report import RunReport
+from ingest.report import RunReport, write_run
 from ingest.settings import Settings
 
 
@@ -26,14 +26,17 @@ def notify_editors(settings: Settings, report: dict[str, Any]) -> dict[str, Any]
 
 
 def publish_nightly(ctx: RunContext, report: RunReport, name: str) -> Path:
-    """Notify (if changes were queued), record the run, write `<name>.md/.json/.html` under
-    INGEST_HOME/reports and publish the summary as Markdown and table artifacts."""
+    """Notify (if changes were queued), record the run, write its report under
+    INGEST_HOME/reports (`<name>/<run_id>.md/.json/.html`, kept for every run; `<name>.md` the
+    day's index: ingest.report.write_run) and publish the summary as Markdown and table
+    artifacts. Returns the run's .html report."""
     summary = report.to_json()
-    told = summary | {"report_file": str(ctx.settings.reports_dir / f"{name}.html")}
+    html = ctx.settings.reports_dir / name / f"{report.run_id}.html"
+    told = summary | {"report_file": str(html)}
     # quote(): the report of a big run is large, and Prefect need not look inside it
     report.notification = notify_editors(ctx.settings, quote(told))  # type: ignore[call-overload]
     ctx.store.finish_run(report.run_id, summary | {"notification": report.notification})
-    path = report.write(ctx.settings.reports_dir, name)
+    path = write_run(report, ctx.settings.reports_dir, name)
     create_markdown_artifact(
         report.markdown(), key="nightly-report", description=f"ingest nightly refresh {name}"
     )

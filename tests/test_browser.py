@@ -3,6 +3,7 @@ by uvicorn on 127.0.0.1. Skipped when /usr/bin/chromium is absent (CI installs i
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -19,8 +20,11 @@ from ingest.web.app import create_app
 from ingest.web.passwords import add_editor
 
 from .conftest import ROOT
+from .test_grouping import affiliation, queue
 from .test_review import CORE, lead_page, run_page
-from .web_helpers import PASSWORD, hostile_change
+from .web_helpers import PASSWORD, hostile_change, many_pending
+
+TIMINGS: dict[str, float] = {}
 
 pytestmark = pytest.mark.browser
 
@@ -183,16 +187,130 @@ def test_keyboard_review_without_reloads(browser: Any, server: str, store: Store
     assert page.url.startswith(f"{server}/changes/{after_accept}")
 
 
-def test_bulk_accept_with_one_item_unchecked(browser: Any, server: str, store: Store) -> None:
+def test_bulk_removals_need_a_confirmation_and_u_undoes_the_whole_bulk(
+    browser: Any, server: str, store: Store, workspace: Settings
+) -> None:
     page = new_page(browser, server)
-    ids = [r["id"] for r in store.queue_rows(QueueFilter(), limit=100)]
+    before = {p.name: p.read_bytes() for p in workspace.profiles_dir.glob("*.json")}
     boxes = page.locator("input[name=ids]")
-    assert boxes.count() == len(ids) and all(boxes.nth(i).is_checked() for i in range(len(ids)))
-    boxes.nth(1).uncheck()
-    page.click("button[data-bulk]")
+    assert boxes.count() > 0 and not any(boxes.nth(i).is_checked() for i in range(boxes.count()))
+    assert page.locator("button[data-bulk]").first.is_disabled()
+    removed = [r for r in store.queue_rows(QueueFilter(kind="removed"), limit=100)]
+    assert len(removed) >= 3
+    chosen = removed[:3]
+    for row in chosen:
+        page.check(f"input[name=ids][value='{row['id']}']")
+    # rows of another kind cannot join this bulk
+    added = store.queue_rows(QueueFilter(kind="added"), limit=1)[0]
+    assert page.locator(f"input[name=ids][value='{added['id']}']").is_disabled()
+    page.click("button[data-bulk]:enabled")
+    page.wait_for_selector("[data-confirm-bulk]")
+    listed = page.inner_text("ul.removals")
+    for row in chosen:
+        assert row["previous"]["qualifiers"]["section"] in listed or row["profile"] in listed
+    assert all(store.get_change(r["id"])["status"] == "pending" for r in chosen)
+    shot(page, "bulk-confirm-removals")
+    page.click("[data-confirm-bulk]")
     page.wait_for_selector(".flash.ok")
-    assert f"Accepted {len(ids) - 1} changes" in page.inner_text(".flashes")
-    assert [r["id"] for r in store.queue_rows(QueueFilter(), limit=100)] == [ids[1]]
+    assert "Accepted 3 changes (removals)" in page.inner_text(".flashes")
+    assert all(store.get_change(r["id"])["status"] == "accepted" for r in chosen)
+    assert store.audit_entries()[0]["action"] == "bulk_accepted"
+    page.keyboard.press("u")
+    page.wait_for_url(f"{server}/changes/*")
+    assert all(store.get_change(r["id"])["status"] == "pending" for r in chosen)
+    after = {p.name: p.read_bytes() for p in workspace.profiles_dir.glob("*.json")}
+    assert after == before
+
+
+def test_a_fact_from_three_papers_is_one_entry_accepted_once(
+    browser: Any, server: str, store: Store, workspace: Settings
+) -> None:
+    papers = ("1511.06434", "1701.07875", "1912.01703")
+    queue(store, *(affiliation(p) for p in papers))
+    page = new_page(browser, server)
+    entry = page.locator("tr[data-row]", has_text="affiliation Facebook AI Research")
+    assert entry.count() == 1 and "3 sources" in entry.inner_text()
+    assert all(f"arXiv:{p}" in entry.inner_text() for p in papers)
+    entry.locator("a.open").click()
+    page.wait_for_selector(".fact-sources")
+    assert page.locator(".fact-sources li").count() == 3
+    assert "printed affiliation" in page.inner_text("#change")
+    assert "affiliation_text" not in page.inner_text("#change")
+    shot(page, "change-one-fact-three-papers")
+    first = current_id(page)
+    page.keyboard.press("a")
+    wait_for_other(page, first)
+    profile = json.loads((workspace.profiles_dir / "soumith-chintala.json").read_text())
+    claims = [c for c in profile["claims"] if c["object"] == "Facebook AI Research"]
+    assert len(claims) == 1
+    urls = {r["id"]: r.get("url") for r in profile["references"]}
+    assert {urls[r] for r in claims[0]["refs"]} == {f"https://arxiv.org/pdf/{p}" for p in papers}
+
+
+def test_clearing_the_seed_queue_by_keyboard_alone(browser: Any, server: str, store: Store) -> None:
+    page = new_page(browser, server)
+    total = store.count_facts(QueueFilter())
+    page.keyboard.press("j")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#change")
+    assert f"1 of {total}" in page.inner_text("[data-position]")
+    for _ in range(total):
+        old = current_id(page)
+        page.keyboard.press("r" if store.get_change(old)["kind"] == "removed" else "a")
+        page.wait_for_function(
+            "old => !document.getElementById('change') || "
+            "document.getElementById('change').dataset.id !== old",
+            arg=old,
+        )
+    page.wait_for_selector("text=Nothing left")
+    assert store.count_facts(QueueFilter()) == 0
+
+
+def test_ten_keyboard_decisions_in_a_row_none_dropped_under_five_seconds(
+    browser: Any, server: str, store: Store
+) -> None:
+    many_pending(store, 12, sources=2)
+    page = new_page(browser, server)
+    page.goto(f"/changes/{store.queue_rows(QueueFilter(), limit=1)[0]['id']}")
+    page.wait_for_selector("#change")
+    pending = store.count_facts(QueueFilter())
+    started = time.perf_counter()
+    for _ in range(10):  # pressed back to back: most land while the last swap is in flight
+        page.keyboard.press("r")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.flash.ok').length > 0 && "
+        "document.querySelector('[data-position]') && "
+        "document.querySelector('[data-position]').textContent.trim().endsWith('of ' + n)",
+        arg=pending - 10,
+        timeout=10_000,
+    )
+    elapsed = time.perf_counter() - started
+    TIMINGS["ten_decisions_s"] = elapsed
+    assert store.count_facts(QueueFilter()) == pending - 10
+    assert elapsed < 5.0, f"10 keyboard decisions took {elapsed:.2f} s"
+    print(f"10 keyboard decisions: {elapsed:.3f} s")
+
+
+def test_the_key_bar_covers_neither_accept_nor_reject_at_1280x900(
+    browser: Any, server: str, store: Store
+) -> None:
+    page = new_page(browser, server)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    for row in store.queue_rows(QueueFilter(), limit=2):
+        page.goto(f"/changes/{row['id']}")
+        page.wait_for_selector("#change")
+        for button in ("button.accept", "button.reject"):
+            page.locator(button).scroll_into_view_if_needed()
+            hit = page.evaluate(
+                """sel => { const b = document.querySelector(sel).getBoundingClientRect();
+                   const el = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+                   return !!el && !!el.closest(sel); }""",
+                button,
+            )
+            assert hit, f"{button} is covered"
+            bar = page.locator("footer.keys").bounding_box()
+            box = page.locator(button).bounding_box()
+            assert box["y"] + box["height"] <= bar["y"]
 
 
 def test_undo_from_the_queue_restores_the_file(

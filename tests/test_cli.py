@@ -105,8 +105,11 @@ def test_review_commands_round_trip(workspace: Settings) -> None:
     assert all(c["status"] == "pending" for c in changes)
     first, second = changes[0]["id"], changes[1]["id"]
 
-    code, out, _ = cli("review", "show", first[:8])
+    code, out, _ = cli("review", "show", first[:8], "--json")
     assert code == 0 and json.loads(out)["id"] == first
+    code, out, _ = cli("review", "show", first[:8])
+    assert code == 0 and out.startswith(first) and "profile:" in out and "statement:" in out
+    assert "{" not in out and "['" not in out
 
     code, out, _ = cli("review", "accept", first, "--note", "ok", "--editor", "ann")
     assert code == 0 and first in out
@@ -115,10 +118,18 @@ def test_review_commands_round_trip(workspace: Settings) -> None:
     code, out, _ = cli("review", "list", "--status", "all", "--json")
     statuses = {json.loads(x)["id"]: json.loads(x)["status"] for x in out.splitlines()}
     assert statuses[first] == "accepted" and statuses[second] == "rejected"
-    code, out, _ = cli("review", "show", first)
+    code, out, _ = cli("review", "show", first, "--json")
     assert json.loads(out)["decisions"][0]["note"] == "ok"
     code, _out, err = cli("review", "accept", "doesnotexist")
     assert code == 1 and "no change with id 'doesnotexist'" in err
+    # undo: the editor's own last decision, nobody else's
+    code, out, _ = cli("review", "undo", "--editor", "bob")
+    assert code == 0 and second in out and "pending again" in out
+    code, out, _ = cli("review", "list", "--status", "all", "--json")
+    statuses = {json.loads(x)["id"]: json.loads(x)["status"] for x in out.splitlines()}
+    assert statuses[first] == "accepted" and statuses[second] == "pending"
+    code, _out, err = cli("review", "undo", "--editor", "bob")
+    assert code == 1 and "no decision to undo" in err
 
 
 def test_every_command_is_documented() -> None:

@@ -69,6 +69,8 @@ BAD_URLS = [
     ("/changes/a-b", 404),
     ("/changes/a%00b/snapshot", 400),
     ("/changes/" + "f" * 64 + "/snapshot", 404),
+    ("/changes/a%00b/evidence.png", 400),
+    ("/changes/" + "f" * 64 + "/evidence.png", 404),
     ("/?person=a%00b", 400),
     ("/?source=%00", 400),
     ("/?kind=%00&status=%00", 400),
@@ -95,6 +97,7 @@ def test_every_get_route_survives_hostile_values(ann: TestClient, hostile_store:
         "/",
         "/audit",
         "/changes/{change_id}",
+        "/changes/{change_id}/evidence.png",
         "/changes/{change_id}/snapshot",
         "/healthz",
         "/login",
@@ -141,7 +144,10 @@ def test_every_post_route_survives_hostile_values(ann: TestClient, hostile_store
 def test_bulk_skips_values_that_are_not_change_ids(ann: TestClient, hostile_store: Store) -> None:
     cid = next(iter(statuses(hostile_store)))
     token = csrf_of(ann.get("/").text)
-    answer = ann.post("/bulk", data={"csrf_token": token, "ids": [cid, "not-an-id", "x" * 500]})
+    answer = ann.post(
+        "/bulk",
+        data={"csrf_token": token, "ids": [cid, "not-an-id", "x" * 500], "confirmed": "1"},
+    )
     assert answer.status_code == 200 and "Accepted 1 change" in answer.text
     assert "not a change id" in answer.text
     assert hostile_store.get_change(cid)["status"] == "accepted"

@@ -46,9 +46,11 @@ def test_nightly_twice_in_a_fresh_workspace_is_quiet_and_reuses_one_runner(
         assert "Traceback" not in done.stderr and "ERROR" not in done.stderr, done.stderr
         assert "CancelledError" not in done.stdout + done.stderr
         lines = done.stdout.splitlines()
-        # the summary last, then what to do next
-        assert lines[-2].startswith("nightly refresh: ")
-        assert lines[-1] == "13 flags pending: ingest review serve, or ingest review list"
+        # the summary, then the run's HTML report, then what to do next (one flag per fact:
+        # 13 changes, the same affiliation on several papers counted once)
+        assert lines[-3].startswith("nightly refresh: ")
+        assert lines[-2].startswith("report: ") and lines[-2].endswith(".html")
+        assert lines[-1] == "10 flags pending: ingest review serve, or ingest review list"
     assert "0 fetched, 25 unchanged" in second.stdout
     again = local_server.read_state(workspace)
     assert again is not None and again.pid == state.pid  # the same runner, not a new start

@@ -18,7 +18,12 @@ def _change(kind: str, i: int) -> dict[str, object]:
         "id": f"c{i:015d}",
         "profile": f"p-{HOSTILE}",
         "kind": kind,
-        "claim": {"predicate": "maintainer", "object": HOSTILE, "qualifiers": {"level": "core"}},
+        # distinct facts (one flag each): the same statement from two sources is one flag
+        "claim": {
+            "predicate": "maintainer",
+            "object": f"{HOSTILE} {i}",
+            "qualifiers": {"level": "core"},
+        },
         "previous": None,
         "source_url": "https://example.org/a",
     }
@@ -57,9 +62,13 @@ def test_hostile_strings_are_escaped_and_nothing_is_loaded() -> None:
     assert "<script" not in page and "<img" not in page
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
-    # self-contained: no external stylesheet, script, image, font or link
+    # self-contained: no external stylesheet, script, image or font; sources are plain links
+    # (an editor follows them; nothing is loaded), never javascript: or data:
     assert not re.search(r"<(link|script|img|iframe|object)\b", page)
-    assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", page)
+    assert not re.search(r"""src\s*=\s*["']?https?:""", page)
+    hrefs = re.findall(r"<a href=\"([^\"]*)\" rel=\"noopener noreferrer\">", page)
+    assert hrefs and all(h.startswith("https://") for h in hrefs)
+    assert page.count("href=") == len(hrefs) and "javascript:" not in page
     assert "url(" not in page
 
 
@@ -77,7 +86,7 @@ def test_the_chart_shows_the_runs_numbers() -> None:
         "removed": 1,
     }
     assert report.counts() == {"fetched": 2, "unchanged": 1, "failed": 1, "skipped": 2}
-    assert "Flags for review (3)" in page and "Sources (6)" in page
+    assert "Flags for review (3 facts, 3 changes)" in page and "Sources (6)" in page
 
 
 def test_bar_heights_are_proportional() -> None:
@@ -102,3 +111,9 @@ def test_summary_rows_for_the_table_artifact() -> None:
     rows = {(r["what"], r["item"]): r["count"] for r in _report().summary_rows()}
     assert rows[("sources", "not replayed")] == 2 and rows[("flags", "added")] == 2
     assert rows[("flags", "changed")] == 0 and len(rows) == 7
+
+
+def test_numbers_do_not_wrap_and_sources_are_links() -> None:
+    page = render_html(_report().to_json())
+    assert "white-space: nowrap" in page and 'td class="n"' in page
+    assert '<a href="https://example.org/b" rel="noopener noreferrer">' in page

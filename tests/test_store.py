@@ -111,3 +111,22 @@ def test_migration_5_gives_existing_editors_a_session_epoch(
     assert ann and bob and ann != bob
     assert reopened.editor_hash("ann") == "hash-a"
     reopened.close()
+
+
+def test_migration_6_gives_existing_changes_their_fact(store: Store, workspace: Settings) -> None:
+    from ingest.store import QueueFilter
+
+    from .test_grouping import affiliation, queue
+
+    queue(store, affiliation("1511.06434"), affiliation("1701.07875"))
+    with store.engine.begin() as conn:  # make it look like a version-5 database
+        conn.exec_driver_sql("DROP INDEX IF EXISTS ix_changes_status_fact")
+        conn.exec_driver_sql("DROP INDEX IF EXISTS ix_decisions_bulk")
+        conn.exec_driver_sql("ALTER TABLE changes DROP COLUMN fact")
+        conn.exec_driver_sql("ALTER TABLE decisions DROP COLUMN bulk")
+        conn.exec_driver_sql("UPDATE schema_version SET version = 5")
+    store.close()
+    reopened = Store.open(workspace)
+    assert reopened.migrate() == len(MIGRATIONS) >= 6
+    assert reopened.count_changes(QueueFilter()) == 2 and reopened.count_facts(QueueFilter()) == 1
+    reopened.close()

@@ -381,12 +381,95 @@ def test_a_change_decided_by_someone_else_shows_who(
 def test_bulk_accept_with_one_item_left_out(
     ann: TestClient, app_store: Store, workspace: Settings
 ) -> None:
-    ids = pending_ids(app_store)
+    ids = pending_ids(app_store, kind="removed")
+    assert len(ids) >= 3
     kept = ids[1]
     token = csrf_of(ann.get("/").text)
-    answer = ann.post("/bulk", data={"csrf_token": token, "ids": [i for i in ids if i != kept]})
-    assert answer.status_code == 200 and f"Accepted {len(ids) - 1} changes" in answer.text
-    assert pending_ids(app_store) == [kept]
+    chosen = [i for i in ids if i != kept]
+    answer = ann.post("/bulk", data={"csrf_token": token, "ids": chosen, "confirmed": "1"})
+    assert answer.status_code == 200
+    assert f"Accepted {len(ids) - 1} changes (removals)" in answer.text
+    assert pending_ids(app_store, kind="removed") == [kept]
+
+
+def test_queue_preselects_nothing_and_bulk_refuses_mixed_kinds(
+    ann: TestClient, app_store: Store
+) -> None:
+    page = ann.get("/").text
+    assert 'name="ids"' in page and " checked" not in page
+    kinds = {r["kind"]: r["id"] for r in app_store.queue_rows(QueueFilter(), limit=100)}
+    assert {"added", "removed"} <= set(kinds)
+    token = csrf_of(page)
+    answer = ann.post("/bulk", data={"csrf_token": token, "ids": list(kinds.values())})
+    assert answer.status_code == 400 and "one kind" in answer.text
+    assert sorted(pending_ids(app_store)) == sorted(pending_ids(app_store))
+    assert all(app_store.get_change(i)["status"] == "pending" for i in kinds.values())
+
+
+def test_bulk_removal_needs_a_confirmation_naming_each_statement_and_undoes_whole(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    removed = pending_ids(app_store, kind="removed")
+    assert removed
+    before = {p.name: p.read_bytes() for p in workspace.profiles_dir.glob("*.json")}
+    token = csrf_of(ann.get("/").text)
+    ask = ann.post("/bulk", data={"csrf_token": token, "ids": removed})
+    assert ask.status_code == 200 and "data-confirm-bulk" in ask.text
+    for cid in removed:
+        row = app_store.get_change(cid)
+        assert row["status"] == "pending"
+        assert row["previous"]["object"] in ask.text and row["profile"] in ask.text
+    done = ann.post(
+        "/bulk", data={"csrf_token": csrf_of(ask.text), "ids": removed, "confirmed": "1"}
+    )
+    assert f"Accepted {len(removed)} change" in done.text and "(removals)" in done.text
+    assert all(app_store.get_change(i)["status"] == "accepted" for i in removed)
+    entries = app_store.audit_entries()
+    assert entries[0]["action"] == "bulk_accepted"
+    assert sorted(entries[0]["detail"]["changes"]) == sorted(removed)
+    assert not any(e["action"] == "accepted" for e in entries[1:3])
+    ann.post("/undo", data={"csrf_token": csrf_of(done.text)})
+    assert all(app_store.get_change(i)["status"] == "pending" for i in removed)
+    after = {p.name: p.read_bytes() for p in workspace.profiles_dir.glob("*.json")}
+    assert after == before
+
+
+def test_a_removal_from_a_replayed_snapshot_is_historical_and_says_accept_removal(
+    ann: TestClient, app_store: Store, workspace: Settings
+) -> None:
+    snap = lead_page(("Alban Desmaison", "albanD"), CORE[:2])  # Edward Yang no longer listed
+    snap.headers.update(
+        {
+            "x-ingest-replay": "hit",
+            "x-ingest-replay-date": "2024-05-30",
+            "x-ingest-replay-as-of": "2024-06-01",
+        }
+    )
+    run_page(app_store, workspace, snap)
+    row = next(
+        r
+        for r in app_store.queue_rows(QueueFilter(kind="removed"), limit=100)
+        if r["snapshot_sha256"] == snap.sha256
+    )
+    page = ann.get(f"/changes/{row['id']}").text
+    assert 'class="change kind-removed"' in page
+    assert "Accept removal" in page and "Remove:" in page
+    assert 'data-snapshot-date="2024-05-30"' in page
+    assert "<strong>historical</strong>" in page and "as of 2024-06-01" in page
+    assert " of " in page and "data-position" in page
+    answer = decide(ann, row["id"], "accept")
+    assert "Accepted removal: " + row["profile"] in answer.text
+    assert row["previous"]["object"] in answer.text  # the flash names the statement
+
+
+def test_a_live_snapshot_shows_its_date_and_is_not_historical(
+    ann: TestClient, app_store: Store
+) -> None:
+    row = app_store.queue_rows(QueueFilter(kind="added"), limit=1)[0]
+    page = ann.get(f"/changes/{row['id']}").text
+    assert "data-snapshot-date=" in page and "<strong>historical</strong>" not in page
+    assert "Accept removal" not in page
+    assert "1 of " in page or " of " in page
 
 
 # -- the queue -----------------------------------------------------------------------------

@@ -172,7 +172,7 @@ def _next_steps() -> None:
 
     store = Store.open(get_settings())
     try:
-        pending = store.count_changes(QueueFilter(status="pending"))
+        pending = store.count_facts(QueueFilter(status="pending"))
     finally:
         store.close()
     if pending:
@@ -348,13 +348,13 @@ def nightly(replay: str | None, as_of: Any) -> None:
     counts, flags = result["counts"], result["flags"]
     for alert in result["alerts"]:
         click.echo(_safe(f"  alert: {alert}"))
-    click.echo(f"report: {result['report_file']}")
     click.echo(
         f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
         f"{counts['failed']} failed, {counts['skipped']} not replayed; "
         f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
         f"{flags.get('removed', 0)} removed"
     )
+    click.echo(f"report: {result['report_file']}")
     _next_steps()
 
 
@@ -506,11 +506,15 @@ def _store() -> Any:
 def review_list(
     status: str, profile: str | None, source_url: str | None, kind: str | None, as_json: bool
 ) -> None:
-    """List flagged changes.
+    """List flagged changes: one line per fact, its sources below it (one decision each).
+
+    With --json, one Change object per line, with `group` (the fact's id: changes sharing it
+    are decided together).
 
     Example: ingest review list --json
     """
-    from ingest.report import describe
+    from ingest.grouping import fact_key, source_label, source_titles
+    from ingest.report import describe, group_facts
 
     _settings, store = _store()
     found = store.list_changes(
@@ -519,38 +523,101 @@ def review_list(
         source_url=source_url,
         kind=kind,
     )
-    for change in found:
-        if as_json:
-            _echo_json(change.to_json())
-        else:
-            click.echo(
-                _safe(
-                    f"{change.id}  {change.status:<9} {change.profile:<22} {change.kind:<8} "
-                    f"{describe(change.to_json())}"
-                )
+    if as_json:
+        for change in found:
+            data = change.to_json()
+            _echo_json(data | {"group": fact_key(data)})
+        return
+    # one line per fact (and status: with --status all, a decided fact is not a pending one)
+    facts = [
+        group
+        for status_value in dict.fromkeys(c.status for c in found)
+        for group in group_facts([c.to_json() for c in found if c.status == status_value])
+    ]
+    titles = source_titles(store.source_states(sorted({c.source_url for c in found})))
+    for group in facts:
+        lead = group[0]
+        more = f"  [{len(group)} sources]" if len(group) > 1 else ""
+        click.echo(
+            _safe(
+                f"{lead['id']}  {lead['status']:<9} {lead['profile']:<22} {lead['kind']:<8} "
+                f"{describe(lead)}{more}"
             )
-    if not as_json:
-        click.echo(f"{len(found)} change(s)", err=True)
+        )
+        for change in group:
+            label = source_label(change, titles.get(change["source_url"]))
+            click.echo(_safe(f"    {change['id']}  {label}"))
+    click.echo(f"{len(facts)} fact(s), {len(found)} change(s)", err=True)
 
 
 @review.command("show")
 @click.argument("change_id")
+@click.option("--json", "as_json", is_flag=True, help="The change as one JSON object.")
 @_fail_cleanly
-def review_show(change_id: str) -> None:
-    """Show one change in full, with its decisions.
+def review_show(change_id: str, as_json: bool) -> None:
+    """Show one change in full: the statement, the profile's, the evidence, the other sources
+    of the same fact and the decisions.
 
     Example: ingest review show 3f2a9c1d0b7e4a55
     """
     from ingest.review import history, resolve_id
+    from ingest.store import QueueFilter, row_to_change
 
     _settings, store = _store()
     full = resolve_id(store, change_id)
     row = store.get_change(full)
-    from ingest.store import row_to_change
-
     data = row_to_change(row).to_json()
     data["decisions"] = history(store, full)
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    siblings = [r for r in store.fact_members(row, QueueFilter(status=None)) if r["id"] != full]
+    if as_json:
+        data["group"] = row.get("fact") or full
+        data["same_fact"] = [r["id"] for r in siblings]
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    for line in show_lines(data, siblings):
+        click.echo(_safe(line))
+
+
+def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str]:
+    """`review show` for a person: labelled lines, qualifiers with human names."""
+    from ingest.grouping import label, show_value, source_label
+    from ingest.report import describe
+
+    def statement(claim: dict[str, Any]) -> list[str]:
+        out = [f"  {claim.get('predicate', '?')} {claim.get('object', '?')}"]
+        for key, value in (claim.get("qualifiers") or {}).items():
+            out.append(f"    {label(key)}: {show_value(value)}")
+        return out
+
+    lines = [
+        f"{data['id']}  {data['kind']}  {data['status']}",
+        f"profile:   {data['profile']}",
+        f"statement: {describe(data)}",
+        f"source:    {source_label(data)} ({data['source_url']})",
+        f"queued:    {data['created']}",
+    ]
+    if data.get("previous"):
+        lines += ["profile now:"] + statement(data["previous"])
+    if data.get("claim"):
+        lines += ["removed by the source:" if data["kind"] == "removed" else "candidate:"]
+        lines += statement(data["claim"])
+        evidence = data["claim"].get("evidence") or {}
+        subject = data["claim"].get("subject") or {}
+        if subject.get("name"):
+            lines.append(f"printed as: {subject['name']}")
+        if evidence.get("quote"):
+            lines.append(
+                f"evidence:  \u201c{evidence['quote']}\u201d ({evidence.get('locator', '')})"
+            )
+    if siblings:
+        lines.append(f"same fact, {len(siblings)} more source(s), decided together:")
+        lines += [f"  {r['id']}  {r['status']:<9} {source_label(r)}" for r in siblings]
+    if data["decisions"]:
+        lines.append("decisions:")
+        for d in data["decisions"]:
+            note = f": {d['note']}" if d.get("note") else ""
+            lines.append(f"  {d['decided_at']}  {d['status']:<9} by {d['editor']}{note}")
+    return lines
 
 
 def _editor(editor: str | None) -> str:
@@ -573,6 +640,8 @@ def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | N
             continue
         where = f" -> {done.profile_file}" if done.profile_file else ""
         click.echo(f"{done.change.id} {status}{where}")
+        for other in done.group[1:]:
+            click.echo(f"{other.id} {status} (same fact)")
     if failed:
         sys.exit(1)
 
@@ -605,6 +674,29 @@ def review_reject(ids: tuple[str, ...], note: str | None, editor: str | None) ->
     Example: ingest review reject 3f2a9c1d0b7e4a55 --note "old page"
     """
     _decide(ids, "rejected", note, editor)
+
+
+@review.command("undo")
+@_note
+@_editor_opt
+@_fail_cleanly
+def review_undo(note: str | None, editor: str | None) -> None:
+    """Undo your last decision that still stands (a bulk or a fact's decision whole): the
+    changes are pending again and the profile file is restored as it was before.
+
+    Example: ingest review undo --note "accepted the wrong one"
+    """
+    from ingest.review import undo_last
+
+    settings, store = _store()
+    done = undo_last(store, settings.profiles_dir, _editor(editor), note)
+    where = (
+        f" -> {done.profile_file} restored"
+        if done.profile_file and done.undid == "accepted"
+        else ""
+    )
+    for change in done.group or [done.change]:
+        click.echo(f"{change.id} pending again (the {done.undid[:-2]} is undone){where}")
 
 
 @review.command("serve")

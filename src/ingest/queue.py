@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from ingest.diff import evidence_key
+from ingest.grouping import fact_key
 from ingest.models import Change, iso_z, utcnow
 from ingest.store import Store, changes
 
@@ -56,6 +57,7 @@ def enqueue(
                 "updated": now,
                 "evidence_key": key,
                 "snapshot_sha256": snapshot_sha256,
+                "fact": fact_key(change.to_json()),
             }
             if row is None:
                 conn.execute(

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ingest.files import write_atomic
+from ingest.grouping import fact_key, label, show_value, source_label
+from ingest.names import fold
 from ingest.outcome import SourceOutcome
 
 
@@ -29,13 +32,19 @@ class RunReport:
         return {s: by_status.get(s, 0) for s in ("fetched", "unchanged", "failed", "skipped")}
 
     def flagged(self) -> list[tuple[str, dict[str, Any]]]:
-        """(source URL, change) for every change this run queued, references gone included."""
-        return [(o.url, ch) for o in self.outcomes for ch in o.changes] + [
-            (ch["source_url"], ch) for ch in self.unreachable
-        ]
+        """(source URL, change) for every change this run queued, references gone included;
+        each change once (a change seen by several sources of one run is listed once)."""
+        return flagged_in(
+            {"sources": [o.to_json() for o in self.outcomes], "unreachable": self.unreachable}
+        )
+
+    def facts(self) -> list[list[dict[str, Any]]]:
+        """The changes this run queued, one list per fact (ingest.grouping)."""
+        return group_facts([ch for _url, ch in self.flagged()])
 
     def flags(self) -> Counter[str]:
-        return Counter(ch["kind"] for _url, ch in self.flagged())
+        """Flags by kind: one per fact, the count the queue, the CLI and the page show."""
+        return Counter(group[0]["kind"] for group in self.facts())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,6 +56,8 @@ class RunReport:
             "replay": self.replay,
             "counts": self.counts(),
             "flags": dict(self.flags()),
+            "facts": len(self.facts()),
+            "changes": len(self.flagged()),
             "sources": [o.to_json() for o in self.outcomes],
             "unreachable": self.unreachable,
             "notification": self.notification,
@@ -102,27 +113,34 @@ class RunReport:
         all_alerts = [a for o in self.outcomes for a in o.alerts]
         if all_alerts:
             lines += ["", "## Alerts", ""] + [f"- {_cell(a)}" for a in all_alerts]
-        flagged = self.flagged()
-        if flagged:
+        facts = self.facts()
+        if facts:
             lines += [
                 "",
-                "## Flags for review",
+                f"## Flags for review ({len(facts)} facts, {len(self.flagged())} changes)",
                 "",
-                "| id | profile | kind | statement | source |",
+                "| id | profile | kind | statement | sources |",
                 "|---|---|---|---|---|",
             ]
-            for url, ch in flagged:
+            for group in facts:
+                ch = group[0]
                 lines.append(
                     f"| `{ch['id']}` | {ch['profile']} | {ch['kind']} "
-                    f"| {_cell(describe(ch))} | {_cell(url)} |"
+                    f"| {_cell(describe(ch))} | "
+                    + "<br>".join(_cell(f"{source_label(c)} ({c['source_url']})") for c in group)
+                    + " |"
                 )
-        unknown = sorted({p for o in self.outcomes for p in o.unknown_people})
+        unknown = unknown_people(self.to_json()["sources"])
         if unknown:
             lines += [
                 "",
                 f"## People not in the wiki ({len(unknown)})",
                 "",
-                ", ".join(_cell(p) for p in unknown),
+            ] + [
+                f"- {_cell(p.name)}"
+                + (f" ({', '.join(p.handles)})" if p.handles else "")
+                + f": {_cell(', '.join(p.sources))}"
+                for p in unknown
             ]
         if self.unreachable:
             lines += ["", "## References unreachable", ""] + [
@@ -148,22 +166,100 @@ class RunReport:
         return md
 
 
+def write_run(report: RunReport, folder: Path, day: str) -> Path:
+    """Keep every run's report: `<day>/<run_id>.md/.json/.html` in `folder`; `<day>.json` and
+    `<day>.html` are the day's latest run, and `<day>.md` the day's index (a link to each run's
+    files, newest first) followed by the latest run's report. Returns the run's .html path."""
+    runs = folder / day
+    report.write(runs, report.run_id)
+    report.write(folder, day)  # the latest run under the day's name, as before
+    done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    index = [f"# ingest runs on {day}", ""]
+    for path in done:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        flags = data.get("flags", {})
+        index.append(
+            f"- [{data.get('run_id', path.stem)}]({day}/{path.stem}.md) "
+            f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): "
+            f"finished {data.get('finished', '?')}"
+            + (f", as of {data['as_of']}" if data.get("as_of") else "")
+            + f"; {data.get('facts', sum(flags.values()))} flags"
+        )
+    text = "\n".join(index) + "\n\n## Latest run\n\n" + report.markdown()
+    write_atomic(folder / f"{day}.md", text.encode("utf-8"))
+    return runs / f"{report.run_id}.html"
+
+
 def flagged_in(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """(source URL, change) for every change queued by the run `report` (RunReport.to_json())."""
-    return [(s["url"], ch) for s in report.get("sources", []) for ch in s.get("changes", [])] + [
+    """(source URL, change) for every change queued by the run `report` (RunReport.to_json()),
+    each change id once."""
+    every = [(s["url"], ch) for s in report.get("sources", []) for ch in s.get("changes", [])] + [
         (ch["source_url"], ch) for ch in report.get("unreachable", [])
     ]
+    seen: set[str] = set()
+    out = []
+    for url, ch in every:
+        if ch["id"] not in seen:
+            seen.add(ch["id"])
+            out.append((url, ch))
+    return out
+
+
+def group_facts(found: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Changes grouped by the fact they state, in first-seen order."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for ch in found:
+        groups.setdefault(fact_key(ch), []).append(ch)
+    return list(groups.values())
+
+
+@dataclass
+class UnknownPerson:
+    name: str
+    handles: list[str]
+    sources: list[str]
+
+
+_HANDLE = re.compile(r"^(?P<name>.*?)\s*\((?P<handle>[^()\s]+)\)\s*$")
+
+
+def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
+    """People on a page without a profile, one entry per person across sources: "Name" and
+    "Name (handle)" and names differing only in case or accents are one person."""
+    people: dict[str, UnknownPerson] = {}
+    by_handle: dict[str, str] = {}
+    for source in sources:
+        for printed in source.get("unknown_people", []):
+            text = str(printed).strip()
+            match = _HANDLE.match(text)
+            name, handle = (match["name"], match["handle"]) if match else (text, None)
+            key = fold(name) or text
+            if handle and handle.lower() in by_handle:
+                key = by_handle[handle.lower()]
+            person = people.setdefault(key, UnknownPerson(name=name, handles=[], sources=[]))
+            if handle:
+                by_handle.setdefault(handle.lower(), key)
+                if handle.lower() not in {h.lower() for h in person.handles}:
+                    person.handles.append(handle)
+            if source["url"] not in person.sources:
+                person.sources.append(source["url"])
+    return sorted(people.values(), key=lambda p: fold(p.name))
 
 
 def describe(change: dict[str, Any]) -> str:
     claim = change.get("claim") or change.get("previous") or {}
     q = claim.get("qualifiers") or {}
-    detail = ", ".join(f"{k} {q[k]}" for k in ("level", "section", "status") if k in q)
+    detail = ", ".join(
+        f"{label(k)} {show_value(q[k])}" for k in ("level", "section", "status") if k in q
+    )
     text = f"{claim.get('predicate', '?')} {claim.get('object', '?')}"
     if change.get("kind") == "changed" and change.get("previous"):
         pq = change["previous"].get("qualifiers") or {}
         moved = [
-            f"{k}: {pq.get(k)} -> {q.get(k)}"
+            f"{label(k)}: {show_value(pq.get(k))} -> {show_value(q.get(k))}"
             for k in sorted(set(pq) | set(q))
             if pq.get(k) != q.get(k) and k in ("status", "section", "scope", "level")
         ]

@@ -4,16 +4,19 @@
     bar_chart_svg(title, bars) -> str     a small inline SVG bar chart, drawn by hand
 
 Text from sources (URLs, names, alerts, statements) is hostile until escaped: everything goes
-through `html.escape`, URLs are shown as text, never as links, and the page's
-Content-Security-Policy allows no script, no fetches and no external styles or images.
+through `html.escape`; http(s) URLs become escaped links an editor can follow (any other scheme
+stays text: never a javascript: or data: link), and the page's Content-Security-Policy allows no
+script, no fetches and no external styles or images.
 """
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
+from urllib.parse import urlsplit
 
-from ingest.report import describe, flagged_in
+from ingest.grouping import source_label
+from ingest.report import describe, flagged_in, group_facts, unknown_people
 
 # (label, key in "counts", colour): the order and colours of the sources chart
 SOURCE_BARS = (
@@ -35,7 +38,9 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid #ddd; padding: .3em .5em; text-align: left;
          vertical-align: top; overflow-wrap: anywhere; }
-th { background: #f4f4f4; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f4f4f4; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap;
+       overflow-wrap: normal; }
 .charts { display: flex; gap: 2em; flex-wrap: wrap; } .charts svg { border: 1px solid #eee; }
 .failed { color: #c62828; } .note { color: #555; } code { font-size: .95em; }
 """
@@ -93,6 +98,14 @@ def _table(headers: list[str], rows: list[list[str]], numeric: frozenset[int]) -
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _link(url: str, text: str | None = None) -> str:
+    """An escaped link to an http(s) URL (never javascript: or data:), else the escaped text."""
+    shown = escape(text if text is not None else url)
+    if urlsplit(url).scheme.lower() in ("http", "https"):
+        return f'<a href="{escape(url, quote=True)}" rel="noopener noreferrer">{shown}</a>'
+    return shown
+
+
 def render_html(report: dict[str, Any]) -> str:
     """The report page for `report` (RunReport.to_json()): summary, two charts, the tables."""
     counts: dict[str, int] = report.get("counts", {})
@@ -133,7 +146,7 @@ def render_html(report: dict[str, Any]) -> str:
             status += f'<br><span class="failed">{escape(str(s["error"]))}</span>'
         rows.append(
             [
-                escape(str(s.get("url", ""))),
+                _link(str(s.get("url", ""))),
                 status,
                 str(int(s.get("claims", 0))),
                 str(int(s.get("people", 0))),
@@ -150,35 +163,42 @@ def render_html(report: dict[str, Any]) -> str:
     if alerts:
         out += ["<h2>Alerts</h2><ul>"] + [f"<li>{escape(a)}</li>" for a in alerts] + ["</ul>"]
     queued = flagged_in(report)
-    if queued:
-        out.append(f"<h2>Flags for review ({len(queued)})</h2>")
+    facts = group_facts([ch for _url, ch in queued])
+    if facts:
+        out.append(f"<h2>Flags for review ({len(facts)} facts, {len(queued)} changes)</h2>")
         out.append(
             _table(
-                ["id", "profile", "kind", "statement", "source"],
+                ["id", "profile", "kind", "statement", "sources"],
                 [
                     [
-                        f"<code>{escape(str(ch.get('id', '')))}</code>",
-                        escape(str(ch.get("profile", ""))),
-                        escape(str(ch.get("kind", ""))),
-                        escape(describe(ch)),
-                        escape(url),
+                        f"<code>{escape(str(group[0].get('id', '')))}</code>",
+                        escape(str(group[0].get("profile", ""))),
+                        escape(str(group[0].get("kind", ""))),
+                        escape(describe(group[0])),
+                        "<br>".join(
+                            _link(str(ch.get("source_url", "")), source_label(ch)) for ch in group
+                        ),
                     ]
-                    for url, ch in queued
+                    for group in facts
                 ],
                 frozenset(),
             )
         )
-    unknown = sorted({str(p) for s in sources for p in s.get("unknown_people", [])})
+    unknown = unknown_people(sources)
     if unknown:
-        out.append(f"<h2>People not in the wiki ({len(unknown)})</h2>")
-        out.append(f"<p>{escape(', '.join(unknown))}</p>")
+        out.append(f"<h2>People not in the wiki ({len(unknown)})</h2><ul>")
+        for person in unknown:
+            handles = f" ({escape(', '.join(person.handles))})" if person.handles else ""
+            where = ", ".join(_link(u) for u in person.sources)
+            out.append(f"<li>{escape(person.name)}{handles}: {where}</li>")
+        out.append("</ul>")
     dead = report.get("unreachable", [])
     if dead:
         out.append("<h2>References unreachable</h2><ul>")
         for ch in dead:
             reason = ((ch.get("claim") or {}).get("qualifiers") or {}).get("reason", "")
             out.append(
-                f"<li>{escape(str(ch.get('source_url', '')))} (cited by "
+                f"<li>{_link(str(ch.get('source_url', '')))} (cited by "
                 f"{escape(str(ch.get('profile', '')))}): {escape(str(reason))}</li>"
             )
         out.append("</ul>")

@@ -9,9 +9,10 @@ gets AlreadyDecidedError saying who decided it.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -29,14 +30,15 @@ from ingest.errors import (
 from ingest.locks import profile_lock
 from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
 from ingest.profiles import load_profile, profile_path, render, write_profile_text
-from ingest.store import Store, changes, decisions, row_to_change
+from ingest.store import QueueFilter, Store, changes, decisions, row_to_change
 
 
 @dataclass
 class Decided:
-    change: Change
+    change: Change  # the change decided (the fact's leading one)
     status: str
     profile_file: Path | None
+    group: list[Change] = field(default_factory=list)  # every change of the fact decided
 
 
 def resolve_id(store: Store, change_id: str) -> str:
@@ -56,26 +58,24 @@ class _ProfileFile:
     """The one profile file a decision rewrites, and how to put it back."""
 
     def __init__(self) -> None:
-        self.undo: tuple[Path, str] | None = None
+        self.undo: list[tuple[Path, str]] = []
 
     def write(self, path: Path, text: str, before: str) -> None:
         """Write the file (ProfileError naming it and the cause when it cannot be written)."""
         write_profile_text(path, text)
-        self.undo = (path, before)
+        self.undo.append((path, before))
 
     def put_back(self) -> None:
-        """Restore the text the file had before `write` (after a failed transaction)."""
-        if self.undo is None:
-            return
-        path, before = self.undo
-        try:
-            write_profile_text(path, before)
-        except ProfileError as exc:
-            raise ProfileError(
-                str(path),
-                "the decision was not recorded, but the file keeps the text written for it: "
-                f"it could not be put back as it was ({exc.fields['reason']})",
-            ) from exc
+        """Restore the texts the files had before `write` (after a failed transaction)."""
+        for path, before in reversed(self.undo):
+            try:
+                write_profile_text(path, before)
+            except ProfileError as exc:
+                raise ProfileError(
+                    str(path),
+                    "the decision was not recorded, but the file keeps the text written for it: "
+                    f"it could not be put back as it was ({exc.fields['reason']})",
+                ) from exc
 
 
 @contextmanager
@@ -124,8 +124,15 @@ def decide(
     editor: str,
     note: str | None = None,
     today: date | None = None,
+    *,
+    bulk: str | None = None,
+    audit: bool = True,
 ) -> Decided:
-    """Accept or reject one pending change."""
+    """Accept or reject one pending change, and with it every pending change stating the same
+    fact for the same profile (ingest.grouping): an accept writes ONE claim citing every source,
+    a reject rejects them all. Each change gets its decision row; they share a `bulk` id (the
+    one given, for a bulk action, else a new one when there are several), so undo takes them
+    back together. `audit=False` leaves the audit entry to the caller (one for a whole bulk)."""
     if status not in ("accepted", "rejected"):
         raise ReviewError(f"unknown decision '{status}' (accept or reject)")
     if not editor.strip():
@@ -143,41 +150,84 @@ def decide(
             raise ChangeNotFoundError(change_id)
         if won != 1:
             raise AlreadyDecidedError(change_id, row["status"], _last_decider(conn, change_id))
-        change = row_to_change(row)
+        rows = [row]
+        for other in store.fact_members(row, QueueFilter(status="pending"), conn):
+            taken = conn.execute(
+                changes.update()
+                .where(changes.c.id == other["id"], changes.c.status == "pending")
+                .values(status=status, updated=now)
+            ).rowcount
+            if taken == 1:
+                rows.append(other)
+        group = [row_to_change(r) for r in rows]
+        change = group[0]
+        if len(group) > 1 and bulk is None:
+            bulk = uuid.uuid4().hex
         path: Path | None = None
         before = after = None
         if status == "accepted":
             path = profile_path(profiles_dir, change.profile)
             profile = load_profile(path)
             before = path.read_text(encoding="utf-8")
-            ref = reference_for_change(store, change, row.get("snapshot_sha256"))
-            after = render(apply_change(profile, change, ref, today or utcnow().date()))
-        conn.execute(
-            decisions.insert().values(
-                change_id=change_id,
-                status=status,
-                editor=editor,
-                note=note,
-                decided_at=now,
-                profile_path=str(path) if path else None,
-                profile_before=before,
-                profile_after=after,
+            refs = [
+                reference_for_change(store, c, r.get("snapshot_sha256"))
+                for c, r in zip(group, rows, strict=True)
+            ]
+            after = render(apply_fact(profile, group, refs, today or utcnow().date()))
+        for member in group:
+            conn.execute(
+                decisions.insert().values(
+                    change_id=member.id,
+                    status=status,
+                    editor=editor,
+                    note=note,
+                    decided_at=now,
+                    profile_path=str(path) if path else None,
+                    profile_before=before,
+                    profile_after=after,
+                    bulk=bulk,
+                )
             )
-        )
+        if audit:
+            extra: dict[str, Any] = {}
+            if len(group) > 1:
+                extra = {"changes": [c.id for c in group], "bulk": bulk}
+            store.audit(
+                conn,
+                editor,
+                status,
+                change_id=change_id,
+                profile=change.profile,
+                note=note,
+                kind=change.kind,
+                source_url=change.source_url,
+                **extra,
+            )
+        if path is not None and after is not None and before is not None:
+            profile_file.write(path, after, before)
+    for member in group:
+        member.status = status  # type: ignore[assignment]
+    return Decided(change=change, status=status, profile_file=path, group=group)
+
+
+def record_bulk(
+    store: Store, editor: str, status: str, bulk: str, decided: list[Decided], note: str | None
+) -> None:
+    """The audit log's one entry for a bulk action (its decisions were taken with audit=False)."""
+    if not decided:
+        return
+    with store.begin() as conn:
         store.audit(
             conn,
             editor,
-            status,
-            change_id=change_id,
-            profile=change.profile,
+            f"bulk_{status}",
+            change_id=decided[0].change.id,
+            profile=decided[0].change.profile,
             note=note,
-            kind=change.kind,
-            source_url=change.source_url,
+            bulk=bulk,
+            changes=[c.id for d in decided for c in d.group],
+            kind=decided[0].change.kind,
         )
-        if path is not None and after is not None and before is not None:
-            profile_file.write(path, after, before)
-    change.status = status  # type: ignore[assignment]
-    return Decided(change=change, status=status, profile_file=path)
 
 
 def reference_for_change(
@@ -268,6 +318,29 @@ def apply_change(
     return profile
 
 
+def apply_fact(
+    profile: Profile, group: list[Change], ref_infos: list[dict[str, Any]], today: date
+) -> Profile:
+    """The profile with one fact accepted (pure): the leading change applied once, and every
+    other source of the same fact added as a reference of that one claim."""
+    lead = group[0]
+    before_ids = {c.id for c in profile.claims}
+    profile = apply_change(profile, lead, ref_infos[0], today)
+    if lead.kind == "removed" or (lead.claim or {}).get("predicate") == "reference":
+        return profile
+    prev_id = (lead.previous or {}).get("id")
+    target = next((c for c in profile.claims if c.id == prev_id), None)
+    if target is None:
+        target = next((c for c in profile.claims if c.id not in before_ids), None)
+    if target is None:
+        return profile
+    for info in ref_infos[1:]:
+        ref_id = _ensure_reference(profile, info, today)
+        if ref_id not in target.refs:
+            target.refs.append(ref_id)
+    return profile
+
+
 def history(store: Store, change_id: str) -> list[dict[str, Any]]:
     """The decisions taken on a change, oldest first (without the profile texts)."""
     with store.begin() as conn:
@@ -309,68 +382,120 @@ class Undone:
     change: Change
     undid: str  # the status taken back: accepted or rejected
     profile_file: Path | None
+    group: list[Change] = field(default_factory=list)  # every change put back to pending
 
 
 def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = None) -> Undone:
-    """Take back the editor's last decision that still stands.
+    """Take back the editor's last decision that still stands, a bulk one (a fact's changes, a
+    bulk accept: the decisions sharing a `bulk` id) whole.
 
-    The change goes back to pending; after an accept the profile file is restored exactly to its
-    text before the accept, refused (UndoConflictError) unless the file is still exactly what the
-    accept wrote. The undo is recorded as a decision (status `undone`) and in the audit log; no
-    row is changed or deleted. Called again, it takes back the decision before that one.
+    The changes go back to pending; after an accept each profile file is restored exactly to its
+    text before the action, refused (UndoConflictError) unless the file is still exactly what the
+    action wrote. The undo is recorded as decisions (status `undone`) and one audit entry; no row
+    is changed or deleted. Called again, it takes back the decision before that one.
     """
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
         last = _last_standing_decision(conn, editor)
         if last is None:
             raise NothingToUndoError(editor)
-        change_id = last["change_id"]
-        back = conn.execute(
-            changes.update()
-            .where(changes.c.id == change_id, changes.c.status == last["status"])
-            .values(status="pending", updated=now)
-        ).rowcount
-        if back != 1:
-            raise NothingToUndoError(editor)
-        path = Path(last["profile_path"]) if last["profile_path"] else None
-        restored = current = None
-        if last["status"] == "accepted" and path is not None:
+        taken = [last]
+        if last["bulk"]:
+            taken = _standing_in_bulk(conn, editor, last["bulk"])
+        # per profile file: the text before the first decision, the text after the last one
+        files: dict[str, tuple[str | None, str | None]] = {}
+        for d in taken:
+            if d["status"] == "accepted" and d["profile_path"]:
+                first_before = files.get(d["profile_path"], (d["profile_before"], None))[0]
+                files[d["profile_path"]] = (first_before, d["profile_after"])
+        back: list[Change] = []
+        for d in taken:
+            moved = conn.execute(
+                changes.update()
+                .where(changes.c.id == d["change_id"], changes.c.status == d["status"])
+                .values(status="pending", updated=now)
+            ).rowcount
+            if moved != 1:
+                raise NothingToUndoError(editor)
+            row = store.get_change(d["change_id"], conn)
+            assert row is not None
+            back.append(row_to_change(row))
+        writes: list[tuple[Path, str, str]] = []
+        for name, (restored, written) in files.items():
+            path = Path(name)
             try:
                 current = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise ProfileError(str(path), f"cannot read: {exc.strerror or exc}") from exc
-            if current != last["profile_after"]:
-                raise UndoConflictError(change_id, str(path))
-            restored = last["profile_before"]
-        conn.execute(
-            decisions.insert().values(
-                change_id=change_id,
-                status="undone",
-                editor=editor,
-                note=note,
-                decided_at=now,
-                profile_path=str(path) if path else None,
-                profile_before=current,
-                profile_after=restored,
+            if current != written:
+                raise UndoConflictError(last["change_id"], str(path))
+            if restored is not None:
+                writes.append((path, restored, current))
+        undo_bulk = uuid.uuid4().hex if len(taken) > 1 else None
+        for d in taken:
+            where: str | None = d["profile_path"] if d["status"] == "accepted" else None
+            texts = files.get(where) if where else None
+            conn.execute(
+                decisions.insert().values(
+                    change_id=d["change_id"],
+                    status="undone",
+                    editor=editor,
+                    note=note,
+                    decided_at=now,
+                    profile_path=where,
+                    profile_before=texts[1] if texts else None,
+                    profile_after=texts[0] if texts else None,
+                    bulk=undo_bulk,
+                )
             )
-        )
-        row = store.get_change(change_id, conn)
-        assert row is not None
-        change = row_to_change(row)
+        extra: dict[str, Any] = {}
+        if len(taken) > 1:
+            extra = {"changes": [c.id for c in back], "bulk": last["bulk"]}
         store.audit(
             conn,
             editor,
             "undone",
-            change_id=change_id,
-            profile=change.profile,
+            change_id=last["change_id"],
+            profile=back[0].profile,
             note=note,
             undid=last["status"],
             decision=last["id"],
-            source_url=change.source_url,
+            source_url=back[0].source_url,
+            **extra,
         )
-        if path is not None and restored is not None and current is not None:
+        for path, restored, current in writes:
             profile_file.write(path, restored, current)
-    return Undone(change=change, undid=last["status"], profile_file=path)
+    lead = next(c for c in back if c.id == last["change_id"])
+    path_of = Path(last["profile_path"]) if last["profile_path"] else None
+    return Undone(change=lead, undid=last["status"], profile_file=path_of, group=back)
+
+
+def _standing_in_bulk(conn: sa.Connection, editor: str, bulk: str) -> list[dict[str, Any]]:
+    """The editor's decisions of one bulk action that are still the last word on their change,
+    oldest first."""
+    later = decisions.alias("later")
+    newer_exists = (
+        sa.select(later.c.id)
+        .where(later.c.change_id == decisions.c.change_id, later.c.id > decisions.c.id)
+        .exists()
+    )
+    rows = (
+        conn.execute(
+            sa.select(decisions)
+            .join(changes, changes.c.id == decisions.c.change_id)
+            .where(
+                decisions.c.editor == editor,
+                decisions.c.bulk == bulk,
+                decisions.c.status.in_(("accepted", "rejected")),
+                changes.c.status == decisions.c.status,
+                ~newer_exists,
+            )
+            .order_by(decisions.c.id)
+        )
+        .mappings()
+        .all()
+    )
+    return [dict(r) for r in rows]
 
 
 def _last_standing_decision(conn: sa.Connection, editor: str) -> dict[str, Any] | None:

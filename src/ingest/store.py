@@ -101,6 +101,8 @@ changes = sa.Table(
     sa.Column("updated", sa.Text, nullable=False),
     sa.Column("evidence_key", sa.Text, nullable=False),
     sa.Column("snapshot_sha256", sa.String(64)),
+    # the fact it states (ingest.grouping.fact_key; migration 6): one decision per fact
+    sa.Column("fact", sa.String(32)),
 )
 
 decisions = sa.Table(
@@ -115,6 +117,9 @@ decisions = sa.Table(
     sa.Column("profile_path", sa.Text),
     sa.Column("profile_before", sa.Text),  # exact file text before an accept (for undo)
     sa.Column("profile_after", sa.Text),
+    # decisions taken in one action (a fact's changes, a bulk accept) share it (migration 6):
+    # undo takes them back together
+    sa.Column("bulk", sa.String(32)),
 )
 
 audit_log = sa.Table(
@@ -240,12 +245,46 @@ def _migration_5(conn: Connection) -> None:
         )
 
 
+FACT_INDEX = sa.Index("ix_changes_status_fact", changes.c.status, changes.c.fact)
+BULK_INDEX = sa.Index("ix_decisions_bulk", decisions.c.bulk)
+
+
+def _migration_6(conn: Connection) -> None:
+    """The fact each change states (one decision per fact) and the action a decision was part
+    of (undo a bulk whole); existing changes get their fact computed here."""
+    from ingest.grouping import fact_key
+
+    for table, column, sql_type in (
+        ("changes", "fact", "VARCHAR(32)"),
+        ("decisions", "bulk", "VARCHAR(32)"),
+    ):
+        columns = {c["name"] for c in sa.inspect(conn).get_columns(table)}
+        if column not in columns:
+            conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}")
+    rows = (
+        conn.execute(
+            sa.select(
+                changes.c.id, changes.c.profile, changes.c.kind, changes.c.claim, changes.c.previous
+            ).where(changes.c.fact.is_(None))
+        )
+        .mappings()
+        .all()
+    )
+    for row in rows:
+        conn.execute(
+            changes.update().where(changes.c.id == row["id"]).values(fact=fact_key(dict(row)))
+        )
+    FACT_INDEX.create(conn, checkfirst=True)
+    BULK_INDEX.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
     _migration_3,
     _migration_4,
     _migration_5,
+    _migration_6,
 ]
 
 _MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
@@ -502,6 +541,16 @@ class Store:
             fetched_at=row["fetched_at"],
         )
 
+    def snapshot_meta(self, sha256: str) -> dict[str, Any] | None:
+        """A snapshot's row (URL, headers, fetched_at) without reading its body."""
+        with self.begin() as conn:
+            row = (
+                conn.execute(sa.select(snapshots).where(snapshots.c.sha256 == sha256))
+                .mappings()
+                .first()
+            )
+        return dict(row) if row else None
+
     # -- claims ------------------------------------------------------------------------------
 
     def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
@@ -723,7 +772,7 @@ class Store:
             return conn.execute(query.limit(1)).scalar()
 
     def queue_facets(self, filters: QueueFilter) -> dict[str, list[tuple[str, int]]]:
-        """Counts by source, person and kind among changes of the filter's status."""
+        """Counts of facts by source, person and kind among changes of the filter's status."""
         base = QueueFilter(status=filters.status)
         out: dict[str, list[tuple[str, int]]] = {}
         with self.begin() as conn:
@@ -732,11 +781,133 @@ class Store:
                 ("person", changes.c.profile),
                 ("kind", changes.c.kind),
             ):
-                query = self._queue_filter(
-                    sa.select(column, sa.func.count()).group_by(column).order_by(column), base
+                query = self._queue_filter(  # facts, as everywhere (ingest.grouping)
+                    sa.select(column, sa.func.count(sa.distinct(FACT)))
+                    .group_by(column)
+                    .order_by(column),
+                    base,
                 )
                 out[name] = [(str(v), int(n)) for v, n in conn.execute(query)]
         return out
+
+    # -- the queue by fact (one entry per fact: ingest.grouping) -------------------------------
+
+    def count_facts(self, filters: QueueFilter) -> int:
+        """How many facts (one decision each) the filter's changes state."""
+        query = self._queue_filter(
+            sa.select(sa.func.count(sa.distinct(FACT))).select_from(changes), filters
+        )
+        with self.begin() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
+    def _fact_keys(self, filters: QueueFilter) -> Any:
+        return self._queue_filter(
+            sa.select(
+                FACT.label("f"),
+                sa.func.min(changes.c.source_url).label("s"),
+                sa.func.min(changes.c.created).label("c"),
+                sa.func.min(changes.c.id).label("i"),
+            ).group_by(FACT),
+            filters,
+        ).subquery()
+
+    def queue_facts(
+        self, filters: QueueFilter, limit: int, offset: int = 0
+    ) -> list[list[dict[str, Any]]]:
+        """One page of the queue, one entry per fact: each entry the fact's changes (among the
+        filter's) in queue order, the first one leading."""
+        keys = self._fact_keys(filters)
+        page = (
+            sa.select(keys.c.f).order_by(keys.c.s, keys.c.c, keys.c.i).limit(limit).offset(offset)
+        )
+        with self.begin() as conn:
+            order = list(conn.execute(page).scalars())
+            if not order:
+                return []
+            rows = (
+                conn.execute(
+                    self._queue_filter(sa.select(changes, FACT.label("fact_key")), filters)
+                    .where(FACT.in_(order))
+                    .order_by(*_QUEUE_ORDER)
+                )
+                .mappings()
+                .all()
+            )
+        by_fact: dict[str, list[dict[str, Any]]] = {f: [] for f in order}
+        for row in rows:
+            by_fact[row["fact_key"]].append(dict(row))
+        return [by_fact[f] for f in order if by_fact[f]]
+
+    def fact_members(
+        self, change: dict[str, Any], filters: QueueFilter, conn: Connection | None = None
+    ) -> list[dict[str, Any]]:
+        """The changes (among `filters`) stating the same fact as `change`, in queue order."""
+        fact = change.get("fact") or change["id"]
+        query = (
+            self._queue_filter(sa.select(changes), filters)
+            .where(
+                sa.or_(changes.c.fact == fact, changes.c.id == fact),  # each one index range
+                fact == FACT,
+                changes.c.profile == change["profile"],
+            )
+            .order_by(*_QUEUE_ORDER)
+        )
+        if conn is not None:
+            return [dict(r) for r in conn.execute(query).mappings().all()]
+        with self.begin() as own:
+            return [dict(r) for r in own.execute(query).mappings().all()]
+
+    def _fact_here(self, conn: Connection, filters: QueueFilter, change: dict[str, Any]) -> Any:
+        fact = change.get("fact") or change["id"]
+        query = self._queue_filter(
+            sa.select(
+                sa.func.min(changes.c.source_url),
+                sa.func.min(changes.c.created),
+                sa.func.min(changes.c.id),
+            ).where(fact == FACT),
+            filters,
+        )
+        here = conn.execute(query).first()
+        if here is None or here[0] is None:
+            return (change["source_url"], change["created"], change["id"])
+        return tuple(here)
+
+    def fact_neighbour(
+        self, filters: QueueFilter, change: dict[str, Any], forward: bool = True
+    ) -> str | None:
+        """The leading change of the fact after (or before) `change`'s fact in the queue."""
+        keys = self._fact_keys(filters)
+        key = sa.tuple_(keys.c.s, keys.c.c, keys.c.i)
+        fact = change.get("fact") or change["id"]
+        with self.begin() as conn:
+            here = sa.tuple_(*self._fact_here(conn, filters, change))
+            query = sa.select(keys.c.f).where(keys.c.f != fact)
+            if forward:
+                query = query.where(key > here).order_by(keys.c.s, keys.c.c, keys.c.i)
+            else:
+                query = query.where(key < here).order_by(
+                    keys.c.s.desc(), keys.c.c.desc(), keys.c.i.desc()
+                )
+            found = conn.execute(query.limit(1)).scalar()
+            if found is None:
+                return None
+            return conn.execute(
+                self._queue_filter(sa.select(changes.c.id), filters)
+                .where(found == FACT)
+                .order_by(*_QUEUE_ORDER)
+                .limit(1)
+            ).scalar()
+
+    def fact_position(self, filters: QueueFilter, change: dict[str, Any]) -> int:
+        """1-based place of `change`'s fact in the queue (the n of "n of N")."""
+        keys = self._fact_keys(filters)
+        key = sa.tuple_(keys.c.s, keys.c.c, keys.c.i)
+        with self.begin() as conn:
+            here = sa.tuple_(*self._fact_here(conn, filters, change))
+            before = conn.execute(
+                sa.select(sa.func.count()).select_from(keys).where(key < here)
+            ).scalar()
+        return int(before or 0) + 1
 
     def audit_page(self, limit: int, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
         with self.begin() as conn:
@@ -768,6 +939,7 @@ class Store:
 
 
 _QUEUE_ORDER = (changes.c.source_url, changes.c.created, changes.c.id)
+FACT = sa.func.coalesce(changes.c.fact, changes.c.id)  # a change without a fact is its own
 
 
 @dataclass(frozen=True)

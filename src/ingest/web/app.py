@@ -67,7 +67,7 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 names = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
-                if not static:
+                if not static and b"cache-control" not in names:  # a route's own policy wins
                     extra.append((b"cache-control", b"no-store"))
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)

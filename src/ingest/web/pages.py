@@ -4,18 +4,23 @@ library (ingest.review, the store) and renders a template; POSTs need the sessio
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from ingest.errors import AlreadyDecidedError, IngestError, ProfileError, StoreError
+from ingest.grouping import source_titles
 from ingest.profiles import load_profile, profile_path, valid_profile_id
-from ingest.review import decide, undo_last
+from ingest.report import describe
+from ingest.review import Decided, decide, record_bulk, undo_last
 from ingest.store import QueueFilter
 from ingest.web.auth import CSRF, CurrentSession, Editor, StoreDep
+from ingest.web.evidence import is_pdf, snapshot_sha256
 from ingest.web.params import Page, is_change_id, no_nul_characters
 from ingest.web.passwords import authenticate
+from ingest.web.pdf_evidence import ImageCache, NotPdfError, PdfEvidenceError, claim_targets
 from ingest.web.views import (
     KINDS,
     STATUSES,
@@ -136,18 +141,16 @@ def _queue_context(
     request: Request, store: StoreDep, filters: QueueFilter, page: int
 ) -> dict[str, Any]:
     size = request.app.state.settings.review_page_size
-    total = store.count_changes(filters)
+    total = store.count_facts(filters)
     pages = max(1, -(-total // size))
     page = min(max(1, page), pages)
-    rows = store.queue_rows(filters, limit=size, offset=(page - 1) * size)
+    facts = store.queue_facts(filters, limit=size, offset=(page - 1) * size)
     facets = store.queue_facets(filters)
     source_totals = dict(facets["source"]) if not filters.profile and not filters.kind else {}
     if not source_totals:
         source_totals = {
-            url: store.count_changes(
-                QueueFilter(filters.status, filters.profile, url, filters.kind)
-            )
-            for url in {r["source_url"] for r in rows}
+            url: store.count_facts(QueueFilter(filters.status, filters.profile, url, filters.kind))
+            for url in {f[0]["source_url"] for f in facts}
         }
     return {
         "filters": filters,
@@ -155,7 +158,11 @@ def _queue_context(
         "statuses": STATUSES,
         "kinds": KINDS,
         "facets": facets,
-        "groups": queue_groups(rows, source_totals),
+        "groups": queue_groups(
+            facts,
+            source_totals,
+            source_titles(store.source_states(sorted({m["source_url"] for f in facts for m in f}))),
+        ),
         "total": total,
         "page": page,
         "pages": pages,
@@ -184,27 +191,76 @@ def bulk_accept(
     filters: FormFilter,
     ids: Annotated[list[str], Form()] = [],  # noqa: B006 (FastAPI copies defaults)
     note: Annotated[str, Form()] = "",
+    confirmed: Annotated[str, Form()] = "",
 ) -> Response:
-    """Accept every checked change of a source; each one on its own (one may lose a race)."""
+    """Accept the facts the editor selected, all of one kind; removals only after a confirmation
+    page naming each removed statement. The decisions share one bulk id (`u` undoes them all)
+    and the audit log records the bulk as one action."""
     profiles_dir = request.app.state.settings.profiles_dir
-    accepted: list[str] = []
+    wanted = [i for i in dict.fromkeys(ids) if is_change_id(i)]
+    rows = [r for r in (store.get_change(i) for i in wanted) if r is not None]
+    failed: list[tuple[str, str]] = [
+        (i[:64], "not a change id") for i in dict.fromkeys(ids) if not is_change_id(i)
+    ]
+    kinds = sorted({r["kind"] for r in rows})
+    context = _queue_context(request, store, filters, 1)
+    if not rows:
+        context["bulk"] = {
+            "accepted": [],
+            "conflicts": [],
+            "failed": failed,
+            "refused": "Nothing selected.",
+        }
+        return _render(request, "queue.html", context)
+    if len(kinds) > 1:
+        context["bulk"] = {
+            "accepted": [],
+            "conflicts": [],
+            "failed": failed,
+            "refused": "A bulk accept takes changes of one kind: select only "
+            + " or only ".join(kinds)
+            + " rows.",
+        }
+        return _render(request, "queue.html", context, status_code=400)
+    if kinds == ["removed"] and confirmed != "1":
+        items = [r | {"summary": describe(r)} for r in rows]
+        return _render(
+            request,
+            "confirm_bulk.html",
+            {"items": items, "filters": filters, "query": filter_query(filters), "note": note},
+        )
+    bulk = uuid.uuid4().hex
+    done: list[Decided] = []
     conflicts: list[dict[str, Any]] = []
-    failed: list[tuple[str, str]] = []
-    for change_id in dict.fromkeys(ids):
-        if not is_change_id(change_id):
-            failed.append((change_id[:64], "not a change id"))
-            continue
+    for row in rows:
         try:
-            decide(store, profiles_dir, change_id, "accepted", editor, note.strip() or None)
-            accepted.append(change_id)
+            done.append(
+                decide(
+                    store,
+                    profiles_dir,
+                    row["id"],
+                    "accepted",
+                    editor,
+                    note.strip() or None,
+                    bulk=bulk,
+                    audit=False,
+                )
+            )
         except AlreadyDecidedError as exc:
             conflicts.append(
-                {"id": change_id, "status": exc.fields["status"], "by": exc.fields["by"]}
+                {"id": row["id"], "status": exc.fields["status"], "by": exc.fields["by"]}
             )
         except IngestError as exc:
-            failed.append((change_id, str(exc)))
+            failed.append((row["id"], str(exc)))
+    record_bulk(store, editor, "accepted", bulk, done, note.strip() or None)
     context = _queue_context(request, store, filters, 1)
-    context["bulk"] = {"accepted": accepted, "conflicts": conflicts, "failed": failed}
+    context["bulk"] = {
+        "accepted": [d.change.id for d in done],
+        "statements": [f"{d.change.profile}: {describe(d.change.to_json())}" for d in done],
+        "kind": kinds[0],
+        "conflicts": conflicts,
+        "failed": failed,
+    }
     return _render(request, "queue.html", context)
 
 
@@ -248,7 +304,7 @@ def change_page(
 
 def _next_after(store: StoreDep, filters: QueueFilter, row: dict[str, Any]) -> str | None:
     """The next change in the queue after this one, else the first one left (not this one)."""
-    found = store.queue_neighbour(filters, row, forward=True)
+    found = store.fact_neighbour(filters, row, forward=True)
     if found is None:
         first = store.queue_rows(filters, limit=1)
         found = first[0]["id"] if first and first[0]["id"] != row["id"] else None
@@ -280,7 +336,7 @@ def decide_change(
                     profile=row["profile"],
                     note=note_text,
                 )
-        flash = [("ok", f"Skipped {row['profile']}: {row['kind']}.")]
+        flash = [("ok", f"Skipped {row['profile']}: {describe(row)}.")]
     elif action in ACTIONS:
         try:
             decide(
@@ -297,13 +353,10 @@ def decide_change(
             return _change_response(request, store, change_id, filters, flash, 409)
         except IngestError as exc:
             return _change_response(request, store, change_id, filters, [("error", str(exc))], 409)
-        flash = [
-            (
-                "ok",
-                f"{ACTIONS[action].capitalize()}: {row['profile']}, {row['kind']}. "
-                "Press u to undo.",
-            )
-        ]
+        verb = ACTIONS[action].capitalize()
+        if row["kind"] == "removed":
+            verb += " removal"
+        flash = [("ok", f"{verb}: {row['profile']}, {describe(row)}. Press u to undo.")]
     else:
         return PlainTextResponse("action must be accept, reject or skip", status_code=400)
     following = _next_after(store, filters, row)
@@ -331,7 +384,12 @@ def undo(
         if current:
             return _change_response(request, store, current, filters, [("error", str(exc))], 409)
         return PlainTextResponse(str(exc), status_code=409)
-    flash = [("ok", f"Undone: the {done.undid[:-2]} of this change. It is pending again.")]
+    what = (
+        f"the {done.undid[:-2]} of {len(done.group)} changes"
+        if len(done.group) > 1
+        else f"the {done.undid[:-2]} of this change"
+    )
+    flash = [("ok", f"Undone: {what} ({describe(done.change.to_json())}). It is pending again.")]
     if not _is_fragment(request):
         query = filter_query(filters)
         return RedirectResponse(f"/changes/{done.change.id}?{query}", status_code=303)
@@ -340,28 +398,47 @@ def undo(
 
 @router.get("/changes/{change_id}/snapshot")
 def snapshot(change_id: str, editor: Editor, store: StoreDep, download: bool = False) -> Response:
-    """The stored snapshot as bytes, as text/plain or a download: never rendered as HTML."""
+    """The stored snapshot as bytes, as text/plain or a download: never rendered as HTML.
+    A PDF is always a download, as application/pdf."""
     row = store.get_change(change_id) if is_change_id(change_id) else None
-    sha = row and (
-        row.get("snapshot_sha256") or ((row.get("claim") or {}).get("evidence") or {}).get("sha256")
-    )
+    sha = snapshot_sha256(row)
     if not sha:
         return PlainTextResponse("no stored snapshot for this change", status_code=404)
     try:
         snap = store.get_snapshot(sha)
     except StoreError as exc:
         return PlainTextResponse(str(exc), status_code=404)
-    binary = snap.body[:5].startswith(b"%PDF")
     headers = {
         "content-security-policy": "sandbox; default-src 'none'",
-        "content-disposition": (
-            f'attachment; filename="{sha}.{"pdf" if binary else "txt"}"'
-            if download or binary
-            else "inline"
-        ),
+        "x-content-type-options": "nosniff",
     }
-    media = "application/octet-stream" if binary else "text/plain; charset=utf-8"
-    return Response(snap.body, media_type=media, headers=headers)
+    if is_pdf(snap):
+        headers["content-disposition"] = f'attachment; filename="{sha[:16]}.pdf"'
+        return Response(snap.body, media_type="application/pdf", headers=headers)
+    headers["content-disposition"] = f'attachment; filename="{sha}.txt"' if download else "inline"
+    return Response(snap.body, media_type="text/plain; charset=utf-8", headers=headers)
+
+
+@router.get("/changes/{change_id}/evidence.png")
+def evidence_image(request: Request, change_id: str, editor: Editor, store: StoreDep) -> Response:
+    """Page 1 of the change's stored PDF, cropped to the person's name and the quote, both
+    highlighted (ingest.web.pdf_evidence; rendered once, then served from INGEST_HOME)."""
+    row = store.get_change(change_id) if is_change_id(change_id) else None
+    sha = snapshot_sha256(row)
+    if row is None or not sha:
+        return PlainTextResponse("no stored snapshot for this change", status_code=404)
+
+    def load_pdf() -> bytes:
+        return store.get_snapshot(sha).body
+
+    images = ImageCache.under(request.app.state.settings.home)
+    try:
+        png = images.png(sha, row["id"], load_pdf, claim_targets(row.get("claim") or {}))
+    except (StoreError, NotPdfError) as exc:
+        return PlainTextResponse(str(exc), status_code=404)
+    except (PdfEvidenceError, ValueError) as exc:
+        return PlainTextResponse(str(exc), status_code=422)
+    return Response(png, media_type="image/png", headers={"cache-control": "private"})
 
 
 # -- profiles and the audit log ------------------------------------------------------------
@@ -375,11 +452,11 @@ def profile_page(request: Request, profile_id: str, editor: Editor, store: Store
         profile = load_profile(profile_path(request.app.state.settings.profiles_dir, profile_id))
     except ProfileError:
         return PlainTextResponse("no such profile", status_code=404)
-    pending = store.queue_rows(QueueFilter(status="pending", profile=profile_id), limit=100)
+    pending = store.queue_facts(QueueFilter(status="pending", profile=profile_id), limit=100)
     context = {
         "view": profile_view(profile),
         "pending": queue_groups(pending, {}),
-        "pending_total": store.count_changes(QueueFilter(status="pending", profile=profile_id)),
+        "pending_total": store.count_facts(QueueFilter(status="pending", profile=profile_id)),
         "query": filter_query(QueueFilter(status="pending", profile=profile_id)),
     }
     return _render(request, "profile.html", context)

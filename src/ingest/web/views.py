@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from ingest.errors import ProfileError
+from ingest.grouping import label, show_value, source_label, source_titles
 from ingest.models import Profile
 from ingest.profiles import load_profile, profile_path
 from ingest.report import describe
@@ -54,7 +55,7 @@ def filter_query(filters: QueueFilter, **extra: Any) -> str:
 class Statement:
     predicate: str
     object: str
-    qualifiers: list[tuple[str, str, bool]]  # (name, value, differs from the other side)
+    qualifiers: list[tuple[str, str, bool]]  # (label, value, differs from the other side)
 
 
 def statement(
@@ -68,7 +69,9 @@ def statement(
     return Statement(
         predicate=str(claim.get("predicate", "?")),
         object=str(claim.get("object", "?")),
-        qualifiers=[(k, str(q[k]), other is not None and oq.get(k) != q[k]) for k in keys],
+        qualifiers=[
+            (label(k), show_value(q[k]), other is not None and oq.get(k) != q[k]) for k in keys
+        ],
     )
 
 
@@ -90,6 +93,61 @@ class ChangeView:
     next_id: str | None
     position: int | None = None
     flash: list[tuple[str, str]] = field(default_factory=list)  # (kind: ok/error, text)
+    total: int = 0  # facts in the queue (the N of "n of N")
+    sources: list[dict[str, Any]] = field(default_factory=list)  # every source of this fact
+    when: SnapshotTime | None = None
+
+
+@dataclass
+class SnapshotTime:
+    """When the change's snapshot was taken, and whether it is history (a replay, --as-of)."""
+
+    fetched: str  # the day it was stored
+    recorded: str | None  # a replayed recording's own date
+    as_of: str | None  # the --as-of day a replay was asked for
+    historical: bool
+
+    @property
+    def day(self) -> str:
+        return self.recorded or self.fetched
+
+
+def snapshot_time(store: Store, sha256: str | None) -> SnapshotTime | None:
+    """The snapshot's date and whether it was replayed (then: historical, not today's page)."""
+    meta = store.snapshot_meta(sha256) if sha256 else None
+    if meta is None:
+        return None
+    headers = {str(k).lower(): str(v) for k, v in (meta.get("headers") or {}).items()}
+    recorded = headers.get("x-ingest-replay-date")
+    as_of = headers.get("x-ingest-replay-as-of")
+    replayed = bool(recorded or as_of or headers.get("x-ingest-replay"))
+    return SnapshotTime(
+        fetched=str(meta["fetched_at"])[:10],
+        recorded=recorded[:10] if recorded else None,
+        as_of=as_of[:10] if as_of else None,
+        historical=replayed,
+    )
+
+
+def source_rows(store: Store, members: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each source of one fact: what tells it apart, its link, its quote and snapshot date."""
+    out = []
+    titles = source_titles(store.source_states([m["source_url"] for m in members]))
+    for m in members:
+        evidence = (m.get("claim") or {}).get("evidence") or {}
+        out.append(
+            {
+                "id": m["id"],
+                "label": source_label(m, titles.get(m["source_url"])),
+                "url": m["source_url"],
+                "link": web_url(m["source_url"]),
+                "quote": str(evidence.get("quote") or ""),
+                "locator": str(evidence.get("locator") or ""),
+                "when": snapshot_time(store, m.get("snapshot_sha256") or evidence.get("sha256")),
+                "status": m["status"],
+            }
+        )
+    return out
 
 
 def load_profile_or_none(profiles_dir: Path, profile_id: str) -> Profile | None:
@@ -115,6 +173,9 @@ def change_view(
             if s is not None
         ]
     evidence = claim.get("evidence") or {}
+    members = store.fact_members(row, QueueFilter(status=row["status"]))
+    if not any(m["id"] == row["id"] for m in members):
+        members = [row, *members]
     decisions = history(store, row["id"])
     decided_by = decisions[-1] if row["status"] != "pending" and decisions else None
     return ChangeView(
@@ -132,8 +193,12 @@ def change_view(
         profile_name=profile.name if profile else row["profile"],
         decisions=decisions,
         decided_by=decided_by,
-        prev_id=store.queue_neighbour(filters, row, forward=False),
-        next_id=store.queue_neighbour(filters, row, forward=True),
+        prev_id=store.fact_neighbour(filters, row, forward=False),
+        next_id=store.fact_neighbour(filters, row, forward=True),
+        position=store.fact_position(filters, row),
+        total=store.count_facts(filters),
+        sources=source_rows(store, members),
+        when=snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256")),
     )
 
 
@@ -145,9 +210,19 @@ class QueueGroup:
     items: list[dict[str, Any]]
 
 
-def queue_groups(rows: list[dict[str, Any]], source_totals: dict[str, int]) -> list[QueueGroup]:
+def queue_groups(
+    facts: list[list[dict[str, Any]]] | list[dict[str, Any]],
+    source_totals: dict[str, int],
+    titles: dict[str, str] | None = None,
+) -> list[QueueGroup]:
+    """Queue entries under the source of their leading change: one entry per fact (a list of
+    its changes; a bare row is a fact of one), naming every source that states it (`titles`:
+    source URL -> title, for papers)."""
+    titles = titles or {}
     groups: list[QueueGroup] = []
-    for row in rows:
+    for entry in facts:
+        members = entry if isinstance(entry, list) else [entry]
+        row = members[0]
         if not groups or groups[-1].source_url != row["source_url"]:
             groups.append(
                 QueueGroup(
@@ -163,6 +238,15 @@ def queue_groups(rows: list[dict[str, Any]], source_totals: dict[str, int]) -> l
             | {
                 "summary": describe(row),
                 "subject_name": (claim.get("subject") or {}).get("name", ""),
+                "sources": [
+                    {
+                        "label": source_label(m, titles.get(m["source_url"])),
+                        "url": m["source_url"],
+                        "id": m["id"],
+                    }
+                    for m in members
+                ],
+                "members": [m["id"] for m in members],
             }
         )
     return groups

@@ -4,7 +4,10 @@
 (function () {
   const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
   const typing = (el) => el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
-  let busy = false;
+  // every swap runs after the one before: a key pressed while a change is loading is queued,
+  // then acts on the change that is showing by then (never dropped)
+  let chain = Promise.resolve();
+  function later(step) { chain = chain.then(step).catch(() => {}); return chain; }
 
   // the marked quote in the middle of its scrolling context box
   function centreQuote() {
@@ -18,8 +21,7 @@
   // ---- one change: swap the #change fragment without reloading the page -------------------
   async function swap(url, options) {
     const slot = document.getElementById("change-slot");
-    if (!slot || busy) return;
-    busy = true;
+    if (!slot) return;
     const article = document.getElementById("change");
     if (article) article.classList.add("loading");
     try {
@@ -35,7 +37,6 @@
       centreQuote();
       window.scrollTo(0, 0);
     } finally {
-      busy = false;
       const still = document.getElementById("change");
       if (still) still.classList.remove("loading");
     }
@@ -48,24 +49,33 @@
   }
 
   function decide(action) {
-    const form = document.getElementById("decide-form");
-    if (!form) return;
-    const button = form.querySelector(`button[value="${action}"]`);
-    if (!button || button.disabled) return;
-    post(form, { action });
+    return later(() => {
+      const form = document.getElementById("decide-form");
+      if (!form) return undefined;
+      const button = form.querySelector(`button[value="${action}"]`);
+      if (!button || button.disabled) return undefined;
+      return post(form, { action });
+    });
   }
 
   function go(which) {
-    const article = document.getElementById("change");
-    const url = article && article.dataset[which];
-    if (url) swap(url);
+    return later(() => {
+      const article = document.getElementById("change");
+      const url = article && article.dataset[which];
+      return url ? swap(url) : undefined;
+    });
   }
 
   function undo() {
-    const form = document.getElementById("undo-form");
-    if (!form) return;
-    if (document.getElementById("change-slot")) post(form);
-    else form.submit();
+    if (!document.getElementById("change-slot")) {
+      const form = document.getElementById("undo-form");
+      if (form) form.submit();
+      return;
+    }
+    later(() => {
+      const form = document.getElementById("undo-form");
+      return form ? post(form) : undefined;
+    });
   }
 
   document.addEventListener("submit", (event) => {
@@ -74,10 +84,10 @@
     if (form.id === "decide-form") {
       event.preventDefault();
       const action = event.submitter ? event.submitter.value : "skip";
-      post(form, { action });
+      later(() => post(form, { action }));
     } else if (form.id === "undo-form") {
       event.preventDefault();
-      post(form);
+      later(() => post(form));
     }
   });
 
@@ -85,7 +95,7 @@
     const link = event.target.closest("a[data-nav]");
     if (!link || !document.getElementById("change-slot")) return;
     event.preventDefault();
-    swap(link.href);
+    later(() => swap(link.href));
   });
 
   // ---- the queue: move between rows, check/uncheck, bulk toggles ----------------------------
@@ -101,10 +111,31 @@
     if (link) link.focus();
   }
 
+  // bulk: only rows of one kind (the first one selected fixes it); the button counts them
+  function syncBulk() {
+    const boxes = Array.from(document.querySelectorAll('form.bulk input[name="ids"]'));
+    const chosen = boxes.filter((b) => b.checked);
+    const kind = chosen.length ? chosen[0].dataset.kind : null;
+    boxes.forEach((b) => { b.disabled = !!kind && b.dataset.kind !== kind && !b.checked; });
+    document.querySelectorAll("form.bulk").forEach((form) => {
+      const button = form.querySelector("button[data-bulk]");
+      if (!button) return;
+      const mine = Array.from(form.querySelectorAll('input[name="ids"]')).filter((b) => b.checked).length;
+      button.disabled = mine === 0;
+      const what = kind === "removed" ? "removal" : kind === "changed" ? "change" : "addition";
+      button.textContent = mine ? `Accept ${mine} selected ${what}${mine === 1 ? "" : "s"}` : "Accept selected";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", syncBulk);
+
   document.addEventListener("change", (event) => {
     const toggle = event.target.closest("input[data-toggle-all]");
-    if (!toggle) return;
-    toggle.closest("form").querySelectorAll('input[name="ids"]').forEach((box) => { box.checked = toggle.checked; });
+    if (toggle) {
+      toggle.closest("form").querySelectorAll('input[name="ids"][data-kind="added"]').forEach((box) => { box.checked = toggle.checked; });
+      const other = document.querySelector('form.bulk input[name="ids"]:checked:not([data-kind="added"])');
+      if (other && toggle.checked) document.querySelectorAll('form.bulk input[name="ids"]:not([data-kind="added"])').forEach((b) => { b.checked = false; });
+    }
+    if (event.target.closest('input[name="ids"]') || toggle) syncBulk();
   });
 
   document.addEventListener("keydown", (event) => {
@@ -119,7 +150,7 @@
           j: () => go("next"), k: () => go("prev"), u: undo,
           n: () => { const note = document.getElementById("note"); if (note) note.focus(); } }
       : { j: () => moveRow(1), k: () => moveRow(-1), u: undo,
-          x: () => { const row = document.querySelector("tr.current input[name=ids]"); if (row) row.checked = !row.checked; },
+          x: () => { const row = document.querySelector("tr.current input[name=ids]"); if (row && !row.disabled) { row.checked = !row.checked; syncBulk(); } },
           Enter: () => { const link = document.querySelector("tr.current a.open"); if (link) window.location.href = link.href; } };
     const handler = keys[event.key];
     if (handler) { event.preventDefault(); handler(); }

@@ -1,0 +1,127 @@
+"""One decision per fact: which pending changes state the same fact for one profile.
+
+Two changes are one fact when they have the same profile, kind, predicate and object (folded),
+the same previous profile claim (for `changed` and `removed`) and the same qualifiers that
+define the fact. Qualifiers that only say where a source printed it (`work`, `date`,
+`affiliation_text`, `position`, `title`, `published`, `since`, `until`, `event`, `section` when
+a `scope` is given, `locator`-like details) do not: the same affiliation printed on three papers,
+or the same role on the governance page and in an announcement, is one fact with three (two)
+sources. An editor decides a fact once; the count of facts is the count of flags everywhere
+(the nightly's summary, the run report, `ingest review list`, the review page).
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ingest.facts import level_of, org_tokens
+from ingest.models import stable_hash
+from ingest.names import fold
+
+# qualifiers that describe one source's printing of a fact, not the fact
+SOURCE_DETAILS = frozenset(
+    {
+        "work",
+        "date",
+        "affiliation_text",
+        "position",
+        "title",
+        "published",
+        "since",
+        "until",
+        "event",
+        "accessed",
+        "reason",
+    }
+)
+# predicates whose `date` defines the fact (an event on a day)
+DATED = frozenset({"speaker", "program_chair", "panelist", "participant"})
+
+# human labels for qualifier names, on the review page and the command line
+LABELS: dict[str, str] = {
+    "level": "level",
+    "section": "listed under",
+    "scope": "covers",
+    "status": "status",
+    "role": "role",
+    "date": "date",
+    "work": "paper",
+    "title": "title",
+    "published": "published",
+    "position": "author position",
+    "affiliation_text": "printed affiliation",
+    "since": "since",
+    "until": "until",
+    "event": "event",
+    "reason": "reason",
+}
+
+
+def label(name: str) -> str:
+    """The human label of a qualifier name (`affiliation_text` -> `printed affiliation`)."""
+    return LABELS.get(name, name.replace("_", " "))
+
+
+def show_value(value: Any) -> str:
+    """A qualifier value as a person reads it: lists joined with commas, never a Python repr."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(show_value(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{label(str(k))} {show_value(v)}" for k, v in value.items())
+    if value is None:
+        return ""
+    return str(value)
+
+
+def _defining(predicate: str, qualifiers: dict[str, Any]) -> list[Any]:
+    keep = {k: v for k, v in qualifiers.items() if k not in SOURCE_DETAILS}
+    if predicate in DATED and qualifiers.get("date"):
+        keep["date"] = qualifiers["date"]
+    if predicate == "maintainer":
+        keep["level"] = level_of(qualifiers)
+        if keep.get("scope"):
+            keep.pop("section", None)
+    return sorted([k, fold(show_value(v))] for k, v in keep.items() if v not in (None, ""))
+
+
+def fact_key(change: dict[str, Any]) -> str:
+    """A stable hash naming the fact a change states (see the module docstring)."""
+    claim = change.get("claim") or {}
+    previous = change.get("previous") or {}
+    body = claim or previous
+    predicate = str(body.get("predicate") or "")
+    obj = str(body.get("object") or "")
+    obj_key: Any = sorted(org_tokens(obj)) if predicate == "affiliation" else fold(obj)
+    parts: list[Any] = [change.get("profile"), change.get("kind"), predicate, obj_key]
+    if change.get("kind") in ("changed", "removed"):
+        parts.append(previous.get("id"))
+    if change.get("kind") != "removed":
+        parts.append(_defining(predicate, dict(body.get("qualifiers") or {})))
+    return stable_hash(*parts)
+
+
+def source_label(change: dict[str, Any], title: str | None = None) -> str:
+    """What tells this change's source apart from the others stating the same fact: the paper
+    (id, and its title when known: the claim's, else `title`, the source's registered title) for
+    arXiv, else the source's URL."""
+    claim = change.get("claim") or {}
+    q = claim.get("qualifiers") or {}
+    work = q.get("work") or (claim.get("object") if claim.get("predicate") == "author_of" else None)
+    url = str(change.get("source_url") or "")
+    if not work and "arxiv.org/" in url:
+        work = "arXiv:" + url.rstrip("/").rsplit("/", 1)[-1]
+    if work:
+        name = q.get("title") or (title.split(", paper PDF")[0] if title else None)
+        return f"{work} {name}" if name else str(work)
+    return url
+
+
+def source_titles(metas: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Source URL -> its registered title, from `Store.source_states` rows."""
+    return {
+        url: str((row.get("meta") or {}).get("title"))
+        for url, row in metas.items()
+        if (row.get("meta") or {}).get("title")
+    }

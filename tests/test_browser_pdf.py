@@ -1,0 +1,82 @@
+"""Evidence for papers in a real browser (issue 15): the change page of an arXiv PDF affiliation
+flag shows page 1's picture, loaded, and its text with the author's name marked. Playwright
+drives Debian's Chromium against the app on 127.0.0.1, as tests/test_browser.py does."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ingest.settings import Settings
+from ingest.store import Store
+from ingest.web.app import create_app
+from ingest.web.passwords import add_editor
+
+from .test_browser import ARGS, CHROMIUM, SHOTS, _free_port, new_page
+from .test_pdf_evidence import DCGAN, DCGAN_URL, pdf_change
+from .web_helpers import PASSWORD
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHANGE = "pdf0000000000001"
+IMAGE_LOADED = """() => {
+  const img = document.querySelector('.pdf-page img');
+  return img !== null && img.complete && img.naturalWidth > 0;
+}"""
+
+
+@pytest.fixture
+def server(store: Store, workspace: Settings) -> Iterator[str]:
+    import uvicorn
+
+    pdf_change(store, DCGAN.read_bytes(), DCGAN_URL, "Soumith Chintala", CHANGE)
+    add_editor(store, "ann", PASSWORD)
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(workspace, store), host="127.0.0.1", port=port, log_level="warning"
+    )
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert srv.started, "the review server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def test_pdf_affiliation_shows_the_page_and_the_marked_name(browser: Any, server: str) -> None:
+    page = new_page(browser, server)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"/changes/{CHANGE}")
+    page.wait_for_selector(".pdf-page img")
+    page.wait_for_function(IMAGE_LOADED)
+    size = page.evaluate(
+        "() => { const i = document.querySelector('.pdf-page img');"
+        " return [i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width]; }"
+    )
+    assert size[0] > 100 and size[1] > 50 and size[2] > 100, size
+    assert page.inner_text("pre.pdf-text mark.name") == "Soumith Chintala"
+    assert page.inner_text("pre.pdf-text mark:not(.name)") == "Facebook AI Research"
+    assert "no text to show" not in page.inner_text("#change")
+    link = page.locator("a", has_text="Stored snapshot (PDF download)")
+    assert link.get_attribute("href") == f"/changes/{CHANGE}/snapshot"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "change-pdf.png"), full_page=True)
+    assert errors == [] and page.dialogs == []

@@ -1,0 +1,168 @@
+"""One decision per fact: grouping, the one count, one claim with every source, reports kept."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from ingest.grouping import fact_key, label, show_value, source_label
+from ingest.models import Change
+from ingest.queue import enqueue
+from ingest.report import unknown_people
+from ingest.review import decide, undo_last
+from ingest.settings import Settings
+from ingest.store import QueueFilter, Store
+
+from .conftest import ROOT
+from .test_nightly import nightly
+
+FAIR = "Facebook AI Research"
+
+
+def affiliation(paper: str, org: str = FAIR, profile: str = "soumith-chintala") -> Change:
+    claim = {
+        "subject": {"name": "Soumith Chintala"},
+        "predicate": "affiliation",
+        "object": org,
+        "qualifiers": {
+            "work": f"arXiv:{paper}",
+            "date": "2017-01-26",
+            "affiliation_text": org,
+            "position": 2,
+        },
+        "evidence": {
+            "url": f"https://arxiv.org/pdf/{paper}v1",
+            "sha256": "0" * 64,
+            "locator": "page 1",
+            "quote": org,
+        },
+        "extractor": "arxiv_pdf/2",
+    }
+    return Change(
+        id=f"{paper.replace('.', '')}{org[:3].lower()}0000"[:16],
+        profile=profile,
+        kind="added",
+        claim=claim,
+        source_url=f"https://arxiv.org/pdf/{paper}",
+    )
+
+
+def queue(store: Store, *found: Change) -> None:
+    for change in found:
+        enqueue(store, [change], change.source_url, None, retire_stale=False)
+
+
+def test_same_affiliation_on_several_papers_is_one_fact() -> None:
+    a, b = affiliation("1511.06434"), affiliation("1701.07875")
+    assert fact_key(a.to_json()) == fact_key(b.to_json())
+    assert fact_key(a.to_json()) != fact_key(affiliation("1701.07875", "Meta").to_json())
+    other = affiliation("1701.07875", profile="natalia-gimelshein")
+    assert fact_key(a.to_json()) != fact_key(other.to_json())
+    assert source_label(a.to_json()) == "arXiv:1511.06434"
+
+
+def test_human_labels_and_values() -> None:
+    assert label("affiliation_text") == "printed affiliation"
+    assert show_value(["Pierre Sermanet", "Yann LeCun"]) == "Pierre Sermanet, Yann LeCun"
+
+
+@pytest.mark.postgres
+def test_one_accept_writes_one_claim_citing_every_source_and_undo_takes_all_back(
+    store: Store, workspace: Settings
+) -> None:
+    papers = ("1511.06434", "1701.07875", "1912.01703")
+    queue(store, *(affiliation(p) for p in papers), affiliation("2311.16098", "Meta"))
+    assert store.count_changes(QueueFilter()) == 4 and store.count_facts(QueueFilter()) == 2
+    entries = store.queue_facts(QueueFilter(), limit=10)
+    assert sorted(len(e) for e in entries) == [1, 3]
+    path = workspace.profiles_dir / "soumith-chintala.json"
+    before = path.read_bytes()
+    first = next(e for e in entries if len(e) == 3)[0]["id"]
+    done = decide(store, workspace.profiles_dir, first, "accepted", "ann", today=date(2026, 12, 1))
+    assert len(done.group) == 3
+    profile = json.loads(path.read_text())
+    claims = [c for c in profile["claims"] if c["object"] == FAIR]
+    assert len(claims) == 1
+    urls = {r["id"]: r.get("url") for r in profile["references"]}
+    assert {urls[r] for r in claims[0]["refs"]} == {f"https://arxiv.org/pdf/{p}" for p in papers}
+    assert store.count_facts(QueueFilter()) == 1
+    assert store.audit_entries()[0]["detail"]["changes"] == [c.id for c in done.group]
+    back = undo_last(store, workspace.profiles_dir, "ann")
+    assert len(back.group) == 3 and path.read_bytes() == before
+    assert store.count_facts(QueueFilter()) == 2
+    # a reject rejects every change of the fact, each remembered
+    done = decide(store, workspace.profiles_dir, first, "rejected", "ann")
+    assert {store.get_change(c.id)["status"] for c in done.group} == {"rejected"}
+
+
+def test_unknown_people_merged_across_sources_and_variants() -> None:
+    sources = [
+        {"url": "https://a", "unknown_people": ["Adam Paszke", "Zach DeVito"]},
+        {"url": "https://b", "unknown_people": ["Adam Paszke (apaszke)", "Zach Devito (zdevito)"]},
+        {"url": "https://c", "unknown_people": ["ZACH DEVITO"]},
+    ]
+    people = unknown_people(sources)
+    assert [p.name for p in people] == ["Adam Paszke", "Zach DeVito"]
+    assert people[0].handles == ["apaszke"] and people[0].sources == ["https://a", "https://b"]
+    assert people[1].sources == ["https://a", "https://b", "https://c"]
+
+
+@pytest.mark.prefect
+def test_readme_nightly_counts_agree_and_every_run_report_is_kept(workspace: Settings) -> None:
+    web = str(ROOT / "fixtures" / "web")
+    first = nightly("--replay", web)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.strip().splitlines()
+    assert lines[-1].endswith("flags pending: ingest review serve, or ingest review list")
+    assert lines[-2].startswith("report: ") and lines[-2].endswith(".html")
+    summary = next(x for x in lines if x.startswith("nightly refresh:"))
+    flags = sum(int(w) for w in summary.split("flags:")[1].replace(",", " ").split() if w.isdigit())
+    store = Store.open(workspace)
+    try:
+        pending = store.count_facts(QueueFilter())
+        entries = store.queue_facts(QueueFilter(), limit=1000)
+        keys = [
+            (e[0]["profile"], e[0]["kind"], fact_key(e[0])) for e in entries
+        ]  # one entry per distinct fact per profile
+        assert len(keys) == len(set(keys)) == pending
+        assert store.count_changes(QueueFilter()) > pending  # FAIR x3, NVIDIA x2 grouped
+    finally:
+        store.close()
+    day = sorted(workspace.reports_dir.glob("20*.json"))[-1]
+    report = json.loads(day.read_text())
+    assert flags == sum(report["flags"].values()) == report["facts"] == pending
+    assert lines[-1].startswith(f"{pending} flags pending")
+    md = day.with_suffix(".md").read_text()
+    assert f"({pending} facts," in md
+    second = nightly("--replay", web)
+    assert second.returncode == 0, second.stderr
+    runs = sorted((workspace.reports_dir / day.stem).glob("*.json"))
+    assert len(runs) == 2
+    index = day.with_suffix(".md").read_text()
+    assert all(f"{day.stem}/{r.stem}.md" in index for r in runs)
+
+
+def test_review_list_shows_one_line_per_fact_and_json_keeps_one_change_per_line(
+    store: Store, workspace: Settings
+) -> None:
+    from .test_cli import cli
+
+    papers = ("1511.06434", "1701.07875", "1912.01703")
+    queue(store, *(affiliation(p) for p in papers))
+    code, out, err = cli("review", "list")
+    assert code == 0 and "1 fact(s), 3 change(s)" in err
+    lines = out.splitlines()
+    assert len(lines) == 4 and lines[0].endswith("[3 sources]")
+    assert [line.split()[-1] for line in lines[1:]] == [f"arXiv:{p}" for p in papers]
+    code, out, _ = cli("review", "list", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 3 and len({r["group"] for r in rows}) == 1
+    code, out, _ = cli("review", "show", rows[0]["id"])
+    assert "printed affiliation: Facebook AI Research" in out and "affiliation_text" not in out
+    assert "same fact, 2 more source(s)" in out
+    code, out, _ = cli("review", "accept", rows[0]["id"], "--editor", "ann")
+    assert code == 0 and out.count("accepted") == 3
+    code, out, _ = cli("review", "undo", "--editor", "ann")
+    assert code == 0 and out.count("pending again") == 3
