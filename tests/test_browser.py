@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,13 +54,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def server(store: Store, workspace: Settings) -> Iterator[str]:
+@contextmanager
+def review_server(workspace: Settings, store: Store) -> Iterator[str]:
+    """The review app on a free loopback port in a thread; its base URL."""
     import uvicorn
 
-    run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
-    add_editor(store, "ann", PASSWORD)
-    add_editor(store, "bob", PASSWORD)
     port = _free_port()
     config = uvicorn.Config(
         create_app(workspace, store), host="127.0.0.1", port=port, log_level="warning"
@@ -71,17 +70,37 @@ def server(store: Store, workspace: Settings) -> Iterator[str]:
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.02)
     assert srv.started, "the review server did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=5)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright (never `playwright install`)."""
+    with playwright_api.sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def server(store: Store, workspace: Settings) -> Iterator[str]:
+    run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
+    add_editor(store, "ann", PASSWORD)
+    add_editor(store, "bob", PASSWORD)
+    with review_server(workspace, store) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def new_page(browser: Any, base: str, name: str | None = "ann") -> Any:

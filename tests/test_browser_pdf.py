@@ -4,8 +4,6 @@ drives Debian's Chromium against the app on 127.0.0.1, as tests/test_browser.py 
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,10 +11,9 @@ import pytest
 
 from ingest.settings import Settings
 from ingest.store import Store
-from ingest.web.app import create_app
 from ingest.web.passwords import add_editor
 
-from .test_browser import ARGS, CHROMIUM, SHOTS, _free_port, new_page
+from .test_browser import SHOTS, chromium, new_page, review_server
 from .test_pdf_evidence import DCGAN, DCGAN_URL, pdf_change
 from .web_helpers import PASSWORD
 
@@ -32,32 +29,16 @@ IMAGE_LOADED = """() => {
 
 @pytest.fixture
 def server(store: Store, workspace: Settings) -> Iterator[str]:
-    import uvicorn
-
     pdf_change(store, DCGAN.read_bytes(), DCGAN_URL, "Soumith Chintala", CHANGE)
     add_editor(store, "ann", PASSWORD)
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(workspace, store), host="127.0.0.1", port=port, log_level="warning"
-    )
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert srv.started, "the review server did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=5)
+    with review_server(workspace, store) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def test_pdf_affiliation_shows_the_page_and_the_marked_name(browser: Any, server: str) -> None:
