@@ -88,7 +88,8 @@ def start_prefect_server(
 ) -> subprocess.Popen[bytes]:
     """The same app as Prefect's temporary server (no UI, the ephemeral set of services), on
     `port`, with its output in INGEST_HOME/logs/prefect-server.log. A database this Prefect
-    version already migrated (or seeded from its template) skips the migration check (~1 s)."""
+    version already migrated (or seeded from its template) skips the migration check and the
+    block type registration (~1-2 s)."""
     import prefect
 
     env = {
@@ -99,7 +100,9 @@ def start_prefect_server(
     }
     marker = migrated_by(prefect_home)
     if marker.exists() and marker.read_text() == prefect_version():
+        # at this version's head, block types included (the template was saved after a start)
         env["PREFECT_API_DATABASE_MIGRATE_ON_START"] = "false"
+        env["PREFECT_API_BLOCKS_REGISTER_ON_START"] = "false"
     with local_server.prefect_log(settings).open("ab") as out:
         return subprocess.Popen(
             [
