@@ -470,56 +470,34 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
     return Undone(change=lead, undid=last["status"], profile_file=path_of, group=back)
 
 
-def _standing_in_bulk(conn: sa.Connection, editor: str, bulk: str) -> list[dict[str, Any]]:
-    """The editor's decisions of one bulk action that are still the last word on their change,
-    oldest first."""
+def _standing(editor: str) -> sa.Select[Any]:
+    """The editor's accepts and rejects that are still the last word on their change."""
     later = decisions.alias("later")
     newer_exists = (
         sa.select(later.c.id)
         .where(later.c.change_id == decisions.c.change_id, later.c.id > decisions.c.id)
         .exists()
     )
-    rows = (
-        conn.execute(
-            sa.select(decisions)
-            .join(changes, changes.c.id == decisions.c.change_id)
-            .where(
-                decisions.c.editor == editor,
-                decisions.c.bulk == bulk,
-                decisions.c.status.in_(("accepted", "rejected")),
-                changes.c.status == decisions.c.status,
-                ~newer_exists,
-            )
-            .order_by(decisions.c.id)
+    return (
+        sa.select(decisions)
+        .join(changes, changes.c.id == decisions.c.change_id)
+        .where(
+            decisions.c.editor == editor,
+            decisions.c.status.in_(("accepted", "rejected")),
+            changes.c.status == decisions.c.status,
+            ~newer_exists,
         )
-        .mappings()
-        .all()
     )
-    return [dict(r) for r in rows]
+
+
+def _standing_in_bulk(conn: sa.Connection, editor: str, bulk: str) -> list[dict[str, Any]]:
+    """The editor's standing decisions of one bulk action, oldest first."""
+    query = _standing(editor).where(decisions.c.bulk == bulk).order_by(decisions.c.id)
+    return [dict(r) for r in conn.execute(query).mappings().all()]
 
 
 def _last_standing_decision(conn: sa.Connection, editor: str) -> dict[str, Any] | None:
     """The editor's latest accept or reject that is still the last word on its change."""
-    later = decisions.alias("later")
-    newer_exists = (
-        sa.select(later.c.id)
-        .where(later.c.change_id == decisions.c.change_id, later.c.id > decisions.c.id)
-        .exists()
-    )
-    row = (
-        conn.execute(
-            sa.select(decisions)
-            .join(changes, changes.c.id == decisions.c.change_id)
-            .where(
-                decisions.c.editor == editor,
-                decisions.c.status.in_(("accepted", "rejected")),
-                changes.c.status == decisions.c.status,
-                ~newer_exists,
-            )
-            .order_by(decisions.c.id.desc())
-            .limit(1)
-        )
-        .mappings()
-        .first()
-    )
+    query = _standing(editor).order_by(decisions.c.id.desc()).limit(1)
+    row = conn.execute(query).mappings().first()
     return dict(row) if row else None
