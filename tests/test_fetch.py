@@ -245,13 +245,13 @@ def test_retry_after_seconds_parses_seconds_and_dates() -> None:
     now = datetime(2026, 6, 1, 12, 0, 0, tzinfo=UTC)
     assert retry_after_seconds({"Retry-After": "7"}) == 7.0
     assert retry_after_seconds(httpx.Headers({"retry-after": "0"})) == 0.0
-    assert retry_after_seconds({"retry-after": "86400"}) == 300.0
+    assert retry_after_seconds({"retry-after": "86400"}) == 86400.0  # not capped here
     later = format_datetime(now + timedelta(seconds=90), usegmt=True)
     assert retry_after_seconds({"Retry-After": later}, now=now) == 90.0
     earlier = format_datetime(now - timedelta(hours=1), usegmt=True)
     assert retry_after_seconds({"Retry-After": earlier}, now=now) == 0.0
     far = format_datetime(now + timedelta(days=2), usegmt=True)
-    assert retry_after_seconds({"Retry-After": far}, now=now) == 300.0
+    assert retry_after_seconds({"Retry-After": far}, now=now) == 2 * 86400.0
     assert retry_after_seconds({"Retry-After": "soon"}) is None
     assert retry_after_seconds({}) is None
 

@@ -290,6 +290,19 @@ def test_too_long_retry_after_gives_up_and_pauses_the_host(
     assert fake.sleeps == []
 
 
+def test_a_retry_after_past_a_raised_limit_is_not_shortened(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    """INGEST_MAX_RETRY_AFTER=600 and `Retry-After: 3600`: give up, do not wait 300 s and ask
+    again early (a second copy of the limit, 300 s, once cut the server's answer short)."""
+    server.routes["/p"] = [Reply(503, b"busy", {"Retry-After": "3600"}), Reply()]
+    fetcher = make(robots=False, max_retry_after=600.0, source_deadline=10_000.0)
+    with pytest.raises(HTTPStatusError) as caught:
+        fetcher.fetch(server.url("/p"))
+    assert (caught.value.attempts, caught.value.retry_after) == (1, 3600.0)
+    assert server.log == ["/p"] and fake.sleeps == []
+
+
 def test_source_deadline_stops_a_backoff_that_would_pass_it(
     server: ScriptedServer, make, fake: FakeTime
 ) -> None:

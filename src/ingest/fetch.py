@@ -72,7 +72,6 @@ HIDDEN_CREDENTIALS = "***"  # shown instead of a URL's user name and password
 DEADLINE_SLACK = 0.05  # seconds: a timeout this close to the deadline was the deadline's
 # Bodies of these types (or of no declared type) are checked for meta-refresh/canonical stubs.
 STUB_CONTENT_TYPES = frozenset({"text/html", "application/xhtml+xml", ""})
-RETRY_AFTER_CAP = 300.0  # seconds: a longer Retry-After is waited as this much
 # The replay archive answers a URL it has no recording for with a 404 carrying this header.
 REPLAY_HEADER = "x-ingest-replay"
 REPLAY_MISS = "miss"
@@ -539,7 +538,8 @@ def is_transient(exc: BaseException) -> bool:
 def retry_after_seconds(
     headers: Mapping[str, str] | httpx.Headers, *, now: datetime | None = None
 ) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date), at most 300.
+    """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date), as the server
+    asked: whether that is too long is the retry layer's call (INGEST_MAX_RETRY_AFTER).
 
     None when the header is absent or unreadable; 0.0 for a date already past.
     """
@@ -558,4 +558,4 @@ def retry_after_seconds(
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    return min(max(seconds, 0.0), RETRY_AFTER_CAP)
+    return max(seconds, 0.0)
