@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import subprocess
@@ -130,6 +131,17 @@ def test_review_commands_round_trip(workspace: Settings) -> None:
     assert statuses[first] == "accepted" and statuses[second] == "pending"
     code, _out, err = cli("review", "undo", "--editor", "bob")
     assert code == 1 and "no decision to undo" in err
+
+
+def test_the_editor_comes_from_the_option_else_ingest_editor(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ingest.cli import _editor
+
+    monkeypatch.setenv("INGEST_EDITOR", "carol")
+    assert _editor(None) == "carol" and _editor("dan") == "dan"
+    monkeypatch.delenv("INGEST_EDITOR")
+    assert _editor(None) == getpass.getuser()
 
 
 def test_every_command_is_documented() -> None:

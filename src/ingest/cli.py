@@ -623,7 +623,7 @@ def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str
 def _editor(editor: str | None) -> str:
     if editor:
         return editor
-    return os.environ.get("INGEST_EDITOR") or getpass.getuser()
+    return get_settings().editor or getpass.getuser()
 
 
 def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | None) -> None:
@@ -720,7 +720,9 @@ def review_serve(host: str, port: int) -> None:
 
     settings, store = _store()
     if host not in ("0.0.0.0", "::") and host not in settings.review_allowed_hosts:
-        settings.review_allowed_hosts = [*settings.review_allowed_hosts, host]
+        settings = settings.model_copy(  # a copy: the settings as read stay as they were
+            update={"review_allowed_hosts": [*settings.review_allowed_hosts, host]}
+        )
     if not store.list_editors():
         click.echo("note: no editor accounts yet; add one with `ingest editor add NAME`", err=True)
     click.echo(f"review page on http://{host}:{port}/", err=True)

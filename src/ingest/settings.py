@@ -184,6 +184,12 @@ class Settings(BaseSettings):
         "database per Prefect version (creating one takes 10-15 s, copying it milliseconds).",
     )
 
+    editor: str | None = Field(
+        default=None,
+        description="Who decides on the command line when `--editor` is not given (default: "
+        "the login name); kept with each decision in the audit log.",
+    )
+
     review_session_secret: SecretStr | None = Field(
         default=None,
         description="Key that signs the review page's session cookies; default: a random key "
