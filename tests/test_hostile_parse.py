@@ -117,15 +117,20 @@ def tree_depth(node: LexborNode) -> int:
 # ============================================================================================
 # the big cases, measured in child processes
 
+# Peak memory is the child's own VmHWM: ru_maxrss would start at the parent's high-water mark
+# (Linux carries it over fork and exec), so after a long test session every child would report
+# pytest's own peak.
 CHILD = """
-import json, resource, time
+import json, re, time
 {setup}
 cpu, wall = time.process_time(), time.perf_counter()
 result = run()
+with open("/proc/self/status") as status:
+    hwm_kb = int(re.search(r"VmHWM:\\s+(\\d+) kB", status.read()).group(1))
 print(json.dumps({{
     "cpu": time.process_time() - cpu,
     "wall": time.perf_counter() - wall,
-    "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "peak_mb": hwm_kb / 1024,
     "result": result,
 }}))
 """
