@@ -14,6 +14,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from extractors.arxiv_pdf import extract
+from ingest.errors import NotPdfError, PdfEvidenceError
 from ingest.models import Snapshot
 from ingest.settings import Settings
 from ingest.store import Store
@@ -28,8 +29,6 @@ from ingest.web.pdf_evidence import (
     AuthorBlockImage,
     Box,
     ImageCache,
-    NotPdfError,
-    PdfEvidenceError,
     Targets,
     claim_targets,
     find_all,
@@ -327,18 +326,26 @@ def test_the_stored_pdf_is_a_pdf_download(ann: TestClient, pdf_store: Store) -> 
         assert answer.headers["x-content-type-options"] == "nosniff"
 
 
-def test_a_text_snapshot_stays_plain_text(ann: TestClient, pdf_store: Store) -> None:
-    snap = Snapshot(url="https://example.org/t", body=b"<p>Soumith Chintala, Meta</p>")
-    pdf_store.put_snapshot(snap)
+def meta_change(store: Store, change_id: str, url: str, body: bytes) -> Snapshot:
+    """A stored snapshot of `body` and a pending change quoting "Meta" as Soumith's employer."""
+    snap = Snapshot(url=url, body=body)
+    store.put_snapshot(snap)
     claim = {
         "subject": {"name": "Soumith Chintala"},
         "predicate": "affiliation",
         "object": "Meta",
         "qualifiers": {},
-        "evidence": {"url": snap.url, "sha256": snap.sha256, "locator": "p", "quote": "Meta"},
+        "evidence": {"url": url, "sha256": snap.sha256, "locator": "p", "quote": "Meta"},
         "extractor": "test/1",
     }
-    insert_change(pdf_store, "text000000000001", "soumith-chintala", claim, snap.url, snap.sha256)
+    insert_change(store, change_id, "soumith-chintala", claim, url, snap.sha256)
+    return snap
+
+
+def test_a_text_snapshot_stays_plain_text(ann: TestClient, pdf_store: Store) -> None:
+    meta_change(
+        pdf_store, "text000000000001", "https://example.org/t", b"<p>Soumith Chintala, Meta</p>"
+    )
     answer = ann.get("/changes/text000000000001/snapshot")
     assert answer.headers["content-type"] == "text/plain; charset=utf-8"
     assert answer.headers["content-disposition"] == "inline"
@@ -349,17 +356,7 @@ def test_a_text_snapshot_stays_plain_text(ann: TestClient, pdf_store: Store) -> 
 
 def test_a_corrupt_pdf_is_a_message_not_a_500(ann: TestClient, pdf_store: Store) -> None:
     body = b"%PDF-1.7\n" + b"\x00garbage" * 200
-    snap = Snapshot(url="https://arxiv.org/pdf/9999.99999v1", body=body)
-    pdf_store.put_snapshot(snap)
-    claim = {
-        "subject": {"name": "Soumith Chintala"},
-        "predicate": "affiliation",
-        "object": "Meta",
-        "qualifiers": {},
-        "evidence": {"url": snap.url, "sha256": snap.sha256, "locator": "p1", "quote": "Meta"},
-        "extractor": "test/1",
-    }
-    insert_change(pdf_store, "bad0000000000001", "soumith-chintala", claim, snap.url, snap.sha256)
+    meta_change(pdf_store, "bad0000000000001", "https://arxiv.org/pdf/9999.99999v1", body)
     page = ann.get("/changes/bad0000000000001")
     assert page.status_code == 200 and "cannot show the stored PDF: corrupt" in page.text
     assert "evidence.png" not in page.text

@@ -16,6 +16,9 @@
     ├── ProfileError                a profile file is missing or malformed (path, reason)
     ├── StoreError                  the database or snapshot store failed
     ├── ServerError                 the workspace's local runner could not start or answer
+    │   └── RunFailedError          a run failed inside the runner        (unexpected)
+    ├── PdfEvidenceError            a stored PDF cannot be shown as evidence (reason)
+    │   └── NotPdfError             the stored snapshot is not a PDF
     └── ReviewError                 an editor's decision cannot be applied
         ├── ChangeNotFoundError     no change with that id                (change_id)
         └── AlreadyDecidedError     someone decided it first              (change_id, status)
@@ -140,6 +143,26 @@ class StoreError(IngestError):
 
 class ServerError(IngestError):
     pass
+
+
+class RunFailedError(ServerError):
+    """The run failed inside the local runner: `unexpected` when it was not an IngestError there
+    (its traceback is in the runner's log)."""
+
+    def __init__(self, message: str, unexpected: bool = False) -> None:
+        IngestError.__init__(self, message, unexpected=unexpected)
+
+
+class PdfEvidenceError(IngestError):
+    """A stored PDF could not be shown: corrupt, encrypted, empty or too heavy to render."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"cannot show the stored PDF: {reason}", reason=reason)
+
+
+class NotPdfError(PdfEvidenceError):
+    def __init__(self) -> None:
+        PdfEvidenceError.__init__(self, "the snapshot is not a PDF")
 
 
 class ReviewError(IngestError):

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ingest.errors import IngestError, ServerError
+from ingest.errors import RunFailedError, ServerError
 from ingest.files import write_atomic
 from ingest.locks import exclusive
 from ingest.settings import PROJECT_ROOT, Settings
@@ -301,14 +301,7 @@ def call(
             elif "result" in message:
                 return dict(message["result"])
             elif "error" in message:
-                raise RunnerFailure(message["error"], message.get("unexpected", False))
-
-
-class RunnerFailure(IngestError):
-    """The run failed inside the runner: `unexpected` when it was not an IngestError."""
-
-    def __init__(self, message: str, unexpected: bool = False) -> None:
-        super().__init__(message, unexpected=unexpected)
+                raise RunFailedError(message["error"], message.get("unexpected", False))
 
 
 def _connect(state: RunnerState, timeout: float) -> socket.socket:

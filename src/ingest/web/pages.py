@@ -10,7 +10,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
-from ingest.errors import AlreadyDecidedError, IngestError, ProfileError, StoreError
+from ingest.errors import (
+    AlreadyDecidedError,
+    IngestError,
+    NotPdfError,
+    PdfEvidenceError,
+    ProfileError,
+    StoreError,
+)
 from ingest.grouping import source_titles
 from ingest.profiles import load_profile, profile_path, valid_profile_id
 from ingest.report import describe
@@ -20,7 +27,7 @@ from ingest.web.auth import CSRF, CurrentSession, Editor, StoreDep
 from ingest.web.evidence import is_pdf, snapshot_sha256
 from ingest.web.params import Page, is_change_id, no_nul_characters
 from ingest.web.passwords import authenticate
-from ingest.web.pdf_evidence import ImageCache, NotPdfError, PdfEvidenceError, claim_targets
+from ingest.web.pdf_evidence import ImageCache, claim_targets
 from ingest.web.views import (
     KINDS,
     STATUSES,

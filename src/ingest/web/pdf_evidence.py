@@ -38,7 +38,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image, ImageDraw
 from unidecode import unidecode
 
-from ingest.errors import IngestError
+from ingest.errors import NotPdfError, PdfEvidenceError
 
 RENDER_VERSION = 1  # part of the cache key: bump when the picture changes
 MAX_SCALE = 3.0  # pixels per PDF point (216 dpi)
@@ -66,23 +66,6 @@ _ACCENTS = {"Sk", "Lm", "Mn"}  # modifier symbols and letters, combining marks
 _TEXT_REPLACEMENTS = {"\x02": "-", "\ufffe": "-", "\r": " "}  # pdfium's soft hyphen, CR of CRLF
 
 _PDFIUM_LOCK = threading.Lock()  # PDFium keeps global state: one caller at a time
-
-
-class PdfEvidenceError(IngestError):
-    """A stored PDF could not be shown: corrupt, encrypted, empty or too heavy to render.
-
-    (Kept here, beside the one module that raises it; it belongs under IngestError in the tree
-    drawn in ingest.errors.)"""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"cannot show the stored PDF: {reason}", reason=reason)
-
-
-class NotPdfError(PdfEvidenceError):
-    """The stored snapshot is not a PDF at all."""
-
-    def __init__(self) -> None:
-        super().__init__("the snapshot is not a PDF")
 
 
 @dataclass(frozen=True)
