@@ -12,6 +12,8 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
 
+from ingest.documents import parse_html
+
 META_REFRESH = 'meta[http-equiv="refresh" i]'
 CANONICAL = 'link[rel="canonical" i]'
 _REFRESH_URL = re.compile(r"^\s*\d*\s*[;,]?\s*url\s*=\s*['\"]?([^'\"]+)['\"]?\s*$", re.IGNORECASE)
@@ -23,9 +25,7 @@ def stub_target(body: bytes, base_url: str) -> str | None:
     head = body[:2048].lower()
     if b"<" not in head:
         return None
-    return stub_target_in(
-        LexborHTMLParser(body[:200_000].decode("utf-8", errors="replace")), base_url
-    )
+    return stub_target_in(parse_html(body[:200_000].decode("utf-8", errors="replace")), base_url)
 
 
 def stub_target_in(tree: LexborHTMLParser, base_url: str) -> str | None:

@@ -16,14 +16,13 @@ from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
-from selectolax.lexbor import LexborHTMLParser
 
-from ingest.errors import StoreError
+from ingest.documents import parse_html
+from ingest.errors import PdfEvidenceError, StoreError
 from ingest.models import Snapshot
 from ingest.sniff import sniff_format
 from ingest.store import Store
 from ingest.web.pdf_evidence import (
-    PdfEvidenceError,
     Targets,
     claim_targets,
     first_page_text,
@@ -80,7 +79,7 @@ def page_text(snapshot: Snapshot) -> str:
     text = snapshot.text()
     if fmt != "html":
         return text
-    tree = LexborHTMLParser(text)
+    tree = parse_html(text)  # nesting bounded, as every other HTML parse
     for node in tree.css(_DROP):
         node.decompose()
     root = tree.body or tree.root
