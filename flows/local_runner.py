@@ -8,6 +8,7 @@ flow runs against it, one request at a time.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import secrets
@@ -170,8 +171,6 @@ class Connection:
         self.gone = False
 
     def send(self, message: dict[str, Any]) -> None:
-        import json
-
         with self.lock:
             if self.gone:
                 return
@@ -224,8 +223,6 @@ def run_request(op: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def serve(settings: Settings, listener: socket.socket, token: str, api_url: str) -> None:
     """Answer requests until `stop`, SIGTERM or INGEST_RUNNER_IDLE seconds without one."""
-    import json
-
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
     listener.settimeout(settings.runner_idle)

@@ -62,10 +62,8 @@ def _log_file() -> Path:
 
 
 def _log_hint() -> str:
-    from ingest.local_server import logs_dir
-
     try:
-        return str(logs_dir(get_settings()))
+        return str(_log_file().parent)
     except IngestError:
         return "INGEST_HOME/logs"
 
