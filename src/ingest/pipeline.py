@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from email.utils import parsedate_to_datetime
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import extractors
 from ingest.diff import DiffInput, detect_renames, diff
@@ -19,12 +19,12 @@ from ingest.errors import IngestError, ReplayMissError
 from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcnow
 from ingest.names import fold
 from ingest.outcome import OutcomeStatus, SourceOutcome
-from ingest.queue import enqueue
-from ingest.references import cited, refresh_accessed
 from ingest.resolve import Resolver
 from ingest.settings import Settings, get_settings
 from ingest.settled import settle_key, settled_record
-from ingest.store import Store
+
+if TYPE_CHECKING:  # the database layer loads only where a step uses it: `ingest extract` never
+    from ingest.store import Store
 
 
 def people_of(claims: list[Claim]) -> set[str]:
@@ -170,6 +170,9 @@ def process_claims(
     The snapshot may hold more than this source's claims (an arXiv batch answer covers up to
     100 papers): the caller passes only this source's share in `found`.
     """
+    from ingest.queue import enqueue
+    from ingest.references import cited, refresh_accessed
+
     outcome = SourceOutcome(
         url=source.url,
         status=status,

@@ -1,0 +1,42 @@
+"""`ingest extract` of a PDF loads only what an extraction needs: no Prefect, no web server, no
+database layer (they cost seconds of import on a user's every call)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PDF = ROOT / "fixtures" / "arxiv" / "pdf" / "2203.00130v1.pdf"
+HEAVY = ("prefect", "sqlalchemy", "fastapi", "uvicorn", "starlette", "alembic")
+# Runs the CLI in-process in a fresh interpreter, then lists the heavy top-level packages loaded.
+PROBE = """
+import sys
+from ingest.cli import main
+try:
+    main(["extract", sys.argv[1], "--url", "https://arxiv.org/pdf/2203.00130v1"])
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+loaded = sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[2:]))
+print("LOADED " + " ".join(loaded), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_extract_of_a_pdf_imports_no_flow_web_or_database_module(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(PDF), *HEAVY],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"INGEST_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    claims = [json.loads(line) for line in done.stdout.splitlines()]
+    assert any(c["predicate"] == "affiliation" for c in claims)  # it did extract
+    loaded = next(line for line in done.stderr.splitlines() if line.startswith("LOADED"))
+    assert loaded.split()[1:] == [], loaded
