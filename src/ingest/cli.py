@@ -451,29 +451,28 @@ def _print_server(settings: Any, state: Any) -> None:
 @click.option(
     "--gold",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of gold *.json labels (default: fixtures/arxiv/gold).",
+    help="Folder of gold *.json labels (default: fixtures/arxiv/gold and gold-train).",
 )
 @click.option(
     "--pdfs",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of the PDFs they label (default: fixtures/arxiv/pdf).",
+    help="Folder of the PDFs they label (default: fixtures/arxiv/pdf and pdf-train).",
 )
-@click.option("--metadata", is_flag=True, help="Give the gold author names as arXiv metadata.")
+@click.option("--metadata", is_flag=True, help="Only the run with gold names as arXiv metadata.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def evaluate(gold: Path | None, pdfs: Path | None, metadata: bool, as_json: bool) -> None:
-    """Score the PDF affiliation extractor against gold labels (author and linked F1).
+    """Score the PDF affiliation extractor against gold labels: author and linked P/R/F1 per
+    file and per template, without and with metadata names (whole corpus by default).
 
     Example: ingest evaluate --gold fixtures/arxiv/gold --pdfs fixtures/arxiv/pdf
     """
     from ingest import evaluate as scoring
 
-    report = scoring.score(
-        gold or scoring.DEFAULT_GOLD, pdfs or scoring.DEFAULT_PDFS, use_metadata=metadata
-    )
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        found = scoring.evaluate_json(gold, pdfs, metadata_only=metadata)
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
     else:
-        click.echo(scoring.format_report(report))
+        click.echo(scoring.evaluate_text(gold, pdfs, metadata_only=metadata))
 
 
 @main.group()

@@ -1,6 +1,10 @@
 """Score the arxiv_pdf extractor against hand-checked gold labels.
 
-    python -m ingest.evaluate [--gold DIR] [--pdfs DIR] [--metadata] [--json]
+    python -m ingest.evaluate [--gold DIR --pdfs DIR] [--metadata] [--json]
+
+By default the whole real corpus is scored: `fixtures/arxiv/gold` (6 PDFs the extractor was first
+written on) and `fixtures/arxiv/gold-train` (40 PDFs of other venues and publishers), both without
+and with metadata names, with a table per template (`fixtures/arxiv/templates.json`).
 
 For every gold file (`<stem>.json`: title, authors in printed order, each with `affiliations`
 and `emails`) the PDF named by its `file` field is parsed with `extractors.arxiv_pdf.parse_paper`
@@ -30,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +46,12 @@ from ingest.names import fold
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_GOLD = ROOT / "fixtures" / "arxiv" / "gold"
 DEFAULT_PDFS = ROOT / "fixtures" / "arxiv" / "pdf"
+TRAIN_GOLD = ROOT / "fixtures" / "arxiv" / "gold-train"
+TRAIN_PDFS = ROOT / "fixtures" / "arxiv" / "pdf-train"
+# (gold folder, PDF folder) pairs scored by default: the whole real corpus
+DEFAULT_SETS = ((DEFAULT_GOLD, DEFAULT_PDFS), (TRAIN_GOLD, TRAIN_PDFS))
+TEMPLATES = ROOT / "fixtures" / "arxiv" / "templates.json"
+UNKNOWN_TEMPLATE = "(no template listed)"
 TOLERANT_JACCARD = 0.8
 APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
 
@@ -105,6 +116,7 @@ class Counts:
 @dataclass
 class FileScore:
     file: str
+    template: str = UNKNOWN_TEMPLATE
     authors: Counts = field(default_factory=Counts)
     linked_strict: Counts = field(default_factory=Counts)
     linked_tolerant: Counts = field(default_factory=Counts)
@@ -131,10 +143,26 @@ class Report:
         return {
             "use_metadata": self.use_metadata,
             "overall": one(self),
+            "templates": {name: one(group) for name, group in self.by_template().items()},
             "files": [
-                {"file": f.file, **one(f), "error": f.error, "misses": f.misses} for f in self.files
+                {"file": f.file, "template": f.template, **one(f), "error": f.error,
+                 "misses": f.misses}
+                for f in self.files
             ],
-        }
+        }  # fmt: skip
+
+    def add(self, file_score: FileScore) -> None:
+        self.files.append(file_score)
+        self.authors.add(file_score.authors)
+        self.linked_strict.add(file_score.linked_strict)
+        self.linked_tolerant.add(file_score.linked_tolerant)
+
+    def by_template(self) -> dict[str, Report]:
+        """One sub-report per template, in order of first appearance."""
+        groups: dict[str, Report] = {}
+        for f in self.files:
+            groups.setdefault(f.template, Report(use_metadata=self.use_metadata)).add(f)
+        return groups
 
 
 def _match_authors(predicted: list[str], gold: list[str]) -> dict[int, int]:
@@ -171,10 +199,21 @@ def _linked(
     return counts, misses
 
 
-def score_file(gold_path: Path, pdf_dir: Path, *, use_metadata: bool) -> FileScore:
+def load_templates(path: Path = TEMPLATES) -> dict[str, str]:
+    """PDF file name -> template name; empty when the list is missing."""
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text("utf-8"))
+    return {k: v for k, v in data.items() if not k.startswith("_") and isinstance(v, str)}
+
+
+def score_file(
+    gold_path: Path, pdf_dir: Path, *, use_metadata: bool, templates: dict[str, str] | None = None
+) -> FileScore:
     gold = json.loads(gold_path.read_text("utf-8"))
     gold_authors: list[dict[str, Any]] = gold["authors"]
-    result = FileScore(file=gold["file"])
+    template = (templates or {}).get(gold["file"], UNKNOWN_TEMPLATE)
+    result = FileScore(file=gold["file"], template=template)
     names = [a["name"] for a in gold_authors]
     n_affs = sum(len(a["affiliations"]) for a in gold_authors)
     try:
@@ -200,14 +239,21 @@ def score_file(gold_path: Path, pdf_dir: Path, *, use_metadata: bool) -> FileSco
 
 
 def score(gold_dir: Path | str, pdf_dir: Path | str, *, use_metadata: bool) -> Report:
-    """Per-file and overall author and linked precision/recall/F1."""
+    """Per-file and overall author and linked precision/recall/F1 of one gold folder."""
+    return score_sets([(Path(gold_dir), Path(pdf_dir))], use_metadata=use_metadata)
+
+
+def score_sets(
+    sets: Iterable[tuple[Path | str, Path | str]] = DEFAULT_SETS, *, use_metadata: bool
+) -> Report:
+    """One report over several (gold folder, PDF folder) pairs (default: the whole corpus)."""
     report = Report(use_metadata=use_metadata)
-    for gold_path in sorted(Path(gold_dir).glob("*.json")):
-        file_score = score_file(gold_path, Path(pdf_dir), use_metadata=use_metadata)
-        report.files.append(file_score)
-        report.authors.add(file_score.authors)
-        report.linked_strict.add(file_score.linked_strict)
-        report.linked_tolerant.add(file_score.linked_tolerant)
+    templates = load_templates()
+    for gold_dir, pdf_dir in sets:
+        for gold_path in sorted(Path(gold_dir).glob("*.json")):
+            report.add(
+                score_file(gold_path, Path(pdf_dir), use_metadata=use_metadata, templates=templates)
+            )
     return report
 
 
@@ -234,22 +280,67 @@ def format_report(report: Report) -> str:
     return "\n".join(out)
 
 
+def format_templates(plain: Report, metadata: Report) -> str:
+    """Per-template author and linked (strict) P/R/F1, without and with metadata names."""
+
+    def prf(c: Counts) -> str:
+        return f"{c.precision:5.3f} {c.recall:5.3f} {c.f1:5.3f}"
+
+    with_meta = metadata.by_template()
+    out = [
+        "per template: names found in the PDF | with metadata names",
+        f"{'template':20} {'files':>5}  {'author P/R/F1':17}  {'linked P/R/F1':17}  |"
+        f"  {'author P/R/F1':17}  {'linked P/R/F1':17}",
+    ]
+    groups = list(plain.by_template().items()) + [("OVERALL", plain)]
+    for name, group in groups:
+        other = metadata if name == "OVERALL" else with_meta.get(name, Report(use_metadata=True))
+        out.append(
+            f"{name[:20]:20} {len(group.files):5}  {prf(group.authors)}  "
+            f"{prf(group.linked_strict)}  |  {prf(other.authors)}  {prf(other.linked_strict)}"
+        )
+    return "\n".join(out)
+
+
+def evaluate_text(
+    gold: Path | None = None, pdfs: Path | None = None, *, metadata_only: bool = False
+) -> str:
+    """The report `ingest evaluate` prints: per file (names found in the PDF), then per template
+    both without and with metadata names. One folder pair when given, else the whole corpus."""
+    sets = [(gold or DEFAULT_GOLD, pdfs or DEFAULT_PDFS)] if gold or pdfs else list(DEFAULT_SETS)
+    metadata = score_sets(sets, use_metadata=True)
+    if metadata_only:
+        return format_report(metadata)
+    plain = score_sets(sets, use_metadata=False)
+    return "\n\n".join([format_report(plain), format_templates(plain, metadata)])
+
+
+def evaluate_json(
+    gold: Path | None = None, pdfs: Path | None = None, *, metadata_only: bool = False
+) -> dict[str, Any]:
+    sets = [(gold or DEFAULT_GOLD, pdfs or DEFAULT_PDFS)] if gold or pdfs else list(DEFAULT_SETS)
+    metadata = score_sets(sets, use_metadata=True).to_json()
+    if metadata_only:
+        return metadata
+    return {"names_found": score_sets(sets, use_metadata=False).to_json(), "metadata": metadata}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ingest.evaluate", description=__doc__)
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD, help="folder of gold *.json")
-    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS, help="folder of the PDFs")
-    parser.add_argument("--metadata", action="store_true", help="give gold names as metadata")
+    parser.add_argument("--gold", type=Path, help="folder of gold *.json (default: the corpus)")
+    parser.add_argument("--pdfs", type=Path, help="folder of the PDFs")
+    parser.add_argument("--metadata", action="store_true", help="only with gold names as metadata")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
-    if not args.gold.is_dir() or not args.pdfs.is_dir():
-        print(f"error: no such folder: {args.gold if not args.gold.is_dir() else args.pdfs}",
-              file=sys.stderr)  # fmt: skip
-        return 2
-    report = score(args.gold, args.pdfs, use_metadata=args.metadata)
+    for folder in (args.gold, args.pdfs):
+        if folder is not None and not folder.is_dir():
+            print(f"error: no such folder: {folder}", file=sys.stderr)
+            return 2
     if args.json:
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        found = evaluate_json(args.gold, args.pdfs, metadata_only=args.metadata)
+        print(json.dumps(found, indent=2, ensure_ascii=False))
     else:
-        print(format_report(report))
+        print(evaluate_text(args.gold, args.pdfs, metadata_only=args.metadata))
     return 0
 
 
