@@ -460,12 +460,41 @@ def _print_server(settings: Any, state: Any) -> None:
 )
 @click.option("--metadata", is_flag=True, help="Only the run with gold names as arXiv metadata.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def evaluate(gold: Path | None, pdfs: Path | None, metadata: bool, as_json: bool) -> None:
+@click.option(
+    "--governance",
+    is_flag=True,
+    help="Score the governance extractors instead (gold rows of fixtures/governance-train, "
+    "PEP 13, PyTorch); --gold then names a folder of <page>.json gold files.",
+)
+@click.option(
+    "--pages",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="With --governance: the folder of the labelled pages (default: the --gold folder's "
+    "parent; without --gold, every default set).",
+)
+def evaluate(
+    gold: Path | None,
+    pdfs: Path | None,
+    metadata: bool,
+    as_json: bool,
+    governance: bool,
+    pages: Path | None,
+) -> None:
     """Score the PDF affiliation extractor against gold labels: author and linked P/R/F1 per
     file and per template, without and with metadata names (whole corpus by default).
 
     Example: ingest evaluate --gold fixtures/arxiv/gold --pdfs fixtures/arxiv/pdf
+
+    Governance pages: people, people-with-section and affiliation P/R per page, per set and in
+    total, then each page's misses.
+
+    Example: ingest evaluate --governance --pages fixtures/governance-train
     """
+    if governance or pages:
+        if not governance or pdfs or metadata:
+            raise click.UsageError("--pages goes with --governance; --pdfs and --metadata do not")
+        _evaluate_governance(gold, pages, as_json)
+        return
     from ingest import evaluate as scoring
 
     if as_json:
@@ -473,6 +502,19 @@ def evaluate(gold: Path | None, pdfs: Path | None, metadata: bool, as_json: bool
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
     else:
         click.echo(scoring.evaluate_text(gold, pdfs, metadata_only=metadata))
+
+
+@_fail_cleanly
+def _evaluate_governance(gold: Path | None, pages: Path | None, as_json: bool) -> None:
+    from ingest import evaluate_governance as scoring
+    from ingest.governance_report import format_report
+
+    sets = scoring.sets_for(gold, pages)
+    report = scoring.score(sets)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_safe(format_report(report)))
 
 
 @main.group()
