@@ -46,6 +46,10 @@ INLINE_MARKER_RE = re.compile(f"[{re.escape(MARKER_CHARS)}]")
 # A number glued to the capital that starts an affiliation ("1MoE Key Lab"), at the start of a
 # cell or after a comma: an unraised numeric marker.
 GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z][a-z])")
+# A single affiliation line whose centre lies this close (fraction of the names' span) to the
+# centre of a grid of names belongs to all of them ("Microsoft Research" under four names).
+SHARED_CENTRE_TOLERANCE = 0.1
+SHARED_OVERLAP = 0.25  # ... or lies under at least this much of two names' columns
 NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|\s{3,})\s*")
 
 NAME_PARTICLES = {
@@ -222,6 +226,7 @@ class BlockParser:
         self._last_key_line = -10
         self._column_aff: dict[int, tuple[Affiliation, int]] = {}
         self._uses_markers = False
+        self._alone = False  # the current line holds a single affiliation cell
         self.footnote_emails: list[tuple[str, Author]] = []
 
     # -- entry point
@@ -272,6 +277,7 @@ class BlockParser:
             kind == "aff" for kind, _, _ in kinds
         ):
             self._names_row(number, [(c, v) for k, c, v in kinds if k == "names"])
+        self._alone = sum(1 for kind, _, _ in kinds if kind == "aff") == 1
         for kind, cell, value in kinds:
             if kind == "inline":
                 assert isinstance(value, tuple)
@@ -519,7 +525,9 @@ class BlockParser:
             return
         self._band_closed = True
         columns = sorted({(a.x0, a.x1) for a in band})
-        if len(columns) > 1:
+        if len(columns) > 1 and self._alone and _shared(cell, columns):
+            column, owners = -1, band  # one line centred under a grid of names: everyone's
+        elif len(columns) > 1:
             column = min(
                 range(len(columns)),
                 key=lambda i: abs((columns[i][0] + columns[i][1]) / 2 - cell.center),
@@ -599,6 +607,19 @@ class BlockParser:
                 x0, x1 = min(columns, key=lambda c: abs((c[0] + c[1]) / 2 - x))
                 column = [a for a in band if (a.x0, a.x1) == (x0, x1)]
             self.email_groups.append(EmailGroup(group, band, column, after))
+
+
+def _shared(cell: Cell, columns: list[tuple[float, float]]) -> bool:
+    """The cell sits centred under the columns' span, or straddles two or more of them."""
+    left, right = columns[0][0], max(c[1] for c in columns)
+    if abs(cell.center - (left + right) / 2) <= SHARED_CENTRE_TOLERANCE * (right - left):
+        return True
+    under = [
+        c
+        for c in columns
+        if min(c[1], cell.x1) - max(c[0], cell.x0) >= SHARED_OVERLAP * (c[1] - c[0])
+    ]
+    return len(under) >= 2
 
 
 def _is_name_fragment(text: str) -> bool:

@@ -26,6 +26,8 @@ from typing import Any
 
 from pypdf import PageObject
 
+from extractors._pdf_fonts import FontWidths
+
 # A run this much smaller than the text beside it, and raised above its baseline, is a superscript.
 SUPERSCRIPT_SIZE_RATIO = 0.88
 SUPERSCRIPT_MIN_RISE = 0.12  # of the larger size
@@ -58,7 +60,11 @@ MONOSPACE_FONT_RE = re.compile(r"mono|courier|cmtt|typewriter|code|lmtt|txtt", r
 MONOSPACE_GLYPH_WIDTH = 0.6
 
 
-def text_width(text: str, size: float, font: str) -> float:
+def text_width(text: str, size: float, font: str, glyph: float | None = None) -> float:
+    """The printed width of `text`: measured (`glyph`, the run's advance per character, from the
+    font's metrics) or else estimated from the size."""
+    if glyph is not None:
+        return len(text.strip()) * glyph
     per_glyph = MONOSPACE_GLYPH_WIDTH if MONOSPACE_FONT_RE.search(font) else AVERAGE_GLYPH_WIDTH
     return len(text.strip()) * size * per_glyph
 
@@ -72,6 +78,11 @@ class Run:
     text: str
     sup: bool = False
     column_start: bool = False  # layout mode showed a column gap before it
+    glyph: float | None = None  # measured advance per character (points), when the font says
+
+    @property
+    def end(self) -> float:
+        return self.x + text_width(self.text, self.size, self.font, self.glyph)
 
 
 @dataclass
@@ -84,10 +95,11 @@ class Segment:
     size: float
     font: str
     column_start: bool = False
+    glyph: float | None = None
 
     @property
     def end(self) -> float:
-        return self.x + text_width(self.text, self.size, self.font)
+        return self.x + text_width(self.text, self.size, self.font, self.glyph)
 
 
 def join_segments(segments: list[Segment]) -> str:
@@ -174,6 +186,7 @@ def page_runs(page: PageObject) -> tuple[list[Run], str]:
     runs: list[Run] = []
     rotated: list[Run] = []
     texts: list[str] = []
+    widths = FontWidths()
 
     def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
         if len(runs) > MAX_RUNS:
@@ -185,7 +198,12 @@ def page_runs(page: PageObject) -> tuple[list[Run], str]:
         scale = math.hypot(m[2], m[3]) or 1.0
         base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
         run = Run(
-            x=m[4], y=m[5], size=round(size * scale, 2), font=str(base).split("+")[-1], text=text
+            x=m[4],
+            y=m[5],
+            size=round(size * scale, 2),
+            font=str(base).split("+")[-1],
+            text=text,
+            glyph=widths.glyph(font, text, size * scale) if hasattr(font, "get") else None,
         )
         if abs(m[1]) > 1e-3 or m[0] <= 0:
             rotated.append(run)  # margin stamps and rotated labels: kept for the stamp only
@@ -217,7 +235,7 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
             if part.strip():
                 y = run.y - i * run.size * 1.2
                 pieces.append(
-                    Run(run.x, y, run.size, run.font, part, column_start=run.column_start)
+                    Run(run.x, y, run.size, run.font, part, False, run.column_start, run.glyph)
                 )
     _mark_superscripts(pieces)
     normal = sorted((r for r in pieces if not r.sup), key=lambda r: -r.y)
@@ -256,6 +274,7 @@ def _segment(run: Run) -> Segment:
         size=run.size,
         font=run.font,
         column_start=run.column_start,
+        glyph=run.glyph,
     )
 
 
@@ -272,7 +291,7 @@ def _mark_superscripts(runs: list[Run]) -> None:
                 continue
             rise = run.y - other.y
             reach = 3 * other.size
-            end = other.x + text_width(other.text, other.size, other.font)
+            end = other.end
             if (
                 SUPERSCRIPT_MIN_RISE * other.size <= rise <= SUPERSCRIPT_MAX_RISE * other.size
                 and other.x - reach <= run.x <= end + reach
@@ -307,12 +326,8 @@ def drop_line_numbers(runs: list[Run]) -> list[Run]:
     if not text:
         return runs
     left = min(r.x for r in text)
-    right = max(r.x + text_width(r.text, r.size, r.font) for r in text)
-    margin = {
-        id(r)
-        for r in numbers
-        if r.x + text_width(r.text, r.size, r.font) < left - 1 or r.x > right + 1
-    }
+    right = max(r.end for r in text)
+    margin = {id(r) for r in numbers if r.end < left - 1 or r.x > right + 1}
     return [r for r in runs if id(r) not in margin] if len(margin) >= 5 else runs
 
 
@@ -355,7 +370,7 @@ def split_joined_columns(runs: list[Run], layout: str) -> list[Run]:
         first = span[0][0]
         for col, text in span:
             x = run.x + (col - first) * (width or LAYOUT_COLUMN_WIDTH * run.size)
-            out.append(Run(x, run.y, run.size, run.font, text, run.sup, column_start=col > first))
+            out.append(Run(x, run.y, run.size, run.font, text, run.sup, col > first, run.glyph))
     return out
 
 
