@@ -21,7 +21,7 @@ import pytest
 import sqlalchemy as sa
 
 from ingest.settings import BUNDLED_PROFILES, Settings
-from ingest.store import Store, database_url
+from ingest.storage import Store, database_url
 
 ROOT = Path(__file__).resolve().parent.parent
 GOVERNANCE = ROOT / "fixtures" / "governance"

@@ -28,7 +28,7 @@ from ingest.polite import PoliteFetcher
 from ingest.profiles import load_profiles
 from ingest.replay import ReplayArchive
 from ingest.settings import BUNDLED_WEB, Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 ARCHIVE = ReplayArchive.load(BUNDLED_WEB)
 

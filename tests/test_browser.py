@@ -16,7 +16,7 @@ import pytest
 
 from ingest.review import history
 from ingest.settings import Settings
-from ingest.store import QueueFilter, Store
+from ingest.storage import QueueFilter, Store
 from ingest.web.app import create_app
 from ingest.web.passwords import add_editor
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 from ingest.web.passwords import add_editor
 
 from .test_browser import SHOTS, chromium, new_page, review_server

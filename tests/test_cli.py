@@ -74,7 +74,7 @@ def test_review_commands_round_trip(workspace: Settings) -> None:
     from ingest.models import Source
     from ingest.pipeline import process_snapshot
     from ingest.profiles import load_profiles
-    from ingest.store import Store
+    from ingest.storage import Store
 
     store = Store.open(workspace)
     source = Source(
@@ -207,7 +207,7 @@ def test_hostile_text_cannot_drive_the_terminal(workspace: Settings, tmp_path: P
 
 
 def test_editor_accounts_from_the_command_line(workspace: Settings) -> None:
-    from ingest.store import Store
+    from ingest.storage import Store
     from ingest.web.passwords import authenticate
 
     runner = CliRunner()

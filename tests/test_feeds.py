@@ -8,7 +8,7 @@ from ingest.errors import ExtractionError
 from ingest.feeds import FEED, entries, record_feed
 from ingest.fetch import FetchResult
 from ingest.models import Snapshot, Source
-from ingest.store import Store
+from ingest.storage import Store
 
 RSS = b"""<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>PyTorch Blog</title><link>https://pytorch.org/blog/</link>

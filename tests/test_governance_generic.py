@@ -18,7 +18,7 @@ from ingest.profiles import load_profiles, write_profile
 from ingest.resolve import Resolver
 from ingest.review import decide
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 from tests.other_governance_golden import (
     CONSTRUCTED_URLS,
     GOLDEN_URLS,

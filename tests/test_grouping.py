@@ -13,7 +13,7 @@ from ingest.queue import enqueue
 from ingest.report import unknown_people
 from ingest.review import decide, undo_last
 from ingest.settings import Settings
-from ingest.store import QueueFilter, Store
+from ingest.storage import QueueFilter, Store
 
 from .conftest import ROOT
 from .test_nightly import nightly

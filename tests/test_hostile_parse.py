@@ -45,7 +45,7 @@ from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.pipeline import capped, process_snapshot
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .conftest import ROOT
 
@@ -160,7 +160,7 @@ from ingest.fetch import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 settings = Settings()
 store = Store.open(settings)
 snap = Snapshot(url=URL, headers={{"content-type": "text/html"}}, body=BODY)
@@ -178,7 +178,7 @@ from ingest.fetch import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 settings = Settings()
 store = Store.open(settings)
 URL = "https://blog.example.org/feed.xml"

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ingest.settings import Settings
-from ingest.store import QueueFilter, Store
+from ingest.storage import QueueFilter, Store
 from ingest.web.app import create_app
 from ingest.web.pages import router
 from ingest.web.params import MAX_PAGE

@@ -12,7 +12,7 @@ import pytest
 from ingest.profiles import load_profiles
 from ingest.registry import load_registry, plan
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .conftest import ROOT, STABLE_URL
 

@@ -17,7 +17,7 @@ from extractors.arxiv_pdf import extract
 from ingest.errors import NotPdfError, PdfEvidenceError
 from ingest.models import Snapshot
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 from ingest.web.app import create_app
 from ingest.web.evidence import TextCache, evidence_for, mark_spans, pdf_text_evidence
 from ingest.web.passwords import add_editor

@@ -13,7 +13,7 @@ from ingest.profiles import load_profiles
 from ingest.references import UNREACHABLE_AFTER, flag_unreachable, record_reachable
 from ingest.review import decide
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .conftest import GOVERNANCE, STABLE_URL
 

@@ -15,7 +15,7 @@ from ingest.pipeline import process_snapshot
 from ingest.profiles import load_profiles
 from ingest.review import decide, history
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .helpers import page
 

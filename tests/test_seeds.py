@@ -7,7 +7,7 @@ from ingest.models import Source
 from ingest.pipeline import process_snapshot
 from ingest.profiles import load_profiles
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .conftest import GOVERNANCE, STABLE_URL
 

@@ -18,7 +18,7 @@ from ingest.models import Profile, Source
 from ingest.profiles import load_profiles
 from ingest.review import decide
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .conftest import ROOT
 

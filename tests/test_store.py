@@ -8,7 +8,8 @@ import sqlalchemy as sa
 from ingest.errors import StoreError
 from ingest.models import Snapshot
 from ingest.settings import Settings
-from ingest.store import MIGRATIONS, Store
+from ingest.storage import QueueFilter, Store
+from ingest.storage.migrations import MIGRATIONS
 
 from .helpers import claim
 
@@ -114,7 +115,7 @@ def test_migration_5_gives_existing_editors_a_session_epoch(
 
 
 def test_migration_6_gives_existing_changes_their_fact(store: Store, workspace: Settings) -> None:
-    from ingest.store import QueueFilter
+    from ingest.storage import QueueFilter
 
     from .test_grouping import affiliation, queue
 
@@ -130,3 +131,41 @@ def test_migration_6_gives_existing_changes_their_fact(store: Store, workspace: 
     assert reopened.migrate() == len(MIGRATIONS) >= 6
     assert reopened.count_changes(QueueFilter()) == 2 and reopened.count_facts(QueueFilter()) == 1
     reopened.close()
+
+
+def test_rows_leave_the_store_typed(store: Store) -> None:
+    from ingest.storage import AuditEntry, ChangeRow, SourceRow
+
+    from .test_grouping import affiliation, queue
+
+    queue(store, affiliation("1511.06434"))
+    row = store.queue_rows(QueueFilter(), limit=1)[0]
+    assert isinstance(row, ChangeRow) and row.status == "pending" and row.fact_id == row.fact
+    assert store.get_change(row.id) == row
+    assert row.to_change().id == row.id
+    store.update_source_state("https://example.org/a", etag="e1", fail_streak=2)
+    state = store.sources.state("https://example.org/a")
+    assert isinstance(state, SourceRow) and state.etag == "e1" and state.fail_streak == 2
+    with store.begin() as conn:
+        store.audit(conn, "ed", "looked", change_id=row.id)
+    entry = store.audit_entries(1)[0]
+    assert isinstance(entry, AuditEntry) and entry.actor == "ed" and entry.detail == {}
+
+
+def test_an_unknown_source_column_is_a_clear_error(store: Store) -> None:
+    with pytest.raises(TypeError, match=r"sources has no column \['etga'\]"):
+        store.update_source_state("https://example.org/a", etga="e1")
+    assert store.sources.state("https://example.org/a") is None
+
+
+def test_list_changes_filters_as_the_queue_does(store: Store) -> None:
+    from .test_grouping import affiliation, queue
+
+    queue(store, affiliation("1511.06434"), affiliation("1701.07875"))
+    everything = store.list_changes()
+    assert len(everything) == store.count_changes(QueueFilter(status=None)) == 2
+    url = everything[0].source_url
+    assert [c.id for c in store.list_changes(source_url=url)] == [
+        r.id for r in store.queue_rows(QueueFilter(status=None, source_url=url), limit=10)
+    ]
+    assert store.list_changes(status="accepted") == []

@@ -22,7 +22,7 @@ from ingest.pipeline import process_snapshot
 from ingest.profiles import load_profiles, write_profile
 from ingest.review import decide
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 from .conftest import GOVERNANCE, STABLE_URL
 

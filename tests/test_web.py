@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ingest.settings import Settings
-from ingest.store import QueueFilter, Store
+from ingest.storage import QueueFilter, Store
 from ingest.web.app import create_app
 from ingest.web.auth import COOKIE
 from ingest.web.passwords import add_editor, hash_password, verify_password

@@ -9,7 +9,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ingest.models import Snapshot, iso_z, utcnow
-from ingest.store import Store, changes
+from ingest.storage import Store
+from ingest.storage.schema import changes
 
 PASSWORD = "correct horse battery staple"
 HOSTILE_NAME = "<img src=x onerror=alert(1)>"

@@ -42,7 +42,7 @@ from ingest.pipeline import (
 )
 from ingest.resolve import Resolver
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org")
 ARXIV_LINK = re.compile(

@@ -31,7 +31,7 @@ from ingest.polite import PoliteFetcher, host_of
 from ingest.references import cited, refresh_accessed
 from ingest.settings import Settings
 from ingest.settled import settled_changes, settled_outcome
-from ingest.store import Store
+from ingest.storage import Store
 
 FetchJob = tuple[Source, dict[str, Any] | None]  # a source and its stored row (validators)
 FetchAnswer = FetchResult | IngestError  # what a batch fetch gives back for each job

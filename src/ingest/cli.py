@@ -606,7 +606,7 @@ def review_show(change_id: str, as_json: bool) -> None:
     full = resolve_id(store, change_id)
     row = store.get_change(full)
     data = row_to_change(row).to_json()
-    data["decisions"] = history(store, full)
+    data["decisions"] = [entry.to_dict() for entry in history(store, full)]
     siblings = [r for r in store.fact_members(row, QueueFilter(status=None)) if r["id"] != full]
     if as_json:
         data["group"] = row.get("fact") or full

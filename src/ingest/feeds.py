@@ -21,7 +21,7 @@ from ingest.fetch import FetchResult
 from ingest.models import Snapshot, Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
 from ingest.settings import Settings, get_settings
-from ingest.store import Store
+from ingest.storage import Store
 
 FEED = "feed"  # the registry's extractor name for feeds
 

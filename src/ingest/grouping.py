@@ -14,6 +14,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ingest.facts import level_of, org_tokens
@@ -86,7 +87,7 @@ def _defining(predicate: str, qualifiers: dict[str, Any]) -> list[Any]:
     return sorted([k, fold(show_value(v))] for k, v in keep.items() if v not in (None, ""))
 
 
-def fact_key(change: dict[str, Any]) -> str:
+def fact_key(change: Mapping[str, Any]) -> str:
     """A stable hash naming the fact a change states (see the module docstring)."""
     claim = change.get("claim") or {}
     previous = change.get("previous") or {}
@@ -102,7 +103,7 @@ def fact_key(change: dict[str, Any]) -> str:
     return stable_hash(*parts)
 
 
-def source_label(change: dict[str, Any], title: str | None = None) -> str:
+def source_label(change: Mapping[str, Any], title: str | None = None) -> str:
     """What tells this change's source apart from the others stating the same fact: the paper
     (id, and its title when known: the claim's, else `title`, the source's registered title) for
     arXiv, else the source's URL."""

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import sqlalchemy as sa
-
 from ingest.diff import evidence_key
 from ingest.grouping import fact_key
 from ingest.models import Change, iso_z, utcnow
-from ingest.store import Store, changes
+from ingest.storage import ChangeValues, Store
 
 
 @dataclass
@@ -50,67 +48,45 @@ def enqueue(
     with store.begin() as conn:
         for change in proposed:
             key = evidence_key(change)
-            row = store.get_change(change.id, conn)
-            values = {
-                "claim": change.claim,
-                "previous": change.previous,
-                "updated": now,
-                "evidence_key": key,
-                "snapshot_sha256": snapshot_sha256,
-                "fact": fact_key(change.to_json()),
-            }
+            row = store.changes.get(change.id, conn)
+            values = ChangeValues(
+                claim=change.claim,
+                previous=change.previous,
+                updated=now,
+                evidence_key=key,
+                snapshot_sha256=snapshot_sha256,
+                fact=fact_key(change.to_json()),
+            )
             if row is None:
-                conn.execute(
-                    changes.insert().values(
-                        id=change.id,
-                        profile=change.profile,
-                        kind=change.kind,
-                        source_url=change.source_url,
-                        status="pending",
-                        created=now,
-                        **values,
-                    )
-                )
+                store.changes.insert(conn, change, values, now)
                 result.new.append(change.id)
-            elif row["status"] == "pending":
-                conn.execute(changes.update().where(changes.c.id == change.id).values(**values))
+            elif row.status == "pending":
+                store.changes.refresh(conn, change.id, values)
                 result.refreshed.append(change.id)
-            elif row["status"] in ("superseded", "accepted") or row["evidence_key"] != key:
-                conn.execute(
-                    changes.update()
-                    .where(changes.c.id == change.id)
-                    .values(status="pending", **values)
-                )
+            elif row.status in ("superseded", "accepted") or row.evidence_key != key:
+                store.changes.reopen(conn, change.id, values)
                 why = {
                     "superseded": "stated again",
                     "accepted": "proposed again: the profile no longer holds it",
-                }.get(row["status"], "evidence changed")
+                }.get(row.status, "evidence changed")
                 store.audit(
                     conn,
                     actor,
                     "reopened",
                     change_id=change.id,
                     profile=change.profile,
-                    previous_status=row["status"],
+                    previous_status=row.status,
                     reason=why,
                 )
                 result.reopened.append(change.id)
             else:
                 result.kept_decided.append(change.id)
         if retire_stale:
-            stale = conn.execute(
-                sa.select(changes.c.id, changes.c.profile).where(
-                    changes.c.source_url == source_url, changes.c.status == "pending"
-                )
-            ).all()
-            for change_id, profile in stale:
+            for change_id, profile in store.changes.pending_of_source(conn, source_url):
                 if change_id in proposed_ids:
                     continue
-                conn.execute(
-                    changes.update()
-                    .where(changes.c.id == change_id, changes.c.status == "pending")
-                    .values(status="superseded", updated=now)
-                )
+                if not store.changes.move(conn, change_id, "pending", "superseded", now):
+                    continue
                 store.audit(
                     conn,
                     actor,

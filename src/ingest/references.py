@@ -23,7 +23,7 @@ from ingest.models import Change, Profile, Reference, iso_z, stable_hash, utcnow
 from ingest.outcome import SourceOutcome
 from ingest.profiles import load_profile, profile_path, render
 from ingest.queue import enqueue
-from ingest.store import Store
+from ingest.storage import Store
 
 UNREACHABLE_AFTER = 3  # consecutive failed checks before a reference is flagged
 REACHABILITY_EXTRACTOR = "ingest/reachability"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,7 +250,7 @@ def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
     return sorted(people.values(), key=lambda p: fold(p.name))
 
 
-def describe(change: dict[str, Any]) -> str:
+def describe(change: Mapping[str, Any]) -> str:
     claim = change.get("claim") or change.get("previous") or {}
     q = claim.get("qualifiers") or {}
     detail = ", ".join(

@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from ingest.documents import publisher_of, title_of
 from ingest.errors import (
@@ -30,7 +30,9 @@ from ingest.errors import (
 from ingest.locks import profile_lock
 from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
 from ingest.profiles import load_profile, profile_path, render, write_profile_text
-from ingest.store import QueueFilter, Store, changes, decisions, row_to_change
+from ingest.storage import HistoryEntry, QueueFilter, Store
+from ingest.storage.decisions import NewDecision
+from ingest.storage.rows import DecisionRow
 
 
 @dataclass
@@ -94,7 +96,7 @@ def _locked(profiles_dir: Path) -> Iterator[None]:
 @contextmanager
 def profile_transaction(
     store: Store, profiles_dir: Path
-) -> Iterator[tuple[sa.Connection, _ProfileFile]]:
+) -> Iterator[tuple[Connection, _ProfileFile]]:
     """A database transaction that may rewrite one profile file, all or nothing: under the
     profiles' lock; when the transaction fails after the file was written, the file is put back.
     A file that cannot be written fails the transaction: nothing is recorded."""
@@ -105,15 +107,6 @@ def profile_transaction(
     except BaseException:
         profile_file.put_back()
         raise
-
-
-def _last_decider(conn: sa.Connection, change_id: str) -> str | None:
-    return conn.execute(
-        sa.select(decisions.c.editor)
-        .where(decisions.c.change_id == change_id)
-        .order_by(decisions.c.id.desc())
-        .limit(1)
-    ).scalar()
 
 
 def decide(
@@ -140,26 +133,18 @@ def decide(
     change_id = resolve_id(store, change_id)
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
-        won = conn.execute(
-            changes.update()
-            .where(changes.c.id == change_id, changes.c.status == "pending")
-            .values(status=status, updated=now)
-        ).rowcount
-        row = store.get_change(change_id, conn)
+        won = store.changes.move(conn, change_id, "pending", status, now)
+        row = store.changes.get(change_id, conn)
         if row is None:
             raise ChangeNotFoundError(change_id)
-        if won != 1:
-            raise AlreadyDecidedError(change_id, row["status"], _last_decider(conn, change_id))
+        if not won:
+            decider = store.decisions.last_decider(conn, change_id)
+            raise AlreadyDecidedError(change_id, row.status, decider)
         rows = [row]
-        for other in store.fact_members(row, QueueFilter(status="pending"), conn):
-            taken = conn.execute(
-                changes.update()
-                .where(changes.c.id == other["id"], changes.c.status == "pending")
-                .values(status=status, updated=now)
-            ).rowcount
-            if taken == 1:
+        for other in store.queue.fact_members(row, QueueFilter(status="pending"), conn):
+            if store.changes.move(conn, other.id, "pending", status, now):
                 rows.append(other)
-        group = [row_to_change(r) for r in rows]
+        group = [r.to_change() for r in rows]
         change = group[0]
         if len(group) > 1 and bulk is None:
             bulk = uuid.uuid4().hex
@@ -170,13 +155,14 @@ def decide(
             profile = load_profile(path)
             before = path.read_text(encoding="utf-8")
             refs = [
-                reference_for_change(store, c, r.get("snapshot_sha256"))
+                reference_for_change(store, c, r.snapshot_sha256)
                 for c, r in zip(group, rows, strict=True)
             ]
             after = render(apply_fact(profile, group, refs, today or utcnow().date()))
         for member in group:
-            conn.execute(
-                decisions.insert().values(
+            store.decisions.record(
+                conn,
+                NewDecision(
                     change_id=member.id,
                     status=status,
                     editor=editor,
@@ -186,7 +172,7 @@ def decide(
                     profile_before=before,
                     profile_after=after,
                     bulk=bulk,
-                )
+                ),
             )
         if audit:
             extra: dict[str, Any] = {}
@@ -234,8 +220,8 @@ def reference_for_change(
     store: Store, change: Change, snapshot_sha256: str | None
 ) -> dict[str, Any]:
     """Title, publisher, kind and accessed date for the reference an accepted change cites."""
-    state = store.source_state(change.source_url) or {}
-    meta = dict(state.get("meta") or {})
+    state = store.sources.state(change.source_url)
+    meta = dict((state.meta if state else None) or {})
     info: dict[str, Any] = {
         "url": change.source_url,
         "title": meta.get("title"),
@@ -341,21 +327,9 @@ def apply_fact(
     return profile
 
 
-def history(store: Store, change_id: str) -> list[dict[str, Any]]:
+def history(store: Store, change_id: str) -> list[HistoryEntry]:
     """The decisions taken on a change, oldest first (without the profile texts)."""
-    with store.begin() as conn:
-        rows = (
-            conn.execute(
-                sa.select(
-                    decisions.c.status, decisions.c.editor, decisions.c.note, decisions.c.decided_at
-                )
-                .where(decisions.c.change_id == change_id)
-                .order_by(decisions.c.id)
-            )
-            .mappings()
-            .all()
-        )
-    return [dict(r) for r in rows]
+    return store.decisions.history(change_id)
 
 
 class NothingToUndoError(ReviewError):
@@ -396,30 +370,25 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
     """
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
-        last = _last_standing_decision(conn, editor)
+        last = store.decisions.last_standing(conn, editor)
         if last is None:
             raise NothingToUndoError(editor)
-        taken = [last]
-        if last["bulk"]:
-            taken = _standing_in_bulk(conn, editor, last["bulk"])
+        taken: list[DecisionRow] = [last]
+        if last.bulk:
+            taken = store.decisions.standing_in_bulk(conn, editor, last.bulk)
         # per profile file: the text before the first decision, the text after the last one
         files: dict[str, tuple[str | None, str | None]] = {}
         for d in taken:
-            if d["status"] == "accepted" and d["profile_path"]:
-                first_before = files.get(d["profile_path"], (d["profile_before"], None))[0]
-                files[d["profile_path"]] = (first_before, d["profile_after"])
+            if d.status == "accepted" and d.profile_path:
+                first_before = files.get(d.profile_path, (d.profile_before, None))[0]
+                files[d.profile_path] = (first_before, d.profile_after)
         back: list[Change] = []
         for d in taken:
-            moved = conn.execute(
-                changes.update()
-                .where(changes.c.id == d["change_id"], changes.c.status == d["status"])
-                .values(status="pending", updated=now)
-            ).rowcount
-            if moved != 1:
+            if not store.changes.move(conn, d.change_id, d.status, "pending", now):
                 raise NothingToUndoError(editor)
-            row = store.get_change(d["change_id"], conn)
+            row = store.changes.get(d.change_id, conn)
             assert row is not None
-            back.append(row_to_change(row))
+            back.append(row.to_change())
         writes: list[tuple[Path, str, str]] = []
         for name, (restored, written) in files.items():
             path = Path(name)
@@ -428,16 +397,17 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
             except OSError as exc:
                 raise ProfileError(str(path), f"cannot read: {exc.strerror or exc}") from exc
             if current != written:
-                raise UndoConflictError(last["change_id"], str(path))
+                raise UndoConflictError(last.change_id, str(path))
             if restored is not None:
                 writes.append((path, restored, current))
         undo_bulk = uuid.uuid4().hex if len(taken) > 1 else None
         for d in taken:
-            where: str | None = d["profile_path"] if d["status"] == "accepted" else None
+            where: str | None = d.profile_path if d.status == "accepted" else None
             texts = files.get(where) if where else None
-            conn.execute(
-                decisions.insert().values(
-                    change_id=d["change_id"],
+            store.decisions.record(
+                conn,
+                NewDecision(
+                    change_id=d.change_id,
                     status="undone",
                     editor=editor,
                     note=note,
@@ -446,58 +416,25 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
                     profile_before=texts[1] if texts else None,
                     profile_after=texts[0] if texts else None,
                     bulk=undo_bulk,
-                )
+                ),
             )
         extra: dict[str, Any] = {}
         if len(taken) > 1:
-            extra = {"changes": [c.id for c in back], "bulk": last["bulk"]}
+            extra = {"changes": [c.id for c in back], "bulk": last.bulk}
         store.audit(
             conn,
             editor,
             "undone",
-            change_id=last["change_id"],
+            change_id=last.change_id,
             profile=back[0].profile,
             note=note,
-            undid=last["status"],
-            decision=last["id"],
+            undid=last.status,
+            decision=last.id,
             source_url=back[0].source_url,
             **extra,
         )
         for path, restored, current in writes:
             profile_file.write(path, restored, current)
-    lead = next(c for c in back if c.id == last["change_id"])
-    path_of = Path(last["profile_path"]) if last["profile_path"] else None
-    return Undone(change=lead, undid=last["status"], profile_file=path_of, group=back)
-
-
-def _standing(editor: str) -> sa.Select[Any]:
-    """The editor's accepts and rejects that are still the last word on their change."""
-    later = decisions.alias("later")
-    newer_exists = (
-        sa.select(later.c.id)
-        .where(later.c.change_id == decisions.c.change_id, later.c.id > decisions.c.id)
-        .exists()
-    )
-    return (
-        sa.select(decisions)
-        .join(changes, changes.c.id == decisions.c.change_id)
-        .where(
-            decisions.c.editor == editor,
-            decisions.c.status.in_(("accepted", "rejected")),
-            changes.c.status == decisions.c.status,
-            ~newer_exists,
-        )
-    )
-
-
-def _standing_in_bulk(conn: sa.Connection, editor: str, bulk: str) -> list[dict[str, Any]]:
-    """The editor's standing decisions of one bulk action, oldest first."""
-    query = _standing(editor).where(decisions.c.bulk == bulk).order_by(decisions.c.id)
-    return [dict(r) for r in conn.execute(query).mappings().all()]
-
-
-def _last_standing_decision(conn: sa.Connection, editor: str) -> dict[str, Any] | None:
-    """The editor's latest accept or reject that is still the last word on its change."""
-    query = _standing(editor).order_by(decisions.c.id.desc()).limit(1)
-    row = conn.execute(query).mappings().first()
-    return dict(row) if row else None
+    lead = next(c for c in back if c.id == last.change_id)
+    path_of = Path(last.profile_path) if last.profile_path else None
+    return Undone(change=lead, undid=last.status, profile_file=path_of, group=back)

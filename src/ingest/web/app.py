@@ -21,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 from ingest.web.auth import Auth, LoginRequired, session_key
 from ingest.web.evidence import TextCache
 

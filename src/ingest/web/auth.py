@@ -26,7 +26,7 @@ from fastapi import Depends, HTTPException, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 COOKIE = "ingest_review"
 CSRF_FIELD = "csrf_token"

@@ -11,6 +11,7 @@ template asks `Evidence.for_claim(claim)` for it, as the claim names the person.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -21,7 +22,7 @@ from ingest.documents import parse_html
 from ingest.errors import PdfEvidenceError, StoreError
 from ingest.models import Snapshot
 from ingest.sniff import sniff_format
-from ingest.store import Store
+from ingest.storage import Store
 from ingest.web.pdf_evidence import (
     Targets,
     claim_targets,
@@ -62,7 +63,7 @@ def is_pdf(snapshot: Snapshot) -> bool:
     return sniff_format(snapshot.body, snapshot.content_type, snapshot.url) == "pdf"
 
 
-def snapshot_sha256(row: dict[str, Any] | None) -> str | None:
+def snapshot_sha256(row: Mapping[str, Any] | None) -> str | None:
     """The stored snapshot a change was found in (its own column, else its claim's evidence)."""
     if not row:
         return None

@@ -22,7 +22,7 @@ from ingest.grouping import source_titles
 from ingest.profiles import load_profile, profile_path, valid_profile_id
 from ingest.report import describe
 from ingest.review import Decided, decide, record_bulk, undo_last
-from ingest.store import QueueFilter
+from ingest.storage import ChangeRow, QueueFilter
 from ingest.web.auth import CSRF, CurrentSession, Editor, StoreDep
 from ingest.web.evidence import is_pdf, snapshot_sha256
 from ingest.web.params import Page, is_change_id, no_nul_characters
@@ -230,7 +230,7 @@ def bulk_accept(
         }
         return _render(request, "queue.html", context, status_code=400)
     if kinds == ["removed"] and confirmed != "1":
-        items = [r | {"summary": describe(r)} for r in rows]
+        items = [r.to_dict() | {"summary": describe(r)} for r in rows]
         return _render(
             request,
             "confirm_bulk.html",
@@ -309,7 +309,7 @@ def change_page(
     return _change_response(request, store, change_id, filters)
 
 
-def _next_after(store: StoreDep, filters: QueueFilter, row: dict[str, Any]) -> str | None:
+def _next_after(store: StoreDep, filters: QueueFilter, row: ChangeRow) -> str | None:
     """The next change in the queue after this one, else the first one left (not this one)."""
     found = store.fact_neighbour(filters, row, forward=True)
     if found is None:

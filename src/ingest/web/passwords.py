@@ -10,7 +10,7 @@ import re
 import secrets
 
 from ingest.errors import ConfigError
-from ingest.store import Store
+from ingest.storage import Store
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 SALT_BYTES, KEY_BYTES = 16, 32

@@ -13,7 +13,7 @@ from ingest.models import Profile
 from ingest.profiles import load_profile, profile_path
 from ingest.report import describe
 from ingest.review import history
-from ingest.store import QueueFilter, Store
+from ingest.storage import ChangeRow, HistoryEntry, QueueFilter, Store
 from ingest.web.evidence import Evidence, TextCache, evidence_for
 
 STATUSES = ("pending", "accepted", "rejected", "superseded")
@@ -77,7 +77,7 @@ def statement(
 
 @dataclass
 class ChangeView:
-    row: dict[str, Any]
+    row: ChangeRow
     summary: str
     candidate: Statement | None
     current: Statement | None
@@ -87,8 +87,8 @@ class ChangeView:
     locator: str
     source_link: str | None
     profile_name: str
-    decisions: list[dict[str, Any]]
-    decided_by: dict[str, Any] | None
+    decisions: list[HistoryEntry]
+    decided_by: HistoryEntry | None
     prev_id: str | None
     next_id: str | None
     position: int | None = None
@@ -129,7 +129,7 @@ def snapshot_time(store: Store, sha256: str | None) -> SnapshotTime | None:
     )
 
 
-def source_rows(store: Store, members: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
     """Each source of one fact: what tells it apart, its link, its quote and snapshot date."""
     out = []
     titles = source_titles(store.source_states([m["source_url"] for m in members]))
@@ -158,7 +158,7 @@ def load_profile_or_none(profiles_dir: Path, profile_id: str) -> Profile | None:
 
 
 def change_view(
-    store: Store, cache: TextCache, profiles_dir: Path, row: dict[str, Any], filters: QueueFilter
+    store: Store, cache: TextCache, profiles_dir: Path, row: ChangeRow, filters: QueueFilter
 ) -> ChangeView:
     claim = row.get("claim") or {}
     previous = row.get("previous")
@@ -211,7 +211,7 @@ class QueueGroup:
 
 
 def queue_groups(
-    facts: list[list[dict[str, Any]]] | list[dict[str, Any]],
+    facts: list[list[ChangeRow]] | list[ChangeRow],
     source_totals: dict[str, int],
     titles: dict[str, str] | None = None,
 ) -> list[QueueGroup]:
@@ -234,7 +234,7 @@ def queue_groups(
             )
         claim = row.get("claim") or {}
         groups[-1].items.append(
-            row
+            row.to_dict()
             | {
                 "summary": describe(row),
                 "subject_name": (claim.get("subject") or {}).get("name", ""),

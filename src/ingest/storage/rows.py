@@ -1,0 +1,173 @@
+"""Typed rows: what the storage parts return, one dataclass per kind of row.
+
+Each row is a plain dataclass read by attribute (`change.status`). For the callers this phase
+of issue 16 does not move (ingest.pipeline, flows/), a row is also a read-only Mapping of its
+columns (`state.get("last_sha256")`, `dict(row)`); new code reads attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Self
+
+from ingest.models import Change
+
+
+class Row(Mapping[str, Any]):
+    """A read-only Mapping view of a dataclass row's fields (see the module docstring)."""
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[Any, Any]) -> Self:
+        """The row of a database result: its columns by name (unknown columns are left out)."""
+        names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+        return cls(**{name: data.get(name) for name in names})
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._names():
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+
+
+@dataclass(eq=True)
+class SourceRow(Row):
+    """A source's state: its registry entry, validators and what its last check found."""
+
+    url: str
+    extractor: str | None = None
+    meta: dict[str, Any] | None = None  # title, publisher, kind, feed, ...
+    etag: str | None = None
+    last_modified: str | None = None
+    last_sha256: str | None = None
+    last_status: str | None = None  # fetched / unchanged / failed
+    last_checked: str | None = None
+    people_count: int | None = None  # distinct people in the last healthy snapshot
+    fail_streak: int | None = 0
+    last_error: str | None = None
+    final_url: str | None = None  # the URL it was finally served from (validators belong there)
+    settled: dict[str, Any] | None = None  # see ingest.settled
+
+    @property
+    def title(self) -> str | None:
+        """The registered title, if any."""
+        found = (self.meta or {}).get("title")
+        return str(found) if found else None
+
+
+@dataclass(eq=True)
+class SnapshotRow(Row):
+    """A snapshot's row: where and when it was fetched, without its body."""
+
+    sha256: str
+    url: str
+    requested_url: str | None
+    status_code: int
+    headers: dict[str, str]
+    size: int
+    fetched_at: str
+
+
+@dataclass(eq=True)
+class ChangeRow(Row):
+    """A queued change as stored: the Change of the contract plus the queue's bookkeeping."""
+
+    id: str
+    profile: str
+    kind: str
+    claim: dict[str, Any] | None
+    previous: dict[str, Any] | None
+    source_url: str
+    status: str
+    created: str
+    updated: str | None = None
+    evidence_key: str | None = None
+    snapshot_sha256: str | None = None
+    fact: str | None = None  # ingest.grouping.fact_key (None: a change older than migration 6)
+
+    @property
+    def fact_id(self) -> str:
+        """The fact it states; a change without one is its own."""
+        return self.fact or self.id
+
+    def to_change(self) -> Change:
+        return Change(
+            id=self.id,
+            profile=self.profile,
+            kind=self.kind,  # type: ignore[arg-type]
+            claim=self.claim,
+            previous=self.previous,
+            source_url=self.source_url,
+            status=self.status,  # type: ignore[arg-type]
+            created=self.created,
+        )
+
+
+@dataclass(frozen=True)
+class ChangeValues:
+    """What a proposal sets on its change row, new or seen again."""
+
+    claim: dict[str, Any] | None
+    previous: dict[str, Any] | None
+    updated: str
+    evidence_key: str
+    snapshot_sha256: str | None
+    fact: str
+
+
+@dataclass(eq=True)
+class DecisionRow(Row):
+    """One decision on one change (accepted, rejected, undone), with the profile texts."""
+
+    id: int
+    change_id: str
+    status: str
+    editor: str
+    note: str | None
+    decided_at: str
+    profile_path: str | None = None
+    profile_before: str | None = None  # the exact file text before an accept (for undo)
+    profile_after: str | None = None
+    bulk: str | None = None  # decisions taken in one action share it
+
+
+@dataclass(eq=True)
+class HistoryEntry(Row):
+    """A decision as `review show` and the change page list it (without the profile texts)."""
+
+    status: str
+    editor: str
+    note: str | None
+    decided_at: str
+
+
+@dataclass(eq=True)
+class AuditEntry(Row):
+    """One line of the append-only audit log."""
+
+    id: int
+    at: str
+    actor: str
+    action: str
+    change_id: str | None
+    profile: str | None
+    detail: dict[str, Any]
+
+
+@dataclass(eq=True)
+class EditorRow(Row):
+    """An editor account as listed (never its password hash)."""
+
+    name: str
+    created: str

@@ -1,0 +1,80 @@
+"""Snapshots: bodies on disk once by sha256 (`<dir>/<sha[:2]>/<sha>`), rows in the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from ingest.errors import StoreError
+from ingest.files import write_atomic
+from ingest.models import Snapshot, iso_z
+from ingest.storage.database import Database
+from ingest.storage.rows import SnapshotRow
+from ingest.storage.schema import snapshots
+
+
+class Snapshots:
+    """The `snapshots` table and the folder of bodies."""
+
+    def __init__(self, db: Database, folder: Path) -> None:
+        self.db = db
+        self.folder = folder
+
+    def body_path(self, sha256: str) -> Path:
+        return self.folder / sha256[:2] / sha256
+
+    def put(self, snap: Snapshot) -> bool:
+        """Store a snapshot once; True when it was new."""
+        path = self.body_path(snap.sha256)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, snap.body)
+        with self.db.begin() as conn:
+            exists = conn.execute(
+                sa.select(snapshots.c.sha256).where(snapshots.c.sha256 == snap.sha256)
+            ).first()
+            if exists:
+                return False
+            conn.execute(
+                snapshots.insert().values(
+                    sha256=snap.sha256,
+                    url=snap.url,
+                    requested_url=snap.requested_url,
+                    status_code=snap.status_code,
+                    headers=snap.headers,
+                    size=len(snap.body),
+                    fetched_at=iso_z(snap.fetched_at),
+                )
+            )
+        return True
+
+    def get(self, sha256: str) -> Snapshot:
+        """The snapshot with its body; StoreError when its row or its body is missing."""
+        row = self.meta(sha256)
+        if row is None:
+            raise StoreError(f"no snapshot with sha256 '{sha256}'")
+        path = self.body_path(sha256)
+        try:
+            body = path.read_bytes()
+        except OSError as exc:
+            raise StoreError(f"snapshot body '{path}' is missing: {exc}") from exc
+        return Snapshot(
+            url=row.url,
+            requested_url=row.requested_url,
+            status_code=row.status_code,
+            headers=row.headers,
+            body=body,
+            sha256=sha256,
+            fetched_at=row.fetched_at,  # type: ignore[arg-type]
+        )
+
+    def meta(self, sha256: str) -> SnapshotRow | None:
+        """A snapshot's row (URL, headers, fetched_at) without reading its body."""
+        with self.db.begin() as conn:
+            row = (
+                conn.execute(sa.select(snapshots).where(snapshots.c.sha256 == sha256))
+                .mappings()
+                .first()
+            )
+        return SnapshotRow.from_mapping(row) if row else None

@@ -1,0 +1,156 @@
+"""Sources and the fetch log: each source's registry entry, validators and last check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from ingest.models import Source, iso_z, utcnow
+from ingest.storage.database import Database
+from ingest.storage.rows import SourceRow
+from ingest.storage.schema import fetches, sources
+
+_CHUNK = 500  # URLs to one IN (...) query
+
+
+class Sources:
+    """The `sources` and `fetches` tables."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def upsert(self, found: list[Source]) -> None:
+        """Register sources in one transaction; rows already saying the same are left."""
+        with self.db.begin() as conn:
+            known = self._rows(conn, [source.url for source in found])
+            for source in found:
+                meta, row = source.to_json(), known.get(source.url)
+                if row is None:
+                    conn.execute(
+                        sources.insert().values(
+                            url=source.url, extractor=source.extractor, meta=meta, fail_streak=0
+                        )
+                    )
+                elif row.extractor != source.extractor or row.meta != meta:
+                    conn.execute(
+                        sources.update()
+                        .where(sources.c.url == source.url)
+                        .values(extractor=source.extractor, meta=meta)
+                    )
+
+    def discovered(self) -> list[Source]:
+        """Sources found in feeds (their registry entry lives in the database), by URL."""
+        with self.db.begin() as conn:
+            metas = conn.execute(sa.select(sources.c.meta).order_by(sources.c.url)).scalars()
+            return [Source.model_validate(m) for m in metas if m and m.get("feed")]
+
+    def state(self, url: str) -> SourceRow | None:
+        """The source's row (None: never seen)."""
+        return self.states([url]).get(url)
+
+    def states(self, urls: list[str]) -> dict[str, SourceRow]:
+        """The rows of these URLs by URL (those with no row are left out)."""
+        with self.db.begin() as conn:
+            return self._rows(conn, urls)
+
+    @staticmethod
+    def _rows(conn: sa.Connection, urls: list[str]) -> dict[str, SourceRow]:
+        out: dict[str, SourceRow] = {}
+        for start in range(0, len(urls), _CHUNK):
+            query = sa.select(sources).where(sources.c.url.in_(urls[start : start + _CHUNK]))
+            for row in conn.execute(query).mappings():
+                out[row["url"]] = SourceRow.from_mapping(row)
+        return out
+
+    def record_unchanged(self, checks: list[dict[str, Any]], run_id: str | None = None) -> None:
+        """Many unchanged sources checked at once, in one transaction: each dict holds `url`,
+        `sha256`, `http_status`, `etag`, `last_modified`, `final_url` (the row must exist)."""
+        if not checks:
+            return
+        now = iso_z(utcnow())
+        with self.db.begin() as conn:
+            conn.execute(
+                sources.update()
+                .where(sources.c.url == sa.bindparam("u"))
+                .values(
+                    last_status="unchanged",
+                    last_checked=now,
+                    fail_streak=0,
+                    last_error=None,
+                    etag=sa.bindparam("e"),
+                    last_modified=sa.bindparam("m"),
+                    final_url=sa.bindparam("f"),
+                ),
+                [
+                    {"u": c["url"], "e": c["etag"], "m": c["last_modified"], "f": c["final_url"]}
+                    for c in checks
+                ],
+            )
+            conn.execute(
+                fetches.insert(),
+                [
+                    {
+                        "url": c["url"],
+                        "status": "unchanged",
+                        "sha256": c["sha256"],
+                        "http_status": c["http_status"],
+                        "error": None,
+                        "run_id": run_id,
+                        "at": now,
+                    }
+                    for c in checks
+                ],
+            )
+
+    def update_state(self, url: str, **values: Any) -> None:
+        """Set columns of a source's row (created when missing)."""
+        unknown = set(values) - set(sources.c.keys())
+        if unknown:
+            raise TypeError(f"sources has no column {sorted(unknown)}")
+        with self.db.begin() as conn:
+            row = conn.execute(sa.select(sources.c.url).where(sources.c.url == url)).first()
+            if row is None:
+                conn.execute(
+                    sources.insert().values({"url": url, "meta": {}, "fail_streak": 0} | values)
+                )
+            else:
+                conn.execute(sources.update().where(sources.c.url == url).values(**values))
+
+    def latest_sha_for_extractor(self, extractor: str, exclude_url: str) -> str | None:
+        """The last healthy snapshot of another source read by the same extractor."""
+        with self.db.begin() as conn:
+            found = conn.execute(
+                sa.select(sources.c.last_sha256)
+                .where(
+                    sources.c.extractor == extractor,
+                    sources.c.url != exclude_url,
+                    sources.c.last_sha256.is_not(None),
+                )
+                .order_by(sources.c.last_checked.desc())
+                .limit(1)
+            ).scalar()
+        return str(found) if found is not None else None
+
+    def record_fetch(
+        self,
+        url: str,
+        status: str,
+        *,
+        sha256: str | None = None,
+        http_status: int | None = None,
+        error: str | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        with self.db.begin() as conn:
+            conn.execute(
+                fetches.insert().values(
+                    url=url,
+                    status=status,
+                    sha256=sha256,
+                    http_status=http_status,
+                    error=error,
+                    run_id=run_id,
+                    at=iso_z(utcnow()),
+                )
+            )

@@ -1,0 +1,249 @@
+"""The Store: the database and the snapshot folder opened together, and its named parts.
+
+Each part owns the SQL on its tables: `sources` (and the fetch log), `snapshots`, `claims`,
+`changes`, `queue` (the review queue's pages), `decisions`, `audit_log`, `editors`, `runs`.
+The methods on Store itself are the facade the rest of the code calls; they delegate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from ingest.errors import StoreError
+from ingest.models import Change, Claim, Snapshot, Source
+from ingest.settings import Settings
+from ingest.storage.audit import AuditLog
+from ingest.storage.changes import Changes, QueueFilter
+from ingest.storage.claims import Claims
+from ingest.storage.database import Database, create_engine, database_url, without_password
+from ingest.storage.decisions import Decisions
+from ingest.storage.editors import Editors
+from ingest.storage.migrations import migrate
+from ingest.storage.review_queue import ReviewQueue
+from ingest.storage.rows import AuditEntry, ChangeRow, EditorRow, SnapshotRow
+from ingest.storage.runs import Runs
+from ingest.storage.snapshots import Snapshots
+from ingest.storage.sources import Sources
+
+
+class Store:
+    """The database and the snapshot folder, opened together."""
+
+    def __init__(self, engine: Engine, snapshots_dir: Path) -> None:
+        self.engine = engine
+        self.snapshots_dir = snapshots_dir
+        self.db = Database(engine)
+        self.sources = Sources(self.db)
+        self.snapshots = Snapshots(self.db, snapshots_dir)
+        self.claims = Claims(self.db)
+        self.changes = Changes(self.db)
+        self.queue = ReviewQueue(self.db)
+        self.decisions = Decisions(self.db)
+        self.audit_log = AuditLog(self.db)
+        self.editors = Editors(self.db, self.audit_log)
+        self.runs = Runs(self.db)
+
+    @classmethod
+    def open(cls, settings: Settings) -> Store:
+        """Open (and create or migrate) the database INGEST_DATABASE_URL names, by default a
+        SQLite file in INGEST_HOME; StoreError naming it (without its password) when it cannot."""
+        settings.home.mkdir(parents=True, exist_ok=True)
+        url = database_url(settings.db_url)
+        try:
+            store = cls(create_engine(url), settings.snapshots_dir)
+            store.migrate()
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"cannot open database '{without_password(url)}': {exc}") from exc
+        return store
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def migrate(self) -> int:
+        with self.engine.begin() as conn:
+            return migrate(conn)
+
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        with self.db.begin() as conn:
+            yield conn
+
+    # -- sources -----------------------------------------------------------------------------
+
+    def upsert_source(self, source: Source) -> None:
+        self.sources.upsert([source])
+
+    def upsert_sources(self, found: list[Source]) -> None:
+        self.sources.upsert(found)
+
+    def discovered_sources(self) -> list[Source]:
+        return self.sources.discovered()
+
+    def source_state(self, url: str) -> dict[str, Any] | None:
+        """The source's row as a dict, for the callers not yet on `sources.states` (pipeline,
+        flows/: issue 16's next phase); new code reads SourceRow from `self.sources`."""
+        row = self.sources.states([url]).get(url)
+        return row.to_dict() if row else None
+
+    def source_states(self, urls: list[str]) -> dict[str, dict[str, Any]]:
+        """`source_state` of many URLs in one query (those with no row are left out)."""
+        return {url: row.to_dict() for url, row in self.sources.states(urls).items()}
+
+    def record_unchanged(self, checks: list[dict[str, Any]], run_id: str | None = None) -> None:
+        self.sources.record_unchanged(checks, run_id)
+
+    def update_source_state(self, url: str, **values: Any) -> None:
+        self.sources.update_state(url, **values)
+
+    def latest_sha_for_extractor(self, extractor: str, exclude_url: str) -> str | None:
+        return self.sources.latest_sha_for_extractor(extractor, exclude_url)
+
+    def record_fetch(
+        self,
+        url: str,
+        status: str,
+        *,
+        sha256: str | None = None,
+        http_status: int | None = None,
+        error: str | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        self.sources.record_fetch(
+            url, status, sha256=sha256, http_status=http_status, error=error, run_id=run_id
+        )
+
+    # -- snapshots and claims ----------------------------------------------------------------
+
+    def put_snapshot(self, snap: Snapshot) -> bool:
+        return self.snapshots.put(snap)
+
+    def get_snapshot(self, sha256: str) -> Snapshot:
+        return self.snapshots.get(sha256)
+
+    def snapshot_meta(self, sha256: str) -> SnapshotRow | None:
+        return self.snapshots.meta(sha256)
+
+    def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
+        return self.claims.put(snapshot_sha256, source_url, found)
+
+    def claims_for(self, snapshot_sha256: str) -> list[Claim]:
+        return self.claims.of_snapshot(snapshot_sha256)
+
+    # -- changes and the review queue --------------------------------------------------------
+
+    def get_change(self, change_id: str, conn: Connection | None = None) -> ChangeRow | None:
+        return self.changes.get(change_id, conn)
+
+    def find_changes(self, change_id_prefix: str) -> list[str]:
+        return self.changes.find(change_id_prefix)
+
+    def change_statuses(self, ids: list[str]) -> dict[str, str]:
+        return self.changes.statuses(ids)
+
+    def list_changes(
+        self,
+        status: str | None = None,
+        profile: str | None = None,
+        source_url: str | None = None,
+        kind: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Change]:
+        filters = QueueFilter(status=status, profile=profile, source_url=source_url, kind=kind)
+        return self.changes.in_queue_order(filters, limit, offset)
+
+    def count_changes(self, filters: QueueFilter) -> int:
+        return self.queue.count_changes(filters)
+
+    def queue_rows(self, filters: QueueFilter, limit: int, offset: int = 0) -> list[ChangeRow]:
+        return self.queue.rows(filters, limit, offset)
+
+    def queue_neighbour(
+        self, filters: QueueFilter, change: Mapping[str, Any], forward: bool = True
+    ) -> str | None:
+        return self.queue.neighbour(filters, _row(change), forward)
+
+    def queue_facets(self, filters: QueueFilter) -> dict[str, list[tuple[str, int]]]:
+        return self.queue.facets(filters)
+
+    def count_facts(self, filters: QueueFilter) -> int:
+        return self.queue.count_facts(filters)
+
+    def queue_facts(
+        self, filters: QueueFilter, limit: int, offset: int = 0
+    ) -> list[list[ChangeRow]]:
+        return self.queue.facts(filters, limit, offset)
+
+    def fact_members(
+        self, change: Mapping[str, Any], filters: QueueFilter, conn: Connection | None = None
+    ) -> list[ChangeRow]:
+        return self.queue.fact_members(_row(change), filters, conn)
+
+    def fact_neighbour(
+        self, filters: QueueFilter, change: Mapping[str, Any], forward: bool = True
+    ) -> str | None:
+        return self.queue.fact_neighbour(filters, _row(change), forward)
+
+    def fact_position(self, filters: QueueFilter, change: Mapping[str, Any]) -> int:
+        return self.queue.fact_position(filters, _row(change))
+
+    # -- the audit log -----------------------------------------------------------------------
+
+    def audit(
+        self,
+        conn: Connection,
+        actor: str,
+        action: str,
+        *,
+        change_id: str | None = None,
+        profile: str | None = None,
+        **detail: Any,
+    ) -> None:
+        self.audit_log.append(conn, actor, action, change_id=change_id, profile=profile, **detail)
+
+    def audit_entries(self, limit: int = 100) -> list[AuditEntry]:
+        return self.audit_log.page(limit)[0]
+
+    def audit_page(self, limit: int, offset: int = 0) -> tuple[list[AuditEntry], int]:
+        return self.audit_log.page(limit, offset)
+
+    # -- editors and runs --------------------------------------------------------------------
+
+    def add_editor(self, name: str, password_hash: str) -> bool:
+        return self.editors.add(name, password_hash)
+
+    def editor_hash(self, name: str) -> str | None:
+        return self.editors.password_hash(name)
+
+    def session_epoch(self, name: str) -> str | None:
+        return self.editors.session_epoch(name)
+
+    def renew_session_epoch(self, name: str) -> str | None:
+        return self.editors.renew_session_epoch(name)
+
+    def list_editors(self) -> list[EditorRow]:
+        return self.editors.all()
+
+    def remove_editor(self, name: str) -> bool:
+        return self.editors.remove(name)
+
+    def start_run(self, run_id: str, kind: str) -> None:
+        self.runs.start(run_id, kind)
+
+    def finish_run(self, run_id: str, report: dict[str, Any]) -> None:
+        self.runs.finish(run_id, report)
+
+
+def _row(change: Mapping[str, Any]) -> ChangeRow:
+    return change if isinstance(change, ChangeRow) else ChangeRow.from_mapping(change)
+
+
+def row_to_change(row: Mapping[str, Any]) -> Change:
+    """The contract's Change of a stored change row."""
+    return _row(row).to_change()
