@@ -49,6 +49,11 @@ GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z]
 # A single affiliation line whose centre lies this close (fraction of the names' span) to the
 # centre of a grid of names belongs to all of them ("Microsoft Research" under four names).
 SHARED_CENTRE_TOLERANCE = 0.1
+FOOTNOTE_AFFILIATION_WORDS = 10  # a keyed footnote of at most this many words may be a name
+# A footnote's next line starts this close to its left edge (in sizes: the first line may be
+# indented by its marker) and lies at most this many sizes below.
+FOOTNOTE_ALIGN = 1.2
+FOOTNOTE_LEADING = 1.6
 SHARED_OVERLAP = 0.25  # ... or lies under at least this much of two names' columns
 NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|\s{3,})\s*")
 
@@ -77,8 +82,16 @@ IGNORE_RE = re.compile(
     r"equal(ly)? contribut|contributed equally|corresponding author|work (was )?done|"
     r"these authors|joint first|project lead|^\(?dated\b|^\(?received\b|^preprint\b|"
     r"^\*?\s*(email|e-mail|contact)\b|^code\b|^project page|^homepage|^under review|"
-    r"^accepted\b|^published\b|^copyright|^proceedings\b",
+    r"^accepted\b|^published\b|^copyright|^proceedings\b|work performed|performed while|"
+    r"done while|while (at|visiting)|internship|^editors?:|^orientador|^co-orientador|"
+    r"^(advisor|supervisor)s?\b|(?-i:^[a-z0-9.-]+\.(com|org|net|edu|gov|io|ai)(\.[a-z]{2})?$)",
     re.I,
+)
+# Where a footnote's affiliation ends and a note runs on: "Google Inc., USA. Correspondence to"
+FOOTNOTE_NOTE_RE = re.compile(
+    r"[.;]\s+(?:correspon|proceedings\b|copyright|preprint|work\b|equal\b|under review|"
+    r"code\b|e-?mail|contact\b|project\b|accepted\b|published\b|submitted\b|received\b).*$",
+    re.I | re.S,
 )
 # Spacing accents that some TeX fonts draw before the letter ("Teˇsanovi´c" -> "Tešanović").
 SPACING_ACCENTS = {
@@ -553,24 +566,28 @@ class BlockParser:
         marked = {k for a in self.authors for k in a.markers}
         if marked:  # footnotes further down the page: affiliations, or one author's email
             below = [line for line in page_lines if line not in block]
-            for line in below:
+            for number, line in enumerate(below):
                 for cell in line.cells:
-                    for piece in self._pieces(cell):
-                        text = clean(piece.text)
+                    pieces = self._pieces(cell)
+                    if pieces and pieces[-1].keys and pieces[-1].text.rstrip().endswith(("-", ",")):
+                        _run_on(pieces[-1], cell, below[number + 1 : number + 4])
+                    for piece in pieces:
+                        text = clean(FOOTNOTE_NOTE_RE.sub("", piece.text)).rstrip(".")
                         emails = EMAIL_RE.findall(piece.text)
                         owners = [
                             a for a in self.authors if piece.keys and piece.keys[0] in a.markers
                         ]
                         if emails and len(owners) == 1:
                             self.footnote_emails.append((emails[0].lower(), owners[0]))
-                            continue
                         if (
-                            piece.keys
+                            "@" not in text
+                            and piece.keys
                             and piece.keys[0] in wanted
-                            and is_institution(text)
+                            and _footnote_affiliation(text)
                             and not IGNORE_RE.search(text)
                         ):
-                            aff = Affiliation(text=text, quote=piece.quote.strip(), page=cell.page)
+                            quote = FOOTNOTE_NOTE_RE.sub("", piece.quote).strip()
+                            aff = Affiliation(text=text, quote=quote, page=cell.page)
                             for k in piece.keys:
                                 self.keyed.setdefault(k, aff)
                                 wanted.discard(k)
@@ -607,6 +624,39 @@ class BlockParser:
                 x0, x1 = min(columns, key=lambda c: abs((c[0] + c[1]) / 2 - x))
                 column = [a for a in band if (a.x0, a.x1) == (x0, x1)]
             self.email_groups.append(EmailGroup(group, band, column, after))
+
+
+def _footnote_affiliation(text: str) -> bool:
+    """A keyed footnote that reads as an affiliation: institution words, or a short
+    capitalised phrase ("UC Berkeley", "Mila"), not a sentence or a link."""
+    words = text.split()
+    if is_institution(text):
+        return True
+    return (
+        0 < len(words) <= FOOTNOTE_AFFILIATION_WORDS
+        and text[:1].isupper()
+        and not is_prose(text)
+        and not URL_RE.search(text)
+        and sum(1 for w in words if w[:1].islower()) <= len(words) // 3
+    )
+
+
+def _run_on(piece: _Piece, cell: Cell, following: list[Line]) -> None:
+    """A footnote affiliation that wraps ("Shanghai Jiao Tong Univer-" / "sity. Corresp...")
+    takes the start of the next line printed at the same left edge."""
+    for line in following:
+        if line.page != cell.page or cell.y - line.y > FOOTNOTE_LEADING * cell.size:
+            return
+        for other in line.cells:
+            if abs(other.x0 - cell.x0) > FOOTNOTE_ALIGN * cell.size or not other.text:
+                continue
+            first = other.text.split("  ")[0]
+            if piece.text.rstrip().endswith("-") and first[:1].islower():
+                piece.text = piece.text.rstrip()[:-1] + first
+            else:
+                piece.text = f"{piece.text.rstrip()} {first}"
+            piece.quote = f"{piece.quote}\n{first}"
+            return
 
 
 def _shared(cell: Cell, columns: list[tuple[float, float]]) -> bool:
