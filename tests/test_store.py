@@ -53,12 +53,16 @@ def test_audit_log_is_append_only(store: Store) -> None:
     assert store.audit_entries()[0]["actor"] == "ed"
 
 
+def _forget_migrations_after(conn: sa.Connection, kept: int) -> None:
+    conn.execute(sa.text("DELETE FROM applied_migrations WHERE seq > :n"), {"n": kept})
+
+
 def test_an_old_database_is_migrated_in_place(store: Store, workspace: Settings) -> None:
     store.update_source_state("https://example.org/a", etag="e1")
     with store.engine.begin() as conn:  # make it look like a version-1 database
         conn.exec_driver_sql("ALTER TABLE sources DROP COLUMN final_url")
         conn.exec_driver_sql("ALTER TABLE sources DROP COLUMN settled")
-        conn.exec_driver_sql("UPDATE schema_version SET version = 1")
+        _forget_migrations_after(conn, 1)
     store.close()
     reopened = Store.open(workspace)
     assert reopened.migrate() == len(MIGRATIONS)
@@ -104,7 +108,7 @@ def test_migration_5_gives_existing_editors_a_session_epoch(
     store.add_editor("bob", "hash-b")
     with store.engine.begin() as conn:  # make it look like a version-4 database
         conn.exec_driver_sql("ALTER TABLE editors DROP COLUMN session_epoch")
-        conn.exec_driver_sql("UPDATE schema_version SET version = 4")
+        _forget_migrations_after(conn, 4)
     store.close()
     reopened = Store.open(workspace)
     assert reopened.migrate() == len(MIGRATIONS) >= 5
@@ -125,7 +129,7 @@ def test_migration_6_gives_existing_changes_their_fact(store: Store, workspace: 
         conn.exec_driver_sql("DROP INDEX IF EXISTS ix_decisions_bulk")
         conn.exec_driver_sql("ALTER TABLE changes DROP COLUMN fact")
         conn.exec_driver_sql("ALTER TABLE decisions DROP COLUMN bulk")
-        conn.exec_driver_sql("UPDATE schema_version SET version = 5")
+        _forget_migrations_after(conn, 5)
     store.close()
     reopened = Store.open(workspace)
     assert reopened.migrate() == len(MIGRATIONS) >= 6

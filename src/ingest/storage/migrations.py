@@ -1,31 +1,140 @@
-"""Schema migrations: each runs once, in order; the version reached is kept in `schema_version`."""
+"""Schema migrations, registered by name in the style of sqlite-utils' `migrations.py`: each is
+a function applied once, in the order registered, and recorded by name in `applied_migrations`.
+
+    migrations = Migrations()
+
+    @migrations.register
+    def sources_settled(conn: Connection) -> None:
+        # what each source's last full check settled to (ingest.settled)
+        ...
+
+A database made before the registry (issue 16) kept only a number in `schema_version`: its first
+N migrations are recorded as applied (the registry keeps the old numbering's order), the rest run.
+To add one: a new function at the end, registered; never rename, reorder or remove one.
+"""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from ingest.models import iso_z, utcnow
 from ingest.storage.schema import (
     _APPEND_ONLY_POSTGRESQL,
     _APPEND_ONLY_SQLITE,
     BULK_INDEX,
     FACT_INDEX,
     REVIEW_INDEXES,
+    applied_migrations,
     changes,
     editors,
     metadata,
     schema_version,
 )
 
+_MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    step: Callable[[Connection], None]
+
+    @property
+    def description(self) -> str:
+        return (self.step.__doc__ or self.name).strip().splitlines()[0]
+
+
+class Migrations:
+    """Named migrations, applied once each in the order registered."""
+
+    def __init__(self) -> None:
+        self._steps: list[Migration] = []
+
+    def register(self, step: Callable[[Connection], None]) -> Callable[[Connection], None]:
+        """Register a migration under its function's name (a decorator)."""
+        if any(m.name == step.__name__ for m in self._steps):
+            raise ValueError(f"migration '{step.__name__}' is registered twice")
+        self._steps.append(Migration(step.__name__, step))
+        return step
+
+    def __iter__(self) -> Iterator[Migration]:
+        return iter(self._steps)
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    @property
+    def names(self) -> list[str]:
+        return [m.name for m in self._steps]
+
+    def applied(self, conn: Connection) -> list[str]:
+        """The names recorded as applied, in the order they were applied."""
+        if not sa.inspect(conn).has_table(applied_migrations.name):
+            return []
+        query = sa.select(applied_migrations.c.name).order_by(applied_migrations.c.seq)
+        return [str(name) for name in conn.execute(query).scalars()]
+
+    def pending(self, conn: Connection) -> list[Migration]:
+        done = set(self.applied(conn))
+        return [m for m in self._steps if m.name not in done]
+
+    def apply(self, conn: Connection) -> list[str]:
+        """Apply the pending migrations in the caller's transaction; returns their names. A
+        database that records names this code does not know (made by newer code) is refused."""
+        if conn.dialect.name == "postgresql":  # two processes opening a new database at once
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+        applied_migrations.create(conn, checkfirst=True)
+        self._adopt_numbered(conn)
+        unknown = [name for name in self.applied(conn) if name not in self.names]
+        if unknown:
+            raise MigrationError(
+                f"the database has migrations this version does not know: {', '.join(unknown)} "
+                "(made by a newer ingest?)"
+            )
+        done: list[str] = []
+        for migration in self.pending(conn):
+            migration.step(conn)
+            self._record(conn, migration.name)
+            done.append(migration.name)
+        return done
+
+    def _adopt_numbered(self, conn: Connection) -> None:
+        """A database of the numbered scheme: its first `schema_version` migrations are applied."""
+        if self.applied(conn) or not sa.inspect(conn).has_table(schema_version.name):
+            return
+        version = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
+        for migration in self._steps[: int(version)]:
+            self._record(conn, migration.name)
+
+    @staticmethod
+    def _record(conn: Connection, name: str) -> None:
+        seq = conn.execute(sa.select(sa.func.count()).select_from(applied_migrations)).scalar()
+        conn.execute(
+            applied_migrations.insert().values(
+                seq=int(seq or 0) + 1, name=name, applied_at=iso_z(utcnow())
+            )
+        )
+
+
+class MigrationError(sa.exc.SQLAlchemyError):
+    """The database's schema cannot be brought to this version's."""
+
+
+MIGRATIONS = Migrations()
+
 
 def new_session_epoch() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _migration_1(conn: Connection) -> None:
+@MIGRATIONS.register
+def create_tables(conn: Connection) -> None:
+    """The tables, and the triggers that keep the audit log append-only."""
     metadata.create_all(conn)
     if conn.dialect.name == "sqlite":
         for ddl in _APPEND_ONLY_SQLITE:
@@ -35,28 +144,32 @@ def _migration_1(conn: Connection) -> None:
             conn.exec_driver_sql(ddl)
 
 
-def _migration_2(conn: Connection) -> None:
+@MIGRATIONS.register
+def sources_final_url(conn: Connection) -> None:
     """Remember the URL a source was finally served from: validators belong to that hop."""
     columns = {c["name"] for c in sa.inspect(conn).get_columns("sources")}
     if "final_url" not in columns:
         conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN final_url TEXT")
 
 
-def _migration_3(conn: Connection) -> None:
+@MIGRATIONS.register
+def editors_and_queue_indexes(conn: Connection) -> None:
     """Editor accounts for the review page, and the indexes its queue needs."""
     editors.create(conn, checkfirst=True)
     for index in REVIEW_INDEXES:
         index.create(conn, checkfirst=True)
 
 
-def _migration_4(conn: Connection) -> None:
+@MIGRATIONS.register
+def sources_settled(conn: Connection) -> None:
     """What each source's last full check settled to (ingest.settled)."""
     columns = {c["name"] for c in sa.inspect(conn).get_columns("sources")}
     if "settled" not in columns:
         conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN settled JSON")
 
 
-def _migration_5(conn: Connection) -> None:
+@MIGRATIONS.register
+def editors_session_epoch(conn: Connection) -> None:
     """A session epoch per editor account (sessions can be revoked); the sessions signed in
     before it carry none, so they end: each editor signs in once more."""
     columns = {c["name"] for c in sa.inspect(conn).get_columns("editors")}
@@ -71,7 +184,8 @@ def _migration_5(conn: Connection) -> None:
         )
 
 
-def _migration_6(conn: Connection) -> None:
+@MIGRATIONS.register
+def changes_fact_and_decisions_bulk(conn: Connection) -> None:
     """The fact each change states (one decision per fact) and the action a decision was part
     of (undo a bulk whole); existing changes get their fact computed here."""
     from ingest.grouping import fact_key
@@ -100,28 +214,7 @@ def _migration_6(conn: Connection) -> None:
     BULK_INDEX.create(conn, checkfirst=True)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [
-    _migration_1,
-    _migration_2,
-    _migration_3,
-    _migration_4,
-    _migration_5,
-    _migration_6,
-]
-
-_MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
-
-
 def migrate(conn: Connection) -> int:
-    """Run the migrations this database has not had; returns the version reached."""
-    if conn.dialect.name == "postgresql":  # two processes opening a new database at once
-        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
-    schema_version.create(conn, checkfirst=True)
-    current = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
-    for number, step in enumerate(MIGRATIONS, start=1):
-        if number > current:
-            step(conn)
-            conn.execute(schema_version.delete())
-            conn.execute(schema_version.insert().values(version=number))
-            current = number
-    return int(current)
+    """Apply the migrations this database has not had; returns how many it has had in all."""
+    MIGRATIONS.apply(conn)
+    return len(MIGRATIONS.applied(conn))

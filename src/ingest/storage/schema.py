@@ -8,6 +8,16 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
+# the migrations applied, by name, in order (ingest.storage.migrations)
+applied_migrations = sa.Table(
+    "applied_migrations",
+    metadata,
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("applied_at", sa.Text, nullable=False),
+)
+
+# before the named migrations: the number of the last one applied (read once, to adopt it)
 schema_version = sa.Table(
     "schema_version", metadata, sa.Column("version", sa.Integer, nullable=False)
 )
