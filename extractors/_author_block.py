@@ -55,7 +55,14 @@ FOOTNOTE_AFFILIATION_WORDS = 10  # a keyed footnote of at most this many words m
 FOOTNOTE_ALIGN = 1.2
 FOOTNOTE_LEADING = 1.6
 SHARED_OVERLAP = 0.25  # ... or lies under at least this much of two names' columns
-NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|\s{3,})\s*")
+NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|[·•]|\s{3,})\s*")
+# A name's number printed before an affiliation with a space ("1 Laboratoire ..., 2 Synchrotron"),
+# at the start of a cell or after a comma: a marker only when a name carries that number.
+SPACED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})\s+(?=[A-Z][a-z])")
+# A footnote marker printed as a cell of its own: "1", "a", "*", "†".
+LOOSE_MARKER_RE = re.compile(rf"\d{{1,2}}|[a-z]|[{re.escape(SYMBOL_MARKERS)}]")
+# Numeric markers printed at full size right after a name: "Ödeen1*", "Håstad2,3 and", "Last135"
+NAME_NUMBER_RE = re.compile(r"(?<=[^\W\d_])(\d{1,3}(?:\s?,\s?\d{1,3})*)(?=[\s,;·•*†‡§&]|$)")
 
 NAME_PARTICLES = {
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
@@ -84,7 +91,8 @@ IGNORE_RE = re.compile(
     r"^\*?\s*(email|e-mail|contact)\b|^code\b|^project page|^homepage|^under review|"
     r"^accepted\b|^published\b|^copyright|^proceedings\b|work performed|performed while|"
     r"done while|while (at|visiting)|internship|^editors?:|^orientador|^co-orientador|"
-    r"^(advisor|supervisor)s?\b|(?-i:^[a-z0-9.-]+\.(com|org|net|edu|gov|io|ai)(\.[a-z]{2})?$)",
+    r"^(advisor|supervisor)s?\b|\binterns? at\b|supported by|funded by|^\(?©|"
+    r"(?-i:^[a-z0-9.-]+\.(com|org|net|edu|gov|io|ai)(\.[a-z]{2})?$)",
     re.I,
 )
 # Where a footnote's affiliation ends and a note runs on: "Google Inc., USA. Correspondence to"
@@ -101,6 +109,11 @@ SPACING_ACCENTS = {
 }  # fmt: skip
 LIGATURES = str.maketrans(
     {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"}
+)
+# An accent drawn after its letter and followed by a space (some publishers' fonts):
+# a vowel, its accent, a space, then a consonant (or the end): the accent is the vowel's.
+_TRAILING_ACCENT_RE = re.compile(
+    f"([AEIOUYaeiouy])([{''.join(SPACING_ACCENTS)}])(\\s+|$)(?=([^\\W\\daeiouyAEIOUY_])|$)"
 )
 _ACCENT_RE = re.compile(f"([{''.join(SPACING_ACCENTS)}])\\s?([A-Za-zıȷ])")
 _JUNK_RE = re.compile(r"[()\[\]\x00-\x1f\ufffd✉]+")
@@ -147,7 +160,12 @@ def fix_accents(text: str) -> str:
         letter = {"ı": "i", "ȷ": "j"}.get(m.group(2), m.group(2))
         return letter + SPACING_ACCENTS[m.group(1)]
 
-    return unicodedata.normalize("NFC", _ACCENT_RE.sub(merge, text.translate(LIGATURES)))
+    def after(m: re.Match[str]) -> str:  # "Universite´ Paris", "He´ le` ne": on the letter before
+        joined = m.group(1) + SPACING_ACCENTS[m.group(2)]
+        return joined if (m.group(4) or "").islower() else joined + m.group(3)
+
+    text = _TRAILING_ACCENT_RE.sub(after, text.translate(LIGATURES))
+    return unicodedata.normalize("NFC", _ACCENT_RE.sub(merge, text))
 
 
 def clean(text: str) -> str:
@@ -333,15 +351,26 @@ class BlockParser:
 
     # -- names
 
-    def _tokens(self, segments: list[Segment], *, glued_numbers: bool) -> list[tuple[str, str]]:
+    def _tokens(
+        self,
+        segments: list[Segment],
+        *,
+        glued_numbers: bool,
+        name_numbers: bool = False,
+        spaced_numbers: bool = False,
+    ) -> list[tuple[str, str]]:
         tokens: list[tuple[str, str]] = []
         for seg in segments:
             if seg.sup:
                 tokens.append(("M", seg.text))
                 continue
             text = seg.text
+            if name_numbers:
+                text = NAME_NUMBER_RE.sub(lambda m: "\x01" + m.group(1) + "\x02", text)
             if glued_numbers:
                 text = GLUED_NUMBER_RE.sub(lambda m: "\x01" + m.group(1) + "\x02", text)
+            if spaced_numbers:
+                text = SPACED_NUMBER_RE.sub(self._named_number, text)
             pos = 0
             for m in re.finditer(f"\x01(\\d+)\x02|{INLINE_MARKER_RE.pattern}", text):
                 if m.start() > pos:
@@ -351,6 +380,12 @@ class BlockParser:
             if pos < len(text):
                 tokens.append(("T", text[pos:]))
         return tokens
+
+    def _named_number(self, m: re.Match[str]) -> str:
+        """A spaced number before an affiliation, as a marker when a name carries it."""
+        if any(m.group(1) in a.markers for a in self.authors):
+            return "\x01" + m.group(1) + "\x02"
+        return m.group(0)
 
     def _names(self, segments: list[Segment]) -> list[Author] | None:
         """The names of a names cell, with their markers; None when the cell is not names."""
@@ -373,7 +408,7 @@ class BlockParser:
             buffer = ""
             return True
 
-        for kind, text in self._tokens(segments, glued_numbers=False):
+        for kind, text in self._tokens(segments, glued_numbers=False, name_numbers=True):
             if kind == "T":
                 buffer += text
                 continue
@@ -487,9 +522,10 @@ class BlockParser:
         self.affiliations.append(aff)
         return aff
 
-    def _pieces(self, cell: Cell) -> list[_Piece]:
+    def _pieces(self, cell: Cell, *, in_block: bool = False) -> list[_Piece]:
         pieces: list[_Piece] = []
-        for kind, text in self._tokens(cell.segments, glued_numbers=True):
+        segments = _merged_plain(cell.segments) if in_block else cell.segments
+        for kind, text in self._tokens(segments, glued_numbers=True, spaced_numbers=in_block):
             if kind == "M":
                 keys = marker_keys(text)
                 if not keys:
@@ -506,7 +542,7 @@ class BlockParser:
         return [p for p in pieces if clean(p.text) or p.keys]
 
     def _affiliation_cell(self, number: int, cell: Cell) -> None:
-        pieces = self._pieces(cell)
+        pieces = self._pieces(cell, in_block=True)
         for piece in pieces:
             text = clean(re.sub(r"\s*\band\s*$", "", piece.text.strip()))
             quote = piece.quote.strip().rstrip(",;").strip()
@@ -567,8 +603,15 @@ class BlockParser:
         if marked:  # footnotes further down the page: affiliations, or one author's email
             below = [line for line in page_lines if line not in block]
             for number, line in enumerate(below):
+                loose: list[str] = []  # a marker printed apart, before its footnote: "1   Dept."
                 for cell in line.cells:
+                    if LOOSE_MARKER_RE.fullmatch(cell.text):
+                        loose = marker_keys(cell.text)
+                        continue
                     pieces = self._pieces(cell)
+                    if loose and pieces and not pieces[0].keys:
+                        pieces[0].keys = loose
+                    loose = []
                     if pieces and pieces[-1].keys and pieces[-1].text.rstrip().endswith(("-", ",")):
                         _run_on(pieces[-1], cell, below[number + 1 : number + 4])
                     for piece in pieces:
@@ -641,14 +684,28 @@ def _footnote_affiliation(text: str) -> bool:
     )
 
 
+def _merged_plain(segments: list[Segment]) -> list[Segment]:
+    """Neighbouring full-size segments as one (a bold "1" and its affiliation), so that a
+    number printed before an affiliation is seen with the text it introduces."""
+    out: list[Segment] = []
+    for seg in segments:
+        if out and not seg.sup and not out[-1].sup and not seg.column_start:
+            last = out[-1]
+            out[-1] = Segment(last.text + seg.text, False, last.x, last.size, last.font)
+        else:
+            out.append(seg)
+    return out
+
+
 def _run_on(piece: _Piece, cell: Cell, following: list[Line]) -> None:
     """A footnote affiliation that wraps ("Shanghai Jiao Tong Univer-" / "sity. Corresp...")
     takes the start of the next line printed at the same left edge."""
     for line in following:
-        if line.page != cell.page or cell.y - line.y > FOOTNOTE_LEADING * cell.size:
+        size = max(cell.size, line.size)
+        if line.page != cell.page or cell.y - line.y > FOOTNOTE_LEADING * size:
             return
         for other in line.cells:
-            if abs(other.x0 - cell.x0) > FOOTNOTE_ALIGN * cell.size or not other.text:
+            if abs(other.x0 - cell.x0) > FOOTNOTE_ALIGN * size or not other.text:
                 continue
             first = other.text.split("  ")[0]
             if piece.text.rstrip().endswith("-") and first[:1].islower():

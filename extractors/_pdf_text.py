@@ -334,7 +334,7 @@ def drop_line_numbers(runs: list[Run]) -> list[Run]:
 def _layout_rows(layout: str) -> list[list[tuple[int, str]]]:
     """(column, text) chunks of each layout-mode line, split at runs of spaces."""
     return [
-        [(m.start(), m.group()) for m in _LAYOUT_CHUNK_RE.finditer(row)]
+        [(m.start(), m.group()) for m in _LAYOUT_CHUNK_RE.finditer(row.replace("\xa0", " "))]
         for row in layout.splitlines()
         if row.strip()
     ]
