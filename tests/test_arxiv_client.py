@@ -475,3 +475,12 @@ def test_bad_arguments() -> None:
         ArxivClient(Settings(), batch_size=0)
     with pytest.raises(ValueError):
         ArxivClient(Settings(), delay_seconds=-1)
+
+
+def test_the_politeness_delay_is_the_arxiv_delay_setting() -> None:
+    with ArxivClient(Settings(arxiv_delay=4.5)) as client:
+        assert client.delay_seconds == 4.5
+    with ArxivClient(Settings(arxiv_delay=4.5), delay_seconds=0.0) as replayed:
+        assert replayed.delay_seconds == 0.0
+    with pytest.raises(ValueError, match="must not be negative"):
+        ArxivClient(Settings(), delay_seconds=-1.0)

@@ -156,7 +156,7 @@ def test_pdf_is_read_once_per_version_and_a_corrupt_one_fails_cleanly(
             200, headers={"content-type": "application/pdf"}, content=body["data"]
         )
 
-    with make_client(workspace, transport=httpx.MockTransport(handler)) as http:
+    with make_client(workspace, transport=httpx.MockTransport(handler), offline=True) as http:
 
         def read(p: Paper):
             return read_pdf(

@@ -77,7 +77,7 @@ def test_an_unexpected_error_on_one_page_fails_that_page_not_the_batch(
             raise RuntimeError("a bug, say")
         return httpx.Response(200, text="# fine\n", headers={"Content-Type": "text/markdown"})
 
-    with make_client(workspace, transport=httpx.MockTransport(answer)) as client:
+    with make_client(workspace, transport=httpx.MockTransport(answer), offline=True) as client:
         fetcher = PoliteFetcher(client, workspace)
         jobs: list[FetchJob] = [
             (s, None) for s in sources(*(f"https://a.org/{p}" for p in ("1", "boom", "2")))
@@ -137,7 +137,9 @@ def test_check_sources_goes_batch_by_batch_in_order_and_reports_progress(
     try:
         ctx.settings.batch_size = 2
         with (
-            make_client(ctx.settings, transport=httpx.MockTransport(answer)) as client,
+            make_client(
+                ctx.settings, transport=httpx.MockTransport(answer), offline=True
+            ) as client,
             progress.listening(lambda *moved: seen.append(moved)),
         ):
             ctx.store.upsert_sources(registry)

@@ -385,3 +385,30 @@ def test_normalize_url() -> None:
     )
     assert normalize_url("http://h:80") == "http://h/"
     assert normalize_url("http://h:8080/p?q=1") == "http://h:8080/p?q=1"
+
+
+def test_a_mock_transport_does_not_switch_off_the_address_check() -> None:
+    from ingest.fetch import client_mode
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=b"private")
+
+    settings = Settings(allow_private=False)
+    with make_client(settings, httpx.MockTransport(answer)) as online:
+        assert client_mode(online).offline is False
+        with pytest.raises(RefusedURLError, match="loopback"):
+            fetch(online, "http://127.0.0.1/secret", settings=settings)
+    with make_client(settings, httpx.MockTransport(answer), offline=True) as offline:
+        assert client_mode(offline).offline is True
+        assert fetch(offline, "http://127.0.0.1/secret", settings=settings).status == "fetched"
+
+
+def test_offline_needs_a_transport_and_a_plain_client_is_online() -> None:
+    from ingest.fetch import client_mode
+
+    with pytest.raises(ValueError, match="offline client needs a transport"):
+        make_client(Settings(), offline=True)
+    with httpx.Client() as plain:  # not made by make_client: online, no archive
+        assert client_mode(plain).offline is False and client_mode(plain).archive is None
+    with make_client(Settings()) as client:
+        assert type(client) is httpx.Client  # the mode is kept beside it, not in a subclass

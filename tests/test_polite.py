@@ -17,7 +17,6 @@ from http.server import BaseHTTPRequestHandler
 import httpx
 import pytest
 
-from ingest import polite
 from ingest.errors import FetchError, HTTPStatusError, RobotsDisallowedError
 from ingest.fetch import is_transient, make_client
 from ingest.polite import PoliteFetcher, product_token
@@ -356,9 +355,8 @@ def test_requests_to_one_host_start_host_delay_apart(
     for _ in range(3):
         fetcher.fetch(server.url("/a"))
     assert fake.sleeps == [1.0, 1.0]
-    monkeypatch.setitem(polite.HOST_DELAYS, "127.0.0.1", 3.0)  # a per-host floor, as for arXiv
     fake.sleeps.clear()
-    slower = make(robots=False, host_delay=1.0)
+    slower = make(robots=False, host_delay=1.0, host_delays={"127.0.0.1": 3.0})  # a floor
     for _ in range(3):
         slower.fetch(server.url("/a"))
     assert fake.sleeps == [3.0, 3.0]
@@ -410,3 +408,72 @@ def test_robots_error_survives_pickling() -> None:
     assert (type(copy), copy.rule, copy.robots_url, str(copy)) == (
         RobotsDisallowedError, "Disallow: /x", "http://h/robots.txt", str(err),
     )  # fmt: skip
+
+
+# settings: each tunable is read from Settings, one definition each
+
+
+def test_backoff_follows_its_settings(server: ScriptedServer, make, fake: FakeTime) -> None:
+    server.routes["/p"] = [Reply(503, b"busy")]
+    with pytest.raises(HTTPStatusError):
+        make(robots=False, max_attempts=4, backoff_base=0.5, backoff_cap=1.5).fetch(
+            server.url("/p")
+        )
+    assert fake.sleeps == [0.5, 1.0, 1.5]  # doubling from INGEST_BACKOFF_BASE, capped
+
+
+def test_an_unreadable_robots_txt_is_asked_again_after_its_ttl(
+    server: ScriptedServer, make, fake: FakeTime
+) -> None:
+    server.routes["/robots.txt"] = [Reply(503, b"busy"), Reply(404, b"none")]
+    fetcher = make(max_attempts=1, robots_failure_ttl=30.0)
+    with pytest.raises(FetchError, match="unreachable"):
+        fetcher.fetch(server.url("/page"))
+    fake.now += 29.0
+    with pytest.raises(FetchError, match="unreachable"):
+        fetcher.fetch(server.url("/page"))  # still within INGEST_ROBOTS_FAILURE_TTL
+    fake.now += 1.0
+    server.routes["/page"] = [Reply()]
+    assert fetcher.fetch(server.url("/page")).http_status == 200
+    assert server.log == ["/robots.txt", "/robots.txt", "/page"]
+
+
+def test_arxiv_hosts_are_paced_by_the_one_arxiv_delay() -> None:
+    settings = Settings(allow_private=True, host_delay=0.0, arxiv_delay=7.0)
+    assert settings.host_delay_floor("export.arxiv.org") == 7.0
+    assert settings.host_delay_floor("arxiv.org") == 7.0
+    assert settings.host_delay_floor("example.org") == 0.0
+    fake = FakeTime()
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=b"%PDF-1.4")
+
+    with make_client(settings, httpx.MockTransport(answer)) as client:
+        fetcher = PoliteFetcher(client, settings, sleep=fake.sleep, clock=fake.clock, robots=False)
+        for paper in ("1", "2", "3"):
+            fetcher.fetch(f"https://arxiv.org/pdf/{paper}")
+    assert fake.sleeps == [7.0, 7.0]
+
+
+# offline is said, not guessed from the transport's type
+
+
+def test_a_mock_transport_keeps_robots_and_pacing_unless_offline_is_said() -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        return httpx.Response(200, content=b"ok")
+
+    settings = Settings(allow_private=True, host_delay=2.0)
+    for offline, expected_paths, expected_sleeps in (
+        (False, ["/robots.txt", "/a", "/b"], [2.0, 2.0]),  # robots.txt is paced too
+        (True, ["/a", "/b"], []),
+    ):
+        seen.clear()
+        fake = FakeTime()
+        with make_client(settings, httpx.MockTransport(answer), offline=offline) as client:
+            fetcher = PoliteFetcher(client, settings, sleep=fake.sleep, clock=fake.clock)
+            fetcher.fetch("https://example.org/a")
+            fetcher.fetch("https://example.org/b")
+        assert (seen, fake.sleeps) == (expected_paths, expected_sleeps)

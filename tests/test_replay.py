@@ -229,3 +229,16 @@ def test_bundled_index_matches_its_files(bundled: ReplayArchive) -> None:
         )
         constructed = "constructed" in entry["file"] or entry["url"] in (V213, V214) or seeds
         assert entry["note"].startswith("CONSTRUCTED") == constructed
+
+
+def test_a_replay_client_is_offline_without_being_told(archive: ReplayArchive) -> None:
+    from ingest.fetch import client_mode
+    from ingest.polite import PoliteFetcher
+
+    strict = Settings(allow_private=False, host_delay=5.0)  # no DNS, robots or pacing offline
+    with make_client(strict, archive.transport(date(2025, 6, 1))) as client:
+        assert client_mode(client).offline is True
+        slept: list[float] = []
+        fetcher = PoliteFetcher(client, strict, sleep=slept.append)
+        assert fetcher.fetch(URL).status == "fetched" and fetcher.fetch(URL).status == "fetched"
+    assert slept == []

@@ -505,3 +505,12 @@ def test_pages_of_another_http_stack_are_archived_and_replayable(tmp_path: Path)
         writer.write_page(url, 200, {"content-type": "application/atom+xml"}, b"<feed/>")
     served = replay_session(ReplayArchive.load(tmp_path)).get(url)
     assert served.status_code == 200 and served.content == b"<feed/>"
+
+
+def test_the_archive_is_kept_beside_the_client(settings, folder) -> None:
+    from ingest.fetch import client_mode
+
+    with WarcWriter(folder) as writer, make_client(settings, archive=writer) as client:
+        assert type(client) is httpx.Client and client_mode(client).archive is writer
+    with httpx.Client() as plain:
+        assert client_mode(plain).archive is None

@@ -52,7 +52,6 @@ from ingest.fetch import REPLAY_AS_OF_HEADER, REPLAY_HEADER, REPLAY_MISS, retry_
 from ingest.models import Snapshot
 from ingest.settings import Settings
 
-DEFAULT_DELAY_SECONDS = 3.0  # arXiv's terms of use: no more than one request every three seconds
 DEFAULT_BATCH_SIZE = 100  # ids per id_list query (arXiv's advice; ~600 ids make the URL too long)
 MAX_PAGE_SIZE = 2000  # the API's limit of results per page
 CHUNK_BYTES = 64 * 1024  # read size of a response body
@@ -172,13 +171,15 @@ class ArxivClient:
         *,
         session: requests.Session | None = None,
         query_url_format: str | None = None,
-        delay_seconds: float = DEFAULT_DELAY_SECONDS,
+        delay_seconds: float | None = None,
         batch_size: int = DEFAULT_BATCH_SIZE,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not 1 <= batch_size <= MAX_PAGE_SIZE:
             raise ValueError(f"batch_size must be between 1 and {MAX_PAGE_SIZE}, not {batch_size}")
+        if delay_seconds is None:  # arXiv's terms: one request every INGEST_ARXIV_DELAY seconds
+            delay_seconds = settings.arxiv_delay
         if delay_seconds < 0:
             raise ValueError(f"delay_seconds must not be negative, not {delay_seconds}")
         self.settings = settings

@@ -1,6 +1,7 @@
 """Fetch one URL safely: checked addresses, our own redirect following, a size cap, no retries.
 
-    make_client(settings, transport=None, archive=None) -> httpx.Client   one per run, passed in
+    make_client(settings, transport=None, archive=None, offline=None)   one client per run
+    client_mode(client) -> ClientMode                       its offline flag and WARC archive
     fetch(client, url, settings=...) -> FetchResult            one document (after redirects/stubs)
     is_transient(exc), retry_after_seconds(headers)            for the caller's single retry layer
 
@@ -8,9 +9,11 @@ Every hop (the URL asked for, each HTTP redirect, each HTML redirect stub) is ch
 request is sent: http/https only, no user name or password in the URL (refused, and never shown
 in a message) and, unless `allow_private`, no host resolving to a loopback, private, link-local,
 reserved, multicast or cloud-metadata address, nor to an IPv6 address that carries such an IPv4
-address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo). A client built on an
-`httpx.MockTransport` (the replay archive, tests) reaches no network, so the address check is
-skipped for it; the other checks always apply. The address is checked when the hop is
+address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo). An offline client (made with
+`offline=True`, or on an `OfflineTransport`: the replay archive's) reaches no network, so the
+address check is skipped for it (and `ingest.polite` neither reads robots.txt nor paces it);
+the other checks always apply. Whether a client is offline is said when it is made, never
+guessed from its transport's type. The address is checked when the hop is
 resolved here; httpx resolves again to connect, so a DNS answer that changes in between
 (rebinding) is not caught: deployments that must be airtight add an egress firewall.
 
@@ -27,12 +30,15 @@ Bounds a hostile server cannot stretch:
 
 A client made with `archive=WarcWriter(...)` records every hop's request and response as WARC
 (`ingest.warc`), errors and 304s included; `fetch` behaves and returns exactly as without it.
+The mode and the archive are kept beside the client (`client_mode`), not in a subclass of it:
+any httpx.Client can be passed, one not made by `make_client` is online and unarchived.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
+import weakref
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -95,36 +101,63 @@ class FetchResult:
     redirects: list[str] = field(default_factory=list)  # each hop's target, in order
 
 
-class IngestClient(httpx.Client):
-    """An httpx.Client that knows whether its transport reaches the network, and its archive."""
+class OfflineTransport(httpx.BaseTransport):
+    """A transport that answers from this process (a replay archive): it says so, and a client
+    made on it is offline. It wraps an `httpx.MockTransport` of the same handler."""
 
-    def __init__(
-        self, *, offline: bool = False, archive: WarcWriter | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(**kwargs)
-        self.offline = offline
-        self.archive = archive
+    def __init__(self, handler: Any) -> None:
+        self._inner = httpx.MockTransport(handler)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self._inner.handle_request(request)
+
+
+@dataclass(frozen=True)
+class ClientMode:
+    """How `fetch` uses a client: `offline` (no network behind it: no address check, and no
+    robots.txt or pacing in `ingest.polite`, since there is no server to protect or spare),
+    and the WARC `archive` each exchange goes to."""
+
+    offline: bool = False
+    archive: WarcWriter | None = None
+
+
+# the mode of each client `make_client` made, for as long as the client lives
+_MODES: weakref.WeakKeyDictionary[httpx.Client, ClientMode] = weakref.WeakKeyDictionary()
+
+
+def client_mode(client: httpx.Client) -> ClientMode:
+    """The client's mode: as `make_client` was told, else online without an archive."""
+    return _MODES.get(client, ClientMode())
 
 
 def make_client(
     settings: Settings,
     transport: httpx.BaseTransport | None = None,
     archive: WarcWriter | None = None,
+    *,
+    offline: bool | None = None,
 ) -> httpx.Client:
     """The HTTP client for one run: our User-Agent and timeout, redirects left to `fetch`.
 
-    Pass `transport` to serve responses without the network (`ReplayArchive.transport(...)`,
-    `httpx.MockTransport` in tests), `archive` to keep every exchange as WARC (the caller owns
-    and closes the writer). Close the client when the run ends (`with make_client(...)`).
+    `transport` serves responses from elsewhere (`ReplayArchive.transport(...)`, an
+    `httpx.MockTransport` in tests); `offline` says there is no network behind it (default:
+    only for an `OfflineTransport`, the replay archive's): a MockTransport standing in for real
+    servers keeps the address check, robots.txt and pacing unless `offline=True` is given.
+    `archive` keeps every exchange as WARC (the caller owns and closes the writer). Close the
+    client when the run ends (`with make_client(...)`).
     """
-    client = IngestClient(
-        offline=isinstance(transport, httpx.MockTransport),
-        archive=archive,
+    if offline is None:
+        offline = isinstance(transport, OfflineTransport)
+    if offline and transport is None:
+        raise ValueError("an offline client needs a transport that answers without the network")
+    client = httpx.Client(
         headers={"User-Agent": settings.user_agent, "Accept-Encoding": ACCEPT_ENCODING},
         timeout=httpx.Timeout(settings.http_timeout),
         follow_redirects=False,
         transport=transport,
     )
+    _MODES[client] = ClientMode(offline=offline, archive=archive)
     clip_to_deadlines(client)
     return client
 
@@ -316,7 +349,7 @@ def _follow(
     deadline: Deadline,
 ) -> tuple[_Response, str, list[str]]:
     """Request `url` and each hop it leads to: (the last answer, its URL, the hops' targets)."""
-    offline = isinstance(client, IngestClient) and client.offline
+    offline = client_mode(client).offline
     redirects: list[str] = []
     seen = {normalize_url(url)}
     current = url
@@ -456,7 +489,7 @@ def _archiving(
     A body `_get` left unread is read for the record first, bounded the same way.
     """
     body = bytearray()
-    archive = client.archive if isinstance(client, IngestClient) else None
+    archive = client_mode(client).archive
     if archive is None:
         yield body
         return

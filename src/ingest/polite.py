@@ -7,17 +7,18 @@
       │                                     the same client and checks, parsed with protego:
       │     4xx or unusable -> allow all     5xx, 429, unreachable -> refuse (transient)
       │     Disallow matching url -> RobotsDisallowedError, before the page is requested
-      │     Crawl-delay -> raises the host's delay (at most MAX_CRAWL_DELAY)
+      │     Crawl-delay -> raises the host's delay (at most INGEST_MAX_CRAWL_DELAY)
       └─ attempt 1..INGEST_MAX_ATTEMPTS, all within INGEST_SOURCE_DEADLINE of the first request
             ├─ wait for one of INGEST_HOST_CONCURRENCY slots of the host, then for its turn:
-            │  starts INGEST_HOST_DELAY s apart (HOST_DELAYS floors, Crawl-delay), after any pause
+            │  starts INGEST_HOST_DELAY s apart (or a host's floor, Crawl-delay), after any pause
             ├─ ingest.fetch.fetch(...)             never retries by itself; ends by
             │                                     INGEST_FETCH_DEADLINE or the source's, if sooner
             └─ transient failure (ingest.fetch.is_transient) and attempts left:
-                 Retry-After given -> the whole host pauses that long (fetch caps it at
-                                      300 s); longer than INGEST_MAX_RETRY_AFTER -> give up
-                                      now, and the host's other URLs fail fast until then
-                 otherwise         -> sleep random() * min(BACKOFF_CAP, BACKOFF_BASE * 2**(n-1))
+                 Retry-After given -> the whole host pauses that long; longer than
+                                      INGEST_MAX_RETRY_AFTER -> give up now, and the host's
+                                      other URLs fail fast until then
+                 otherwise         -> sleep random() * min(INGEST_BACKOFF_CAP,
+                                                           INGEST_BACKOFF_BASE * 2**(n-1))
                  the next attempt would start past the source's deadline -> give up now
 
 A host is its name plus any non-default port: http and https of one name share the pacing, and
@@ -34,7 +35,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,15 +44,9 @@ import httpx
 from protego import Protego
 
 from ingest.errors import FetchError, RefusedURLError, RobotsDisallowedError
-from ingest.fetch import DEFAULT_PORTS, FetchResult, IngestClient, check_url, fetch, is_transient
+from ingest.fetch import DEFAULT_PORTS, FetchResult, check_url, client_mode, fetch, is_transient
 from ingest.settings import Settings
 
-# Seconds between request starts for hosts that ask for more than INGEST_HOST_DELAY.
-HOST_DELAYS: dict[str, float] = {"arxiv.org": 3.0, "export.arxiv.org": 3.0}
-MAX_CRAWL_DELAY = 60.0  # a larger robots.txt Crawl-delay is honoured as this much
-BACKOFF_BASE = 1.0  # seconds: the first retry waits up to this, then doubling ...
-BACKOFF_CAP = 60.0  # ... up to this
-ROBOTS_FAILURE_TTL = 600.0  # seconds an unreachable robots.txt keeps its host refused
 PRODUCT_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -96,7 +91,7 @@ class PoliteFetcher:
         self._use_robots = robots
         self._lock = threading.Lock()  # guards the two dicts
         self._hosts: dict[str, _Host] = {}
-        self._offline = isinstance(client, IngestClient) and client.offline
+        self._offline = client_mode(client).offline
         if self._offline:
             self._use_robots = False
         self._robots: dict[str, _Robots] = {}
@@ -123,7 +118,7 @@ class PoliteFetcher:
         options |= {"previous_sha256": previous_sha256, "validated_url": validated_url}
         return self._with_retries(url, host, options)
 
-    def revalidate(self, url: str, state: dict[str, Any] | None) -> FetchResult:
+    def revalidate(self, url: str, state: Mapping[str, Any] | None) -> FetchResult:
         """`fetch` with the validators stored for `url` (a source's row: etag, last_modified,
         last_sha256, final_url); a 304 or the same bytes comes back as "unchanged"."""
         state = state or {}
@@ -138,7 +133,7 @@ class PoliteFetcher:
     def _host(self, name: str, key: str) -> _Host:
         with self._lock:
             if key not in self._hosts:
-                delay = max(self.settings.host_delay, HOST_DELAYS.get(name, 0.0))
+                delay = max(self.settings.host_delay, self.settings.host_delay_floor(name))
                 if self._offline:  # a replay archive: nobody's server to be polite to
                     delay = 0.0
                 slots = threading.BoundedSemaphore(self.settings.host_concurrency)
@@ -218,7 +213,8 @@ class PoliteFetcher:
             return None
         if retry_after is not None:  # the pause is waited in _wait_turn
             return None if retry_after > self.settings.max_retry_after else 0.0
-        return self._rand() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempt - 1))
+        base, cap = self.settings.backoff_base, self.settings.backoff_cap
+        return self._rand() * min(cap, base * 2 ** (attempt - 1))
 
     def _check_robots(self, url: str, origin: str, host: _Host) -> None:
         robots_url = f"{origin}/robots.txt"
@@ -241,20 +237,20 @@ class PoliteFetcher:
 
     def _load_robots(self, robots: _Robots, robots_url: str, host: _Host) -> None:
         """RFC 9309 §2.3.1: 2xx parsed; 4xx (or any other lasting failure) allows all;
-        5xx, 429 and network failures disallow all until ROBOTS_FAILURE_TTL has passed."""
+        5xx, 429 and network failures disallow all until INGEST_ROBOTS_FAILURE_TTL has passed."""
         parser, error, ttl = None, None, self.settings.robots_ttl
         try:
             result = self._with_retries(robots_url, host, {})
         except FetchError as exc:
             if is_transient(exc):
-                error, ttl = exc, ROBOTS_FAILURE_TTL
+                error, ttl = exc, self.settings.robots_failure_ttl
         else:
             body = result.snapshot.body if result.snapshot else b""
             parser = Protego.parse(body.decode("utf-8", errors="replace"))
             crawl_delay = parser.crawl_delay(self.agent)
             if crawl_delay:
                 with host.lock:
-                    host.delay = max(host.delay, min(crawl_delay, MAX_CRAWL_DELAY))
+                    host.delay = max(host.delay, min(crawl_delay, self.settings.max_crawl_delay))
         robots.parser, robots.error = parser, error
         robots.expires = self._clock() + ttl
 

@@ -40,6 +40,7 @@ from ingest.fetch import (
     REPLAY_DATE_HEADER,
     REPLAY_HEADER,
     REPLAY_MISS,
+    OfflineTransport,
     normalize_url,
 )
 from ingest.files import write_atomic
@@ -141,8 +142,9 @@ class ReplayArchive:
             raise ReplayMissError(url, as_of.isoformat() if as_of else None)
         return eligible[-1]
 
-    def transport(self, as_of: date | None = None) -> httpx.MockTransport:
-        """An httpx transport serving the versions in force on `as_of`.
+    def transport(self, as_of: date | None = None) -> OfflineTransport:
+        """An httpx transport serving the versions in force on `as_of`; a client made on it is
+        offline (`ingest.fetch.make_client`).
 
         Hits carry an ETag (the body's sha256) and honour If-None-Match with a 304; a URL with no
         recording (for that date) gets a 404 with header `x-ingest-replay: miss`, which `fetch`
@@ -152,7 +154,7 @@ class ReplayArchive:
         def handler(request: httpx.Request) -> httpx.Response:
             return self._serve(request, as_of)
 
-        return httpx.MockTransport(handler)
+        return OfflineTransport(handler)
 
     def _serve(self, request: httpx.Request, as_of: date | None) -> httpx.Response:
         url = str(request.url)

@@ -16,6 +16,8 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BUNDLED_PROFILES = PROJECT_ROOT / "fixtures" / "profiles"
 BUNDLED_WEB = PROJECT_ROOT / "fixtures" / "web"
 BUNDLED_SOURCES = PROJECT_ROOT / "fixtures" / "sources.json"
+# arXiv's hosts: its API and its abstract and PDF pages share INGEST_ARXIV_DELAY
+ARXIV_HOSTS = frozenset({"arxiv.org", "export.arxiv.org"})
 
 
 class Settings(BaseSettings):
@@ -88,7 +90,10 @@ class Settings(BaseSettings):
     )
     arxiv_delay: float = Field(
         default=3.0,
-        description="Seconds between two requests to arXiv's API (arXiv's terms ask for 3).",
+        ge=0,
+        description="Seconds between two requests to arXiv (its terms ask for 3): the API "
+        "client's pause between queries, and the pacing floor of arxiv.org and export.arxiv.org "
+        "for the PDFs fetched from them.",
     )
     replay: Path | None = Field(
         default=None,
@@ -99,7 +104,19 @@ class Settings(BaseSettings):
         default=1.0,
         ge=0,
         description="Seconds between the starts of two requests to the same host (a larger "
-        "robots.txt Crawl-delay or a per-host floor in ingest.polite.HOST_DELAYS wins).",
+        "robots.txt Crawl-delay, INGEST_HOST_DELAYS floor or INGEST_ARXIV_DELAY wins).",
+    )
+    host_delays: dict[str, float] = Field(
+        default_factory=dict,
+        description="Per-host floors of the delay between two request starts, as a JSON "
+        'object of host name to seconds (e.g. {"example.org": 5}); arXiv\'s hosts get '
+        "INGEST_ARXIV_DELAY without being listed.",
+    )
+    max_crawl_delay: float = Field(
+        default=60.0,
+        ge=0,
+        description="Largest robots.txt Crawl-delay honoured (seconds); a larger one counts as "
+        "this much.",
     )
     host_concurrency: int = Field(
         default=2, ge=1, description="Requests in flight to one host at a time, at most."
@@ -116,10 +133,25 @@ class Settings(BaseSettings):
         description="Longest Retry-After (seconds) waited before trying again; a server asking "
         "for longer gets no more requests until then and the URL fails as transient.",
     )
+    backoff_base: float = Field(
+        default=1.0,
+        ge=0,
+        description="Seconds: the first retry of a transient failure without Retry-After waits "
+        "a random time up to this, each later one up to twice the one before ...",
+    )
+    backoff_cap: float = Field(
+        default=60.0, ge=0, description="... but never more than this (seconds)."
+    )
     robots_ttl: float = Field(
         default=24 * 3600.0,
         gt=0,
         description="Seconds a host's robots.txt is trusted before it is fetched again.",
+    )
+    robots_failure_ttl: float = Field(
+        default=600.0,
+        gt=0,
+        description="Seconds a host whose robots.txt could not be read (5xx, 429, unreachable) "
+        "stays refused before robots.txt is asked for again.",
     )
     layout_min_ratio: float = Field(
         default=0.5,
@@ -213,6 +245,14 @@ class Settings(BaseSettings):
         if value.exists() and not value.is_dir():
             raise ValueError("not a directory")
         return value
+
+    def host_delay_floor(self, host: str) -> float:
+        """The least delay between two request starts to `host` (0 when only INGEST_HOST_DELAY
+        applies): its INGEST_HOST_DELAYS entry, and INGEST_ARXIV_DELAY for arXiv's hosts."""
+        floor = self.host_delays.get(host.lower(), 0.0)
+        if host.lower() in ARXIV_HOSTS:
+            floor = max(floor, self.arxiv_delay)
+        return floor
 
     @property
     def db_url(self) -> str:
