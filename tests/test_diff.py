@@ -285,3 +285,202 @@ def test_a_role_announced_after_the_page_was_written_is_not_removed_by_it() -> N
     assert diff(inp) == []
     inp.document_date = "2026-06-05"
     assert [c.kind for c in diff(inp)] == ["removed"]
+
+
+# --------------------------------------------------------------------------------------------
+# moves between the lists of another project's page (issue 11): CONSTRUCTED claims and profiles,
+# an invented project and invented people
+
+PROJECT = "Glimmer"
+GSOURCE = Source(url=URL, authoritative=[f"maintainer:{PROJECT}"])
+
+
+def gclaim(
+    name: str,
+    section: str,
+    role: str = "maintainer",
+    status: str = "current",
+    scope: str | None = None,
+):
+    from ingest.models import Claim, Evidence, Subject
+
+    q = {"role": role, "section": section, "status": status}
+    if scope:
+        q["scope"] = scope
+    return Claim(
+        subject=Subject(name=name),
+        predicate="maintainer",
+        object=PROJECT,
+        qualifiers=q,
+        evidence=Evidence(url=URL, sha256="0" * 64, locator=f"'{section}' > li", quote=name),
+        extractor="test/1",
+    )
+
+
+def gprofile(pid: str, name: str, *claims: tuple[str, str, str, str | None]) -> Profile:
+    """A profile whose claims (section, role, status, scope) cite the page."""
+    made = []
+    for i, (section, role, status, scope) in enumerate(claims, 1):
+        q = {"role": role, "section": section, "status": status}
+        if scope:
+            q["scope"] = scope
+        made.append(
+            ProfileClaim(
+                id=f"c{i}", predicate="maintainer", object=PROJECT, qualifiers=q, refs=["r1"]
+            )
+        )
+    return Profile(
+        id=pid,
+        name=name,
+        claims=made,
+        references=[Reference(id="r1", url=URL, title="team page")],
+    )
+
+
+def gplan(profiles: list[Profile], claims, page_text: str | None = None, others=(), **kw):
+    """The diff of a page stating `claims` about the profiles (and `others` about people the
+    wiki has no profile for)."""
+    from ingest.diff import plan
+    from ingest.resolve import Resolver
+
+    by_id = {p.id: p for p in profiles}
+    resolver = Resolver(by_id)
+    resolved = [(resolver.resolve(c.subject), c) for c in claims]
+    return plan(
+        DiffInput(
+            source=GSOURCE,
+            snapshot_sha256="0" * 64,
+            resolved=[(pid, c) for pid, c in resolved if pid],
+            profiles=by_id,
+            page_claims=[*claims, *others],
+            page_text=page_text,
+            **kw,
+        )
+    )
+
+
+def kinds(changes) -> list[tuple[str, str]]:
+    return sorted((c.profile, c.kind) for c in changes)
+
+
+def test_a_move_to_the_emeritus_list_is_one_changed_flag() -> None:
+    ann = gprofile("ann", "Ann Aho", ("Maintainers", "maintainer", "current", None))
+    bo = gprofile("bo", "Bo Berg", ("Emeritus Maintainers", "maintainer", "emeritus", None))
+    page = [
+        gclaim("Ann Aho", "Emeritus Maintainers", status="emeritus"),
+        gclaim("Bo Berg", "Maintainers"),
+    ]
+    changes = gplan([ann, bo], page, others=[gclaim("Cy Chu", "Maintainers")]).changes
+    assert kinds(changes) == [("ann", "changed"), ("bo", "changed")]
+    ann_change = next(c for c in changes if c.profile == "ann")
+    assert ann_change.previous["id"] == "c1"
+    assert ann_change.claim["qualifiers"]["section"] == "Emeritus Maintainers"
+    # the page's own words for the past role ("emeritus member") are the same role family
+    dee = gprofile("dee", "Dee Dunn", ("Membership", "WG member", "current", None))
+    moved = [gclaim("Dee Dunn", "Emeritus Members", role="emeritus WG member", status="emeritus")]
+    [change] = gplan(
+        [dee], moved, others=[gclaim("Cy Chu", "Membership", role="WG member")]
+    ).changes
+    assert change.kind == "changed" and change.previous["id"] == "c1"
+
+
+def test_a_move_between_two_printed_lists_with_the_same_status_is_changed() -> None:
+    ann = gprofile("ann", "Ann Aho", ("Core team", "maintainer", "current", None))
+    page = [gclaim("Ann Aho", "Release team")]
+    others = [gclaim("Cy Chu", "Core team")]  # the old list is still on the page
+    [change] = gplan([ann], page, others=others).changes
+    assert change.kind == "changed" and change.claim["qualifiers"]["section"] == "Release team"
+
+
+def test_a_renamed_heading_with_the_same_members_flags_nothing() -> None:
+    ann = gprofile("ann", "Ann Aho", ("maintainers", "maintainer", "current", None))
+    bo = gprofile("bo", "Bo Berg", ("maintainers", "maintainer", "current", None))
+    page = [gclaim("Ann Aho", "other Maintainers"), gclaim("Bo Berg", "other Maintainers")]
+    text = "## Lead\n\n## other Maintainers\n\n- Ann Aho\n- Bo Berg\n"
+    assert gplan([ann, bo], page, page_text=text).changes == []
+    # the page's history saying so is enough too (the old heading still quoted in prose)
+    renames = {"maintainers": "other Maintainers"}
+    still = text + "\nOur maintainers are listed above.\n"
+    result = gplan([ann, bo], page, page_text=still, renames=renames)
+    assert result.changes == [] and result.alerts == []
+    # a status move under the renamed heading is still flagged, once
+    page[1] = gclaim("Bo Berg", "other Maintainers", status="emeritus")
+    [change] = gplan([ann, bo], page, page_text=text).changes
+    assert change.profile == "bo" and change.kind == "changed"
+
+
+def test_a_renamed_area_is_a_change_not_a_rename() -> None:
+    ann = gprofile("ann", "Ann Aho", ("C++ API", "maintainer", "current", "C++ API"))
+    page = [gclaim("Ann Aho", "C++ API (libtorch)", scope="C++ API (libtorch)")]
+    [change] = gplan([ann], page).changes
+    assert change.kind == "changed"
+
+
+def test_another_represented_team_is_one_changed_flag() -> None:
+    ann = gprofile("ann", "Ann Aho", ("members", "council rep", "current", "Library team"))
+    [change] = gplan(
+        [ann], [gclaim("Ann Aho", "members", "council rep", scope="Launching pad")]
+    ).changes
+    assert change.kind == "changed" and change.claim["qualifiers"]["scope"] == "Launching pad"
+    # leaving for the alumni list, which names no team: one move too
+    alumni = [gclaim("Ann Aho", "alumni", "council rep", status="emeritus")]
+    [change] = gplan([ann], alumni, others=[gclaim("Bo Berg", "members", "council rep")]).changes
+    assert change.kind == "changed" and change.previous["id"] == "c1"
+
+
+def test_another_role_is_added_and_removed_not_moved() -> None:
+    ann = gprofile("ann", "Ann Aho", ("maintainers", "maintainer", "current", None))
+    page = [gclaim("Ann Aho", "Lead Maintainers", role="lead maintainer")]
+    others = [gclaim("Bo Berg", "maintainers")]
+    assert kinds(gplan([ann], page, others=others).changes) == [
+        ("ann", "added"),
+        ("ann", "removed"),
+    ]
+    # a title on the same role is a change of the role, one flag
+    chair = [gclaim("Ann Aho", "maintainers", role="maintainer; chair")]
+    [change] = gplan([ann], chair).changes
+    assert change.kind == "changed"
+
+
+def test_a_list_still_printed_but_not_read_raises_a_layout_alert_and_removes_nothing() -> None:
+    ann = gprofile("ann", "Ann Aho", ("Emeritus Members", "WG member", "emeritus", None))
+    bo = gprofile("bo", "Bo Berg", ("Membership", "WG member", "current", None))
+    page = [gclaim("Bo Berg", "Membership", role="WG member")]
+    text = "## Membership\n\n| Bo Berg |\n\n<details><summary>Emeritus Members</summary>\n..."
+    result = gplan([ann, bo], page, page_text=text)
+    assert result.changes == []
+    assert result.alerts == [
+        f"layout: '{URL}' still prints the list 'Emeritus Members' but no one was read from it; "
+        "no removals flagged"
+    ]
+    # once the page drops that list, its people are removed
+    result = gplan([ann, bo], page, page_text="## Membership\n\n| Bo Berg |\n")
+    assert kinds(result.changes) == [("ann", "removed")] and result.alerts == []
+
+
+def test_a_pipeline_run_reports_the_unread_list(store, workspace) -> None:
+    from ingest.models import Snapshot
+    from ingest.pipeline import process_claims
+    from ingest.profiles import write_profile
+
+    ann = gprofile("ann", "Ann Aho", ("Emeritus Members", "WG member", "emeritus", None))
+    bo = gprofile("bo", "Bo Berg", ("Membership", "WG member", "current", None))
+    for p in (ann, bo):
+        write_profile(workspace.profiles_dir, p)
+    text = "## Membership\n\n- Bo Berg\n\n## Emeritus Members\n\n<table>...</table>\n"
+    snap = Snapshot(url=URL, headers={"content-type": "text/markdown"}, body=text.encode())
+    store.upsert_source(GSOURCE)
+    outcome = process_claims(
+        store,
+        workspace,
+        GSOURCE,
+        snap,
+        [gclaim("Bo Berg", "Membership", role="WG member")],
+        {"ann": ann, "bo": bo},
+        status="fetched",
+        extractor="test",
+        tag="test/1",
+    )
+    assert outcome.changes == []
+    assert [a for a in outcome.alerts if "Emeritus Members" in a]
+    assert (store.source_state(URL) or {}).get("last_sha256") is None  # not a healthy snapshot

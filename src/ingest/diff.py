@@ -9,7 +9,19 @@ For one source and one snapshot:
   `removed`, unless the caller turned removals off (the layout guard);
 - an added claim and a removed statement of the same person at the same level whose headings look
   like one renamed (`renames` from the page's own history, or similar wording) become one
-  `changed` flag rather than two.
+  `changed` flag rather than two;
+- so does a person moving from one list of a project to another in the same role family
+  (`facts.role_family`: "maintainer" in "Maintainers" -> "Emeritus Maintainers", "member" ->
+  "emeritus member"), unless both statements name different areas (`scope`: a PyTorch module
+  maintainer moving from Distributed to Sparse holds another role);
+- a statement that differs only by its heading flags nothing when that heading was renamed: the
+  page's history says so (`renames`), or the page no longer prints the old heading at all and lists
+  the person in the same role, with the same status, under another one (stateless, so a re-run of
+  the same page agrees);
+- a statement that would be removed although its list is still printed on the page (its heading is
+  in `page_text`, no claim was read under it, and it was not renamed) means the extractor could
+  not read that list: `plan` returns a layout alert and no removals at all (`diff` keeps only the
+  changes).
 Change ids are stable hashes of what the change proposes, so the same change is queued once.
 """
 
@@ -17,19 +29,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ingest.facts import (
-    areas,
     differences,
-    identity,
     is_history,
     level_of,
     proposal_key,
     same_fact,
-    same_level,
-    similar_area,
 )
 from ingest.models import (
     Change,
@@ -41,6 +49,8 @@ from ingest.models import (
     Subject,
     stable_hash,
 )
+from ingest.moves import PageHeadings, moved, only_renamed, renamed, unread_lists
+from ingest.moves import detect_renames as detect_renames
 from ingest.names import fold
 
 
@@ -55,6 +65,17 @@ class DiffInput:
     extractor: str = ""
     now: str = ""
     document_date: str | None = None  # when the document was last changed, if it says (ISO)
+    # every claim the page gave (resolved or not): the headings it prints; default: `resolved`'s
+    page_claims: list[Claim] | None = None
+    page_text: str | None = None  # the document's text: are unread lists still printed?
+
+
+@dataclass
+class DiffPlan:
+    """What a diff proposes, and the layout alerts it found (lists printed but not read)."""
+
+    changes: list[Change]
+    alerts: list[str] = field(default_factory=list)
 
 
 def evidence_key(change: Change) -> str:
@@ -81,23 +102,6 @@ def _in_scope(claim: ProfileClaim, profile: Profile, source: Source, urls: set[s
 
 def _claim_json(claim: Claim) -> dict[str, Any]:
     return claim.to_json()
-
-
-def _renamed(prev: ProfileClaim, cand: Claim, renames: dict[str, str]) -> bool:
-    """The candidate restates `prev` differently: a renamed heading, a new affiliation."""
-    if identity(prev.predicate, prev.object, prev.qualifiers) != identity(
-        cand.predicate, cand.object, cand.qualifiers
-    ):
-        return False
-    if prev.predicate == "affiliation":  # same person, same work, another organisation
-        return True
-    if prev.predicate != "maintainer" or not same_level(prev.qualifiers, cand.qualifiers):
-        return False
-    new_section = fold(str(cand.qualifiers.get("section") or ""))
-    mapped = {fold(new) for old, new in renames.items() if fold(old) in areas(prev.qualifiers)}
-    if new_section and new_section in mapped:
-        return True
-    return similar_area(prev.qualifiers, cand.qualifiers)
 
 
 def _removal_claim(profile: Profile, prev: ProfileClaim, inp: DiffInput) -> dict[str, Any]:
@@ -147,20 +151,55 @@ def change_id(profile_id: str, kind: str, claim: Claim | None, prev: ProfileClai
 
 
 def diff(inp: DiffInput) -> list[Change]:
+    return plan(inp).changes
+
+
+def plan(inp: DiffInput) -> DiffPlan:
+    """The changes, and the alerts that turned removals off (see the module docstring)."""
+    page = PageHeadings(
+        sections={
+            (fold(c.object), fold(str(c.qualifiers.get("section") or "")))
+            for c in (inp.page_claims if inp.page_claims is not None else _claims(inp))
+        },
+        renames={fold(old): new for old, new in inp.renames.items()},
+    )
+    changes, removable = _diff_all(inp, page)
+    unread = unread_lists(removable, page, inp.page_text) if inp.allow_removals else []
+    if not unread:
+        return DiffPlan(changes)
+    changes, _ = _diff_all(replace(inp, allow_removals=False), page)
+    alerts = [
+        f"layout: '{inp.source.url}' still prints the list '{section}' but no one was read "
+        "from it; no removals flagged"
+        for section in unread
+    ]
+    return DiffPlan(changes, alerts)
+
+
+def _claims(inp: DiffInput) -> list[Claim]:
+    return [c for _pid, c in inp.resolved]
+
+
+def _diff_all(inp: DiffInput, page: PageHeadings) -> tuple[list[Change], list[ProfileClaim]]:
     by_profile: dict[str, list[Claim]] = defaultdict(list)
     for pid, claim in inp.resolved:
         by_profile[pid].append(claim)
     urls = {inp.source.url}
     changes: list[Change] = []
+    removable: list[ProfileClaim] = []
     for pid in sorted(inp.profiles):
         profile = inp.profiles[pid]
-        changes.extend(_diff_profile(profile, _dedupe(by_profile.get(pid, [])), inp, urls))
-    return changes
+        found, gone = _diff_profile(profile, _dedupe(by_profile.get(pid, [])), inp, urls, page)
+        changes.extend(found)
+        removable.extend(gone)
+    return changes, removable
 
 
 def _diff_profile(
-    profile: Profile, cands: list[Claim], inp: DiffInput, urls: set[str]
-) -> list[Change]:
+    profile: Profile, cands: list[Claim], inp: DiffInput, urls: set[str], page: PageHeadings
+) -> tuple[list[Change], list[ProfileClaim]]:
+    """The profile's changes, and the statements flagged (or, unguarded, due) for removal."""
+
     def make(
         kind: str,
         claim: Claim | None,
@@ -179,15 +218,23 @@ def _diff_profile(
 
     out: list[Change] = []
     unmatched_prev = list(profile.claims)
-    unmatched_cands: list[Claim] = []
-    # exact area/section matches first, then looser ones, so each statement pairs once
+    # the same statement first, so a looser match cannot take another claim's statement
+    left: list[Claim] = []
     for cand in cands:
+        exact = next((p for p in unmatched_prev if _same(p, cand) and not _diffs(p, cand)), None)
+        if exact is None:
+            left.append(cand)
+        else:
+            unmatched_prev.remove(exact)
+    # then the same fact said differently (best area/section/status agreement first)
+    unmatched_cands: list[Claim] = []
+    for cand in left:
         match = _best_match(cand, unmatched_prev)
         if match is None:
             unmatched_cands.append(cand)
             continue
         unmatched_prev.remove(match)
-        if differences(cand.predicate, match.qualifiers, cand.qualifiers):
+        if _diffs(match, cand) and not only_renamed(match, cand, page):
             out.append(make("changed", cand, match))
     removable = [
         p
@@ -197,10 +244,14 @@ def _diff_profile(
         and not _newer(p, inp.document_date)
     ]
     for cand in unmatched_cands:
-        renamed = next((p for p in removable if _renamed(p, cand, inp.renames)), None)
-        if renamed is not None and inp.allow_removals:
-            removable.remove(renamed)
-            out.append(make("changed", cand, renamed))
+        paired = next(
+            (p for p in removable if renamed(p, cand, inp.renames) or moved(p, cand)), None
+        )
+        if paired is not None and only_renamed(paired, cand, page):
+            removable.remove(paired)  # the same statement under its heading's new name
+        elif paired is not None and inp.allow_removals:
+            removable.remove(paired)
+            out.append(make("changed", cand, paired))
         else:
             out.append(make("added", cand, None))
     if inp.allow_removals:
@@ -209,7 +260,17 @@ def _diff_profile(
     for change in out:
         if change.kind == "removed":
             change.id = change_id(profile.id, "removed", None, _prev_of(change))
-    return out
+    return out, removable
+
+
+def _same(prev: ProfileClaim, cand: Claim) -> bool:
+    return prev.predicate == cand.predicate and same_fact(
+        prev.predicate, prev.object, prev.qualifiers, cand.predicate, cand.object, cand.qualifiers
+    )
+
+
+def _diffs(prev: ProfileClaim, cand: Claim) -> list[str]:
+    return differences(cand.predicate, prev.qualifiers, cand.qualifiers)
 
 
 def _implied(prev: ProfileClaim, cands: list[Claim]) -> bool:
@@ -259,35 +320,3 @@ def _best_match(cand: Claim, pool: list[ProfileClaim]) -> ProfileClaim | None:
         )
 
     return max(hits, key=score)
-
-
-def detect_renames(old: list[Claim], new: list[Claim], min_overlap: float = 0.5) -> dict[str, str]:
-    """Headings of the previous snapshot that the new one prints under another name.
-
-    A heading present only in the old snapshot is renamed to a heading present only in the new one
-    when their member lists overlap by at least `min_overlap` (Jaccard on handles or names).
-    """
-
-    def members(claims: list[Claim]) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = defaultdict(set)
-        for c in claims:
-            section = c.qualifiers.get("section")
-            if isinstance(section, str):
-                out[section].add(c.subject.github or fold(c.subject.name))
-        return out
-
-    before, after = members(old), members(new)
-    gone = [s for s in before if s not in after]
-    fresh = [s for s in after if s not in before]
-    renames: dict[str, str] = {}
-    for old_section in gone:
-        best, best_score = None, 0.0
-        for new_section in fresh:
-            a, b = before[old_section], after[new_section]
-            score = len(a & b) / len(a | b) if a | b else 0.0
-            if score > best_score:
-                best, best_score = new_section, score
-        if best is not None and best_score >= min_overlap:
-            renames[old_section] = best
-            fresh.remove(best)
-    return renames

@@ -145,13 +145,51 @@ def differences(predicate: str, profile_q: dict[str, Any], claim_q: dict[str, An
     """Qualifiers the profile states differently from the claim.
 
     A qualifier the profile leaves out is no difference, except an `emeritus` status: a profile
-    that says nothing of status means a current role.
+    that says nothing of status means a current role. A maintainer role's `scope` differs when
+    neither scope names an area of the other statement ("Library team" -> "Launching pad"; not
+    "NestedTensor" against the heading "NestedTensor (torch.nested)").
     """
     keys = COMPARED.get(predicate, DEFAULT_COMPARED)
     diffs = {k for k in keys if k in profile_q and k in claim_q and profile_q[k] != claim_q[k]}
     if "status" not in profile_q and claim_q.get("status") == "emeritus":
         diffs.add("status")
+    if predicate == "maintainer" and _scopes_differ(profile_q, claim_q):
+        diffs.add("scope")
     return sorted(diffs)
+
+
+def _scopes_differ(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:
+    a, b = a_q.get("scope"), b_q.get("scope")
+    if not isinstance(a, str) or not isinstance(b, str) or not a.strip() or not b.strip():
+        return False
+    return fold(a) not in areas(b_q) and fold(b) not in areas(a_q)
+
+
+# words of a role that say when, not what: "emeritus maintainer" is the maintainer role, past
+STATUS_WORDS = frozenset(
+    {
+        "emeritus",
+        "emerita",
+        "emeriti",
+        "former",
+        "past",
+        "retired",
+        "inactive",
+        "alumni",
+        "alumnus",
+        "alumna",
+        "active",
+        "current",
+        "currently",
+    }
+)
+
+
+def role_family(qualifiers: dict[str, Any]) -> str:
+    """The role a statement is about, whatever its status and title: "Releases WG member; chair"
+    and "emeritus Releases WG member" are both "releases wg member"."""
+    role = str(qualifiers.get("role") or "").split(";")[0]
+    return " ".join(w for w in fold(role).split() if w not in STATUS_WORDS)
 
 
 def similar_area(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:

@@ -13,7 +13,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import extractors
-from ingest.diff import DiffInput, detect_renames, diff
+from ingest.diff import DiffInput, detect_renames, plan
 from ingest.documents import check_parse_size, looks_like_login
 from ingest.errors import IngestError, ReplayMissError
 from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcnow
@@ -213,7 +213,7 @@ def process_claims(
     before_sha = previous_sha or store.latest_sha_for_extractor(extractor, source.url)
     if before_sha and before_sha != snapshot.sha256:
         renames = detect_renames(store.claims_for(before_sha), found)
-    proposed = diff(
+    diffed = plan(
         DiffInput(
             source=source,
             snapshot_sha256=snapshot.sha256,
@@ -224,8 +224,14 @@ def process_claims(
             extractor=tag,
             now=iso_z(utcnow()),
             document_date=document_date(snapshot),
+            page_claims=found,
+            page_text=snapshot.text() if layout_guard and _is_text(snapshot) else None,
         )
     )
+    proposed = diffed.changes
+    if diffed.alerts:  # a list still printed that no one was read from: no removals
+        outcome.alerts.extend(diffed.alerts)
+        healthy = False
     result = enqueue(store, proposed, source.url, snapshot.sha256, retire_stale=healthy)
     pending = set(result.new + result.refreshed + result.reopened)
     outcome.changes = [store_change(store, c.id) for c in proposed if c.id in pending]
@@ -249,6 +255,10 @@ def process_claims(
     if healthy and accessed is not None and cited(profiles, source.url):
         refresh_accessed(store, settings.profiles_dir, source.url, accessed)
     return outcome
+
+
+def _is_text(snapshot: Snapshot) -> bool:
+    return not snapshot.content_type.endswith("pdf")
 
 
 def document_date(snapshot: Snapshot) -> str | None:
