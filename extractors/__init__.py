@@ -13,8 +13,7 @@ and may define
         pipeline's INGEST_MAX_CLAIMS) does not hold the rest; claims may still change until the
         iterator is exhausted (`claims_of` gives either, one claim at a time)
 
-`choose(url, snapshot, name=None)` picks one: by explicit name, else the first whose `matches`
-accepts the URL, else the first that accepts the content.
+`choose(url, snapshot, name=None)` picks one: by explicit name, else by URL and content (see it).
 """
 
 from __future__ import annotations
@@ -32,8 +31,9 @@ REGISTRY: dict[str, ModuleType] = {
     arxiv_atom.NAME: arxiv_atom,
     arxiv_pdf.NAME: arxiv_pdf,
     announcement.NAME: announcement,
-    governance.NAME: governance,  # the fallback for governance pages: keep it last
+    governance.NAME: governance,
 }
+GENERIC = (announcement, governance)  # chosen by content when there is a snapshot
 
 
 def get(name: str) -> ModuleType:
@@ -45,15 +45,35 @@ def get(name: str) -> ModuleType:
 
 
 def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) -> ModuleType:
+    """The extractor for a URL (and, given it, the snapshot's content).
+
+    Extractors written for one kind of source (the PyTorch page, arXiv) go first, by URL and
+    then by content. The two generic ones are decided by what the document holds: a dated post
+    at a post URL is an announcement; a page that lists people in role lists is a governance
+    page, whatever its URL (a GitHub README, a raw OWNERS file); then any other dated post; then
+    a governance-looking URL or title. Without a snapshot (planning a run), URLs alone decide."""
     if name:
         return get(name)
-    for module in REGISTRY.values():
+    specific = [m for m in REGISTRY.values() if m not in GENERIC]
+    for module in specific:
         if module.matches(url, None):
             return module
-    if snapshot is not None:
-        for module in REGISTRY.values():
-            if module.matches(url, snapshot):
+    if snapshot is None:
+        for module in GENERIC:
+            if module.matches(url, None):
                 return module
+        raise NoExtractorError(url, "no extractor claims this URL")
+    for module in specific:
+        if module.matches(url, snapshot):
+            return module
+    if announcement.matches(url, None) and announcement.matches(url, snapshot):
+        return announcement
+    if governance.lists_people(snapshot):
+        return governance
+    if announcement.matches(url, snapshot):
+        return announcement
+    if governance.matches(url, None) or governance.titled_as_governance(snapshot):
+        return governance
     raise NoExtractorError(url, "no extractor claims this URL or its content")
 
 

@@ -80,6 +80,7 @@ ROLE_NOUNS = {
     "leads": "lead",
     "lead": "lead",
     "leaders": "leader",
+    "leader": "leader",
     "chairs": "chair",
     "chair": "chair",
     "moderators": "moderator",
@@ -123,6 +124,8 @@ def looks_like_name(text: str) -> bool:
             return False
         if bare[0].islower():
             return False
+        if len(bare) >= 3 and bare.isupper() and bare.isalpha():
+            return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
         capitals += 1
     return capitals >= 1
 

@@ -1,41 +1,28 @@
-"""Any project's governance page (maintainers, steering council, committers, core team) -> claims.
+"""Any project's role lists (maintainers, councils, committers, owners) -> claims.
 
-The fallback for governance pages no project-specific extractor claims (it is the last entry of
-the registry). Reads HTML, Markdown, reStructuredText and plain text through one block stream
-(`extractors._blocks`), and finds people in four layouts:
+Reads every page through the shared document layer (`extractors._document`): HTML, Markdown,
+reST, YAML/TOML member files, OWNERS, CODEOWNERS and MAINTAINERS files. A page is a governance
+page by what it holds (lists, tables or records of people), not by its URL (`matches`).
 
-- lists under headings: "Name (handle)", "Name <email>", "[Name](https://github.com/handle)",
-  "@handle: area", "handle - area"; a list counts when at least half its items name a person
-  (`_people.person`), so lists of responsibilities or links yield nothing;
-- tables whose header row names a Name or Handle/GitHub column (case-insensitive, `COLUMNS`);
-  an Affiliation/Company/Employer column gives an `affiliation` claim per person, a Role/Status
-  column can mark a chair (level `lead`) or an emeritus, an Area column gives the scope;
-- prose: "The 2026 term steering council consists of: A, B, C, D and E.", "... consists of A, B,
-  and C", "Members: A, B", "Chair: A", "A is the chair" (the chair gets level `lead`);
-- emeritus: a heading with Emeritus/Former/Alumni/Past/Retired/Inactive (and every heading under
-  it), or an "(emeritus)" marker on the entry.
+Where the people are: list items (`_entries`: "Name (handle)", "[Name](github) (PMC): @h - area",
+"- [handle](url), Company", "`area`: A (<mail> / @a), B", "**Role**: Name [@h]"), tables
+(`_tables`: the column that names people, whatever its header), literal blocks of one name a line,
+definition lists, data-file records ("- handle # Name <mail>", `{ github = "x", roles = [...] }`,
+`name:`/`role:` mappings) and prose (`_prose`: "The council is A, B and C.", "Chair: A").
+A list counts when at least half its items name a person, so lists of links or duties give none.
 
-Qualifiers of a `maintainer` claim: `role` = the page's word for the group, singular
-(`_people.role_of` on the nearest heading that has one, else the page title, else the URL, else
-"member"); `level` only when the words say it (lead/BDFL/chair -> lead, core -> core, an area ->
-module); `section` = the nearest heading as printed (the page title when there is none); `scope` =
-the area when printed (an "area" sub-heading under a people heading, or "Name: area");
-`status` current/emeritus.
+Qualifiers of a `maintainer` claim: `role` = the page's word for the group (`_people.role_of` on
+the nearest heading, label line or data key that has one, else the page title, else the URL,
+else "member"), with a title the entry carries added after "; " ("TOC member; TOC chair");
+`section` = the nearest heading or label as printed (a data file's key; a CODEOWNERS pattern; a
+term cell); `scope` = the area when printed (a nested list's parent item, "area: names", a
+liaison's areas, a MAINTAINERS section, a record's role description); `level` only when the words
+say it (lead/chair, core, module); `status` = emeritus for lists called emeritus, alumni, former,
+past, inactive or retired (and entries marked so), else current. An organisation printed for the
+person (a Company/Organization column, "(Red Hat)", ", Google LLC") gives an `affiliation` claim.
 
-Object rule (`project_of`): the page title (HTML <title>, PEP "Title:" header, front matter,
-else the first heading) is cut at " | ", " — ", " – ", " - ", ": "; segments that are a PEP number
-or a host name are dropped; in the first segment that keeps a word once the generic words
-(`TITLE_NOISE`: Governance, Maintainers, Team, Members, Documentation, Language, ...) and version
-numbers are taken out, the words left are the project: "Python Language Governance" -> "Python",
-"Core team — Foo 2.1 documentation" -> "Foo". With no such title: the repository name of a GitHub
-URL, else the site's name from the host, capitalised: the last label before the top-level domain
-that is not a generic one ("docs.quarkflow.dev" -> "Quarkflow", "stratumdb.example.org" ->
-"Stratumdb").
-
-Evidence: Markdown/reST quote the raw source (item after its marker, table row line, the sentence
-as printed); HTML the element's text, whitespace collapsed. Locators: "h2 'Core Team' > li 3"
-(items counted under the heading), "table 1 > row 4" (rows counted with the header), "h1 'Current
-steering council' > paragraph 1 > name 2".
+Evidence: the verbatim source of the item, row, record or sentence (HTML: the element's text);
+locators such as "h2 'Core Team' > li 3", "h3 'Members' > table 1 > row 4", "approvers > entry 2".
 """
 
 from __future__ import annotations
@@ -47,131 +34,54 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from extractors import _people
-from extractors._blocks import (
+from extractors import _document, _entries, _people, _prose, _tables
+from extractors._document import (
     Block,
+    Code,
     Document,
     Heading,
     Item,
     Para,
+    Record,
     Row,
-    html_document,
-    markdown_document,
-    rst_document,
+    Term,
 )
+from extractors._entries import Entry
 from extractors._labels import Labels
-from extractors._people import Person, wordset
-from extractors.pytorch_governance import _collapse, _decode
-from ingest.documents import parse_html
-from ingest.errors import ExtractionError, RedirectStubError, UnsupportedFormatError
+from extractors._people import wordset
+from ingest.errors import ExtractionError
 from ingest.models import Claim, Evidence, Snapshot, Subject
-from ingest.redirects import stub_target_in
-from ingest.sniff import sniff_format
 
 NAME = "governance"
-VERSION = 1
+VERSION = 2
 TAG = f"{NAME}/{VERSION}"
 
-# --- which URLs and documents are governance pages -------------------------------------------
 URL_PATTERN = re.compile(
     r"governance|maintainers|committers|council|steering|/team(?:s)?\b|/people\b|pep-0013"
-    r"|/core-?team|/tsc\b",
+    r"|/core-?team|/tsc\b|owners|contributors",
     re.IGNORECASE,
 )
 CONTENT_PATTERN = re.compile(
     r"\bmaintainers?\b|steering council|steering committee|\bcommitters?\b|core team"
-    r"|\bgovernance\b|\bmembers\b|\btsc\b",
+    r"|\bgovernance\b|\btsc\b|\bcode ?owners\b",
     re.IGNORECASE,
 )
-READ_FORMATS = ("html", "markdown", "rst", "text")
-
-# --- table header words (folded) -> column kind; the first kind whose words a header has wins --
-COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("handle", frozenset({"github", "handle", "username", "user", "gh", "login", "account"})),
-    ("email", frozenset({"email", "e-mail", "mail"})),
-    (
-        "affiliation",
-        frozenset(
-            {
-                "affiliation",
-                "company",
-                "employer",
-                "organization",
-                "organisation",
-                "org",
-                "institution",
-                "sponsor",
-            }
-        ),
-    ),  # fmt: skip
-    (
-        "name",
-        frozenset(
-            {
-                "name",
-                "maintainer",
-                "maintainers",
-                "member",
-                "members",
-                "person",
-                "who",
-                "committer",
-                "reviewer",
-                "owner",
-                "contributor",
-            }
-        ),
-    ),  # fmt: skip
-    (
-        "area",
-        frozenset(
-            {
-                "area",
-                "areas",
-                "scope",
-                "component",
-                "components",
-                "module",
-                "modules",
-                "focus",
-                "expertise",
-                "subsystem",
-                "responsibility",
-                "responsibilities",
-                "project",
-            }
-        ),
-    ),  # fmt: skip
-    ("role", frozenset({"role", "roles", "position", "title", "status", "term"})),
-)
-EMPTY_CELL = frozenset({"", "-", "–", "—", "n/a", "na", "none", "?"})
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
-PROSE_MIN_SHARE = 0.8  # a "consists of" sentence: this share of its parts must be people
-# a Markdown or reST paragraph longer than this (as printed) is not read for names: finding each
-# sentence's printed form costs the paragraph's length (HTML prints what it reads: no limit)
-PROSE_MAX_CHARS = 8192
-HANDLE_ITEM = re.compile(
-    r"^\s*@?(?=[a-z0-9-]*[a-z])[a-z0-9][a-z0-9-]{0,38}(?:\s*(?::\s|\s[-–—]\s)|\s*$)"
-)
-
-# --- prose ----------------------------------------------------------------------------------
-PROSE_INTRO = re.compile(
-    r"\b(?:consists? of|is composed of|is made up of|comprises|members are|are as follows)"
-    r"\s*:?\s*",
+MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
+CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
+LEAD_IN = re.compile(
+    r"^(?:the\s+)?following\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:(?:\w+\s+){0,2}?as\s+)?"
+    r"(?P<label>.+)$",
     re.IGNORECASE,
 )
-PROSE_LABEL = re.compile(r"^(?P<label>[^:.]{1,60}):\s+(?P<rest>.+)$")
-CHAIR_AFTER = re.compile(
-    r"^(?P<name>.+?)\s+(?:is|serves as|was elected(?: as)?)\s+(?:the\s+)?(?:current\s+)?"
-    r"(?:[\w-]+\s+){0,3}?(?:chair|chairperson|lead)\b",
-    re.IGNORECASE,
-)
-CHAIR_BEFORE = re.compile(
-    r"\b(?:chair|chairperson|lead)\s+is\s+(?P<name>.+)$|\bchaired by\s+(?P<by>.+)$", re.IGNORECASE
-)
-LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|\s+and\s+|\s*&\s*)", re.IGNORECASE)
-SENTENCE_END = re.compile(r"[.!?](?=\s+|$)")
-
+# a line of a literal block of names: one to five capitalised words (a list of names may hold a
+# one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
+CODE_NAME = re.compile(r"^(?:[^\W\d_][\w.'’-]*\.?\s+){0,4}[^\W\d_][\w'’-]*\.?$")
+DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
+RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
+RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle")
+RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org")
+RECORD_ROLE = ("role", "title", "position")
 # --- object ---------------------------------------------------------------------------------
 TITLE_SEPARATORS = re.compile(r"\s+[|—–-]\s+|:\s+|\s+·\s+")
 TITLE_NOISE = wordset("""
@@ -196,11 +106,35 @@ HOST_NOISE = wordset("example co com org net ac gov edu")  # second-level labels
 
 
 def matches(url: str, snapshot: Snapshot | None) -> bool:
-    """Governance-looking URLs; with a snapshot, content with a governance heading or title."""
+    """Governance-looking URLs; with a snapshot, content that lists people in role lists
+    (`lists_people`) or is titled as a governance page (`titled_as_governance`)."""
     if snapshot is None:
         return URL_PATTERN.search(urlsplit(url).path) is not None
+    return lists_people(snapshot) or titled_as_governance(snapshot)
+
+
+def lists_people(snapshot: Snapshot) -> bool:
+    """At least `MIN_PEOPLE` people in the page's role lists, or one under a role heading."""
     try:
-        document = _parse(snapshot)
+        document = _document.parse(snapshot)
+    except ExtractionError:
+        return False
+    people: set[str] = set()
+    for claim in _Reader(document, snapshot).claims():
+        people.add(claim.subject.github or claim.subject.name)
+        if len(people) >= MIN_PEOPLE:
+            return True
+    return bool(people) and any(
+        isinstance(b, Heading) and not _people.is_generic(_people.role_of(b.text))
+        for b in document.blocks
+    )
+
+
+def titled_as_governance(snapshot: Snapshot) -> bool:
+    """The title or a heading says governance, maintainers, council, ... (a page whose lists
+    cannot be read is still read as one, so that a layout change raises an alert)."""
+    try:
+        document = _document.parse(snapshot)
     except ExtractionError:
         return False
     texts = [document.title or ""] + [b.text for b in document.blocks if isinstance(b, Heading)]
@@ -213,30 +147,11 @@ def extract(snapshot: Snapshot) -> list[Claim]:
 
 
 def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
-    """`extract`, one claim at a time (a caller may keep only the first N, and count the rest).
+    """`extract`, one claim at a time (a caller may keep only the first N).
 
     A chair named in prose after the list ("A is the chair") turns the member claim already
     given into a `lead` one: claims may change until the iterator is exhausted."""
-    document = _parse(snapshot)
-    return _Reader(document, snapshot).claims()
-
-
-def _parse(snapshot: Snapshot) -> Document:
-    fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
-    if fmt not in READ_FORMATS:
-        raise UnsupportedFormatError(
-            snapshot.url, f"{fmt} is not a format {NAME} reads (HTML, Markdown, reST, text)"
-        )
-    text = _decode(snapshot.body)
-    if fmt == "html":
-        tree = parse_html(text)
-        target = stub_target_in(tree, snapshot.url) if b"<" in snapshot.body[:2048] else None
-        if target:
-            raise RedirectStubError(snapshot.url, target)
-        return html_document(tree)
-    if fmt == "rst":
-        return rst_document(text)
-    return markdown_document(text)
+    return _Reader(_document.parse(snapshot), snapshot).claims()
 
 
 # ============================================================================================
@@ -286,6 +201,8 @@ def url_role(url: str) -> str | None:
     return next((role for word, role in URL_ROLES if word in path), None)
 
 
+
+
 # ============================================================================================
 # blocks -> claims
 
@@ -298,20 +215,19 @@ class _Frame:
     tier: str | None  # lead, core, module
     emeritus: bool
     scope: str | None
+    label: bool = False  # a label line or lead-in sentence, not a heading
+    says_role: bool = False  # its own words name a role ("Maintainers", not "Projects")
 
 
 @dataclass
 class _Reader:
     document: Document
     snapshot: Snapshot
-    # the latest maintainer claim of each (section, name), for a chair named later in prose;
-    # weak: a claim the caller dropped (over its limit) is not kept alive for it
     latest: weakref.WeakValueDictionary[tuple[str, str], Claim] = field(
         default_factory=weakref.WeakValueDictionary
     )
     frames: list[_Frame] = field(default_factory=list)
-    item_no: int = 0
-    para_no: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
     last_role: dict[int, str] = field(default_factory=dict)  # heading level -> its own role
 
     def __post_init__(self) -> None:
@@ -319,7 +235,9 @@ class _Reader:
         self.project = project_of(title, self.snapshot.url)
         self.title = title or self.project
         role = self._role_of(title) if title else None
-        self.page_role = role or url_role(self.snapshot.url) or "member"
+        fmt = self.document.format
+        self.page_role = DATA_ROLES.get(fmt) or role or url_role(self.snapshot.url) or "member"
+        self.areas = fmt in DATA_ROLES  # every heading of these files is an area
 
     def _role_of(self, text: str) -> str | None:
         """The heading's role word, without the project's name ("Pebblestore maintainers")."""
@@ -334,44 +252,53 @@ class _Reader:
         while index < len(blocks):
             block = blocks[index]
             if isinstance(block, Heading):
-                self._heading(block)
+                self._heading(block.level, block.text)
                 index += 1
-            elif isinstance(block, Item):
-                run = list(_same_run(blocks, index, lambda b: isinstance(b, Item)))
+                continue
+            run = _run(blocks, index)
+            index += len(run)
+            if isinstance(block, Item):
                 yield from self._list([b for b in run if isinstance(b, Item)])
-                index += len(run)
             elif isinstance(block, Row):
-                run = list(_same_run(blocks, index, lambda b: isinstance(b, Row)))
                 yield from self._table([b for b in run if isinstance(b, Row)])
-                index += len(run)
-            else:
-                self.para_no += 1
+            elif isinstance(block, Term):
+                yield from self._terms([b for b in run if isinstance(b, Term)])
+            elif isinstance(block, Record):
+                yield from self._records([b for b in run if isinstance(b, Record)])
+            elif isinstance(block, Code):
+                yield from self._code(block)
+            elif isinstance(block, Para):
                 yield from self._para(block)
-                index += 1
 
-    def _heading(self, heading: Heading) -> None:
-        while self.frames and self.frames[-1].level >= heading.level:
+    def _heading(self, level: int, text: str, *, label: bool = False) -> None:
+        while self.frames and (self.frames[-1].level >= level or self.frames[-1].label):
             self.frames.pop()
         parent = self.frames[-1] if self.frames else None
-        own = self._role_of(heading.text)
+        own = self._role_of(text)
         inherited = parent.role if parent else None
-        sibling = self.last_role.get(heading.level)
-        if own is None and sibling and _people.is_emeritus(heading.text):
+        sibling = self.last_role.get(level)
+        if own is None and sibling and _people.is_emeritus(text):
             inherited = sibling  # "Emeritus" after "Core team": former core team members
         role = own if own and not (_people.is_generic(own) and inherited) else inherited
-        emeritus = _people.is_emeritus(heading.text) or bool(parent and parent.emeritus)
-        tier = _people.level_of(heading.text) or (parent.tier if parent else None)
+        emeritus = _people.is_emeritus(text) or bool(parent and parent.emeritus)
+        tier = _people.level_of(text) or (parent.tier if parent else None)
         scope = parent.scope if parent else None
-        words = {w.lower() for w in re.findall(r"\w+", heading.text)}
+        words = {w.lower() for w in re.findall(r"\w+", text)}
         area = own is None and inherited and not words & _people.STATUS_WORDS
-        if area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
-            tier, scope = "module", heading.text
-        self.frames.append(_Frame(heading.level, heading.text, role, tier, emeritus, scope))
-        self.last_role = {k: v for k, v in self.last_role.items() if k <= heading.level}
-        if own and not _people.is_generic(own):
-            self.last_role[heading.level] = own
-        self.item_no = 0
-        self.para_no = 0
+        if self.areas and not label:
+            scope = text
+        elif area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
+            tier, scope = "module", text
+        self.frames.append(_Frame(level, text, role, tier, emeritus, scope, label, own is not None))
+        if not label:
+            self.last_role = {k: v for k, v in self.last_role.items() if k <= level}
+            if own and not _people.is_generic(own):
+                self.last_role[level] = own
+            self.counts = {}
+
+    def _count(self, kind: str) -> int:
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        return self.counts[kind]
 
     # ---- context ----------------------------------------------------------------------------
     @property
@@ -379,126 +306,170 @@ class _Reader:
         return self.frames[-1] if self.frames else None
 
     def _where(self) -> str:
-        frame = self.frame
-        return f"h{frame.level} '{frame.text}'" if frame else "document"
+        heading = next((f for f in reversed(self.frames) if not f.label), None)
+        return f"h{heading.level} '{heading.text}'" if heading else "document"
 
-    def _qualifiers(self, person: Person, role: str | None = None) -> dict[str, Any]:
+    def _qualifiers(self, entry: Entry, role: str | None, section: str | None,
+                    emeritus: bool) -> dict[str, Any]:  # fmt: skip
         frame = self.frame
-        scope = person.area or (frame.scope if frame else None)
+        scope = entry.area or (frame.scope if frame else None)
         tier = frame.tier if frame else None
-        if person.lead:
+        if entry.lead:
             tier = "lead"
         elif tier is None and scope:
             tier = "module"
-        q: dict[str, Any] = {"role": role or (frame.role if frame else None) or self.page_role}
+        base = role or (frame.role if frame else None) or self.page_role
+        titles = [t for t in entry.titles if t.lower() not in base.lower()]
+        q: dict[str, Any] = {"role": "; ".join([base, *titles])}
         if tier:
             q["level"] = tier
-        q["section"] = frame.text if frame else self.title
+        where = section if section is not None else (frame.text if frame else None)
+        if where is None and self.document.format in ("html", "markdown", "rst", "text"):
+            where = self.title
+        if where:
+            q["section"] = where
         if scope and tier not in ("lead", "core"):
             q["scope"] = scope
-        emeritus = person.emeritus or bool(frame and frame.emeritus)
+        emeritus = emeritus or entry.emeritus or bool(frame and frame.emeritus)
         q["status"] = "emeritus" if emeritus else "current"
         return q
 
-    def _emit(
-        self,
-        person: Person,
-        locator: str,
-        quote: str,
-        role: str | None = None,
-        affiliation: str | None = None,
-    ) -> Iterator[Claim]:
-        subject = Subject(name=person.name, github=person.github, email=person.email)
+    def _emit(self, entry: Entry, locator: str, quote: str, *, role: str | None = None,
+              section: str | None = None, emeritus: bool = False) -> Iterator[Claim]:  # fmt: skip
+        subject = Subject(name=entry.name, github=entry.github, email=entry.email)
         evidence = Evidence(
             url=self.snapshot.url, sha256=self.snapshot.sha256, locator=locator, quote=quote
         )
-        claim = Claim(
-            subject=subject,
-            predicate="maintainer",
-            object=self.project,
-            qualifiers=self._qualifiers(person, role),
-            evidence=evidence,
-            extractor=TAG,
-        )
-        self.latest[(claim.qualifiers["section"], person.name)] = claim
+        qualifiers = self._qualifiers(entry, role, section, emeritus)
+        claim = Claim(subject=subject, predicate="maintainer", object=self.project,
+                      qualifiers=qualifiers, evidence=evidence, extractor=TAG)  # fmt: skip
+        self.latest[(qualifiers.get("section", ""), entry.name)] = claim
         yield claim
-        if affiliation:
+        if entry.affiliation:
             yield Claim(
                 subject=subject,
                 predicate="affiliation",
-                object=affiliation,
-                qualifiers={
-                    "affiliation_text": affiliation,
-                    "source_section": self.frame.text if self.frame else self.title,
-                },
+                object=entry.affiliation,
+                qualifiers={"affiliation_text": entry.affiliation,
+                            "source_section": qualifiers.get("section", self.title)},
                 evidence=evidence.model_copy(),
                 extractor=TAG,
-            )
+            )  # fmt: skip
 
     # ---- lists ------------------------------------------------------------------------------
     def _list(self, items: list[Item]) -> Iterator[Claim]:
-        handle_list = sum(bool(HANDLE_ITEM.match(i.text)) for i in items) * 2 > len(items)
-        found = [_people.person(i.text, i.links, handle_list=handle_list) for i in items]
-        people = sum(p is not None for p in found)
-        first = self.item_no
-        self.item_no += len(items)
-        if not people or people < PEOPLE_LIST_MIN_SHARE * len(items):
+        handle_list = sum(bool(_entries.HANDLE_TOKEN.match(i.text.split(" ", 1)[0].strip(":,")))
+                          for i in items) * 2 > len(items)  # fmt: skip
+        found = [_entries.read(i.text, i.links, handle_list=handle_list) for i in items]
+        named = [bool(f) for f in found]
+        top = [n for n, i in zip(named, items, strict=True) if i.depth == 0]
+        nested = [n for n, i in zip(named, items, strict=True) if i.depth > 0]
+        share = _share(named)
+        if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
+            share = _share(nested)
+        if not any(named) or share < PEOPLE_LIST_MIN_SHARE:
             return
-        for offset, (item, person) in enumerate(zip(items, found, strict=True), 1):
-            if person is not None:
-                yield from self._emit(person, f"{self._where()} > li {first + offset}", item.quote)
+        first = self.counts.get("li", 0)
+        self.counts["li"] = first + len(items)
+        for offset, (item, people) in enumerate(zip(items, found, strict=True), 1):
+            for entry in people:
+                if item.depth > 0 and item.parent and entry.area is None:
+                    if not _entries.read(item.parent):
+                        entry.area = _area_label(item.parent)
+                yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
+
+    def _terms(self, terms: list[Term]) -> Iterator[Claim]:
+        found = []
+        for term in terms:
+            people = _entries.read(term.term, term.links)
+            if people:
+                found.append((term, people, None))
+                continue
+            people = _entries.read(term.text, term.links)
+            found.append((term, people, term.term))
+        if sum(bool(p) for _t, p, _l in found) < PEOPLE_LIST_MIN_SHARE * len(terms):
+            return
+        for term, people, label in found:
+            number = self._count("dt")
+            for entry in people:
+                if label:
+                    _label_entry(entry, label)
+                yield from self._emit(entry, f"{self._where()} > dt {number}", term.quote)
 
     # ---- tables -----------------------------------------------------------------------------
     def _table(self, rows: list[Row]) -> Iterator[Claim]:
-        if not rows:
-            return
-        header = rows[0]
-        kinds = [_column_kind(cell.text) for cell in header.cells]
-        if "name" not in kinds and "handle" not in kinds:
-            return
-        for row in rows[1:]:
-            if row.header:
+        table_no = self._count("table")
+        frame = self.frame
+        in_role = frame is None or frame.says_role or frame.label
+        for found in _tables.read(rows, in_role_section=bool(in_role)):
+            locator = f"{self._where()} > table {table_no} > row {found.row.row_no}"
+            role = _row_role(found.role, self.frame.role if self.frame else None)
+            yield from self._emit(found.entry, locator, found.row.quote, role=role,
+                                  section=found.section, emeritus=found.emeritus)  # fmt: skip
+
+    # ---- data files -------------------------------------------------------------------------
+    def _records(self, records: list[Record]) -> Iterator[Claim]:
+        for record in records:
+            entry, role = _record_entry(record, self.document)
+            if entry is None:
                 continue
-            cells = {}
-            for kind, cell in zip(kinds, row.cells, strict=False):
-                if kind and kind not in cells:
-                    cells[kind] = cell
-            found = _row_person(cells)
-            if found is None:
-                continue
-            person, role, affiliation = found
-            locator = f"table {row.table_no} > row {row.row_no}"
-            if self.frame is not None:
-                locator = f"{self._where()} > {locator}"
-            yield from self._emit(person, locator, row.quote, role=role, affiliation=affiliation)
+            where = " > ".join(record.path) or "document"
+            locator = f"{where} > entry {record.record_no}"
+            section = record.path[-1] if record.path else None
+            yield from self._emit(entry, locator, record.quote, role=role, section=section)
+
+    # ---- literal blocks ---------------------------------------------------------------------
+    def _code(self, code: Code) -> Iterator[Claim]:
+        lines = [line.strip() for line in code.lines if line.strip()]
+        names = [line for line in lines if CODE_NAME.match(line)]
+        if len(names) < MIN_PEOPLE or len(names) < CODE_MIN_SHARE * len(lines):
+            return
+        number = self._count("code")
+        for index, line in enumerate(lines, 1):
+            if CODE_NAME.match(line):
+                locator = f"{self._where()} > literal block {number} > line {index}"
+                yield from self._emit(Entry(name=line), locator, line)
 
     # ---- prose ------------------------------------------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:
-        printed = para.quote == para.text  # HTML: each sentence is printed as read
-        if not printed and len(para.quote) > PROSE_MAX_CHARS:
+        label = _label_of(para.text)
+        if label is not None:
+            self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
             return
+        printed = para.quote == para.text  # HTML: each sentence is printed as read
+        if not printed and len(para.quote) > _prose.PROSE_MAX_CHARS:
+            return
+        number = self._count("paragraph")
         labels = Labels(para.links)
         name_no = 0
-        for sentence in _sentences(para.text):
-            for person, role in _prose_people(sentence, labels, self._role_hint(sentence)):
+        for sentence in _prose.sentences(para.text):
+            under_role = bool(self.frame and self.frame.says_role)
+            found, group = _prose.people(
+                sentence, labels, self._role_hint(sentence), under_role=under_role
+            )
+            for person, role in found:
                 name_no += 1
-                locator = f"{self._where()} > paragraph {self.para_no} > name {name_no}"
-                if person.lead and self._mark_lead(person):
+                locator = f"{self._where()} > paragraph {number} > name {name_no}"
+                if person.lead and self._mark_lead(person.name):
                     continue
-                quote = sentence if printed else _verbatim(sentence, para.quote)
-                yield from self._emit(person, locator, quote, role=role)
+                quote = sentence if printed else _prose.verbatim(sentence, para.quote)
+                entry = Entry(person.name, person.github, person.email, None, person.area,
+                              [], person.emeritus, person.lead)  # fmt: skip
+                _org_from_prose(entry, sentence)
+                yield from self._emit(entry, locator, quote, role=role, section=group)
 
     def _role_hint(self, sentence: str) -> str | None:
         frame = self.frame
         if frame is not None and not _people.is_generic(frame.role):
             return None  # the heading's word wins
-        intro = PROSE_INTRO.search(sentence)
+        intro = _prose.PROSE_INTRO.search(sentence)
         return _people.role_of(sentence[: intro.start()]) if intro else None
 
-    def _mark_lead(self, person: Person) -> bool:
+    def _mark_lead(self, name: str) -> bool:
         """A chair named apart from the member list: their member claim gets level lead."""
-        section = self.frame.text if self.frame else self.title
-        claim = self.latest.get((section, person.name))
+        frame = self.frame
+        section = frame.text if frame else self.title
+        claim = self.latest.get((section, name))
         if claim is None:
             return False
         claim.qualifiers["level"] = "lead"
@@ -506,153 +477,141 @@ class _Reader:
         return True
 
 
-def _same_run(blocks: list[Block], start: int, same: Any) -> Iterator[Block]:
-    """The blocks from `start` on that `same` accepts, in one list or table (read in place: a
-    copy of the rest of the document for every run made long pages quadratic)."""
+def _share(flags: list[bool]) -> float:
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def _run(blocks: list[Block], start: int) -> list[Block]:
+    """The blocks of one list, table, definition list or data array from `start` on (read in
+    place: a copy of the rest of the document per run made long pages quadratic)."""
     first = blocks[start]
-    for index in range(start, len(blocks)):
+    if isinstance(first, Para | Code):
+        return [first]
+    out = [first]
+    for index in range(start + 1, len(blocks)):
         block = blocks[index]
-        if not same(block):
-            return
-        if isinstance(first, Item) and isinstance(block, Item) and block.list_no != first.list_no:
-            return
-        if isinstance(first, Row) and isinstance(block, Row) and block.table_no != first.table_no:
-            return
-        yield block
+        if type(block) is not type(first) or _group(block) != _group(first):
+            break
+        out.append(block)
+    return out
 
 
-def _column_kind(header: str) -> str | None:
-    words = set(re.findall(r"[\w-]+", header.lower()))
-    for kind, names in COLUMNS:
-        if words & names:
-            return kind
+def _group(block: Block) -> Any:
+    if isinstance(block, Item | Term):
+        return block.list_no
+    if isinstance(block, Row):
+        return block.table_no
+    if isinstance(block, Record):
+        return block.path
     return None
 
 
-def _row_person(cells: dict[str, Any]) -> tuple[Person, str | None, str | None] | None:
-    name_cell, handle_cell = cells.get("name"), cells.get("handle")
-    handle = None
-    if handle_cell is not None:
-        for _label, target in handle_cell.links:
-            match = _people.GITHUB_USER.match(target)
-            if match:
-                handle = match.group(1).lower()
-        text = handle_cell.text.strip().lstrip("@")
-        if handle is None and _people.HANDLE.match(text) and text.lower() not in EMPTY_CELL:
-            handle = text.lower()
-    person = None
-    if name_cell is not None:
-        person = _people.person(name_cell.text, name_cell.links)
-        if person is None and handle and name_cell.text.strip():
-            person = Person(_collapse(name_cell.text))
-    if person is None:
-        if handle is None:
-            return None
-        person = Person(handle)
-    person.github = person.github or handle
-    email_cell = cells.get("email")
-    if email_cell is not None and person.email is None:
-        match = _people.find_email(email_cell.text)
-        person.email = match.group(1) if match else None
+def _label_of(text: str) -> str | None:
+    """A line that labels the list after it: "General maintainers:", "The following people
+    are recognized as current committers." -> "current committers"."""
+    if len(text) > 160 or "\n" in text:
+        return None
+    stripped = text.strip()
+    words = re.findall(r"[\w'-]+", stripped.lower())
+    sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
+    if stripped.endswith(":") and len(words) <= 6 and not sentence:
+        return stripped.rstrip(":").strip(" *_")
+    match = LEAD_IN.match(stripped.rstrip(".:"))
+    if match and (_people.role_of(match.group("label")) or _people.is_emeritus(stripped)):
+        return match.group("label").strip()
+    return None
+
+
+def _area_label(text: str) -> str:
+    return text.strip().rstrip(":").strip(" *_`")
+
+
+def _label_entry(entry: Entry, label: str) -> None:
+    if _entries.TITLE_WORDS.search(label):
+        entry.titles.append(label)
+        entry.lead = entry.lead or bool(_entries.LEAD_TAG.search(label))
+    else:
+        entry.area = entry.area or label
+
+
+def _row_role(value: str | None, frame_role: str | None) -> str | None:
+    if not value:
+        return None
+    own = _people.role_of(value)
+    if own and not _people.is_generic(own):
+        return _acronyms(own)
+    word = value.strip().lower()
+    if frame_role and word not in ("member", "members") and len(word.split()) == 1:
+        head = frame_role.rsplit(" ", 1)[0] if " " in frame_role else ""
+        return f"{head} {word}".strip()
+    return None
+
+
+def _acronyms(text: str) -> str:
+    return " ".join(w.upper() if w.lower() in ("pmc", "tsc", "toc", "tac", "wg") else w
+                    for w in text.split())  # fmt: skip
+
+
+def _org_from_prose(entry: Entry, sentence: str) -> None:
+    at = sentence.find(entry.name)
+    if at < 0:
+        return
+    match = re.match(r"\s*\(([^()]{2,60})\)", sentence[at + len(entry.name) :])
+    if match and _entries.looks_like_org(match.group(1)):
+        entry.affiliation = match.group(1).strip()
+
+
+def _record_entry(record: Record, document: Document) -> tuple[Entry | None, str | None]:
+    fields = {k.lower(): v for k, v in record.fields.items()}
     role = None
-    role_cell = cells.get("role")
-    if role_cell is not None and role_cell.text.strip():
-        value = role_cell.text
-        if _people.is_emeritus(value):
-            person.emeritus = True
-        if _people.LEAD_WORDS.search(value):
-            person.lead = True
-        role = None if person.lead else _people.role_of(value)
-        if role is None and not person.emeritus and not person.lead:
-            person.area = person.area or value.strip()
-    area_cell = cells.get("area")
-    if area_cell is not None and area_cell.text.strip().lower() not in EMPTY_CELL:
-        person.area = area_cell.text.strip()
-    affiliation_cell = cells.get("affiliation")
-    affiliation = None
-    if affiliation_cell is not None and affiliation_cell.text.strip().lower() not in EMPTY_CELL:
-        affiliation = affiliation_cell.text.strip()
-    return person, role, affiliation
+    if set(fields) == {"value"}:
+        value = str(fields["value"] or "").strip()
+        entry = None
+        if record.comment:
+            people = _entries.read(record.comment)
+            entry = people[0] if people else None
+        if _entries.HANDLE_TOKEN.match(value):
+            entry = entry or Entry(name=value)
+            entry.github = value.lstrip("@").lower()
+            if not _people.looks_like_name(entry.name):
+                entry.name = value
+        elif entry is None:
+            found = _entries.read(value)
+            entry = found[0] if found else None
+    else:
+        name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
+        handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
+        if not handle and not (name and _people.looks_like_name(name)):
+            return None, None
+        entry = Entry(name=name or handle or "")
+        entry.github = handle.lstrip("@").lower() if handle else None
+        email = fields.get("email")
+        entry.email = str(email) if isinstance(email, str) else None
+        org = next((str(fields[k]) for k in RECORD_ORG if fields.get(k)), None)
+        entry.affiliation = org
+        title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
+        if title:
+            _label_entry(entry, str(title))
+        entry.area = _referenced(fields, document)
+    if entry is None:
+        return None, None
+    key = record.path[-1] if record.path else ""
+    if key and _people.is_emeritus(key.replace("_", " ")):
+        entry.emeritus = True
+    if key:
+        own = _people.role_of(key.replace("_", " "))
+        role = own if own and not _people.is_generic(own) else None
+    return entry, role
 
 
-def _sentences(text: str) -> Iterator[str]:
-    start = 0
-    for match in SENTENCE_END.finditer(text):
-        word = _last_word(text, start, match.start())
-        if len(word) == 1 and word.isupper():
-            continue  # an initial: "Gregory P. Smith"
-        yield text[start : match.end()].strip()
-        start = match.end()
-    rest = text[start:].strip()
-    if rest:
-        yield rest
-
-
-def _last_word(text: str, start: int, end: int) -> str:
-    """`text[start:end].split()[-1]` (or ""), read backwards from `end`: the words before a
-    run of initials are not split again at every initial."""
-    stop = end
-    while stop > start and text[stop - 1].isspace():
-        stop -= 1
-    begin = stop
-    while begin > start and not text[begin - 1].isspace():
-        begin -= 1
-    return text[begin:stop]
-
-
-def _prose_people(
-    sentence: str, labels: Labels, role_hint: str | None
-) -> list[tuple[Person, str | None]]:
-    body = sentence.rstrip(".!? ")
-    intro = PROSE_INTRO.search(body)
-    label = PROSE_LABEL.match(body)
-    if intro is not None:
-        return _name_list(body[intro.end() :], labels, role_hint, PROSE_MIN_SHARE, at_least=2)
-    if label is not None:
-        words = label.group("label")
-        says = _people.role_of(words) or _people.LEAD_WORDS.search(words)
-        if not says and not _people.is_emeritus(words):
-            return []
-        own = _people.role_of(words)
-        found = _name_list(
-            label.group("rest"), labels, None if _people.is_generic(own) else own, 1.0, at_least=1
-        )
-        for person, _role in found:
-            person.lead = person.lead or bool(_people.LEAD_WORDS.search(words))
-            person.emeritus = person.emeritus or _people.is_emeritus(words)
-        return found
-    chair = CHAIR_AFTER.match(body) or CHAIR_BEFORE.search(body)
-    if chair is not None:
-        name = chair.groupdict().get("name") or chair.groupdict().get("by") or ""
-        chair_person = _people.person(name, labels.within(name))
-        if chair_person is not None and chair_person.area is None:
-            chair_person.lead = True
-            return [(chair_person, role_hint)]
-    return []
-
-
-def _name_list(
-    text: str,
-    labels: Labels,
-    role: str | None,
-    share: float,
-    *,
-    at_least: int,
-) -> list[tuple[Person, str | None]]:
-    parts = [p.strip() for p in LIST_SPLIT.split(text) if p.strip()]
-    found = [_people.person(p, labels.within(p)) for p in parts]
-    people = [(p, role) for p in found if p is not None and p.area is None]
-    if len(people) < at_least or len(people) < share * len(parts):
-        return []
-    return people
-
-
-def _verbatim(sentence: str, raw: str) -> str:
-    """The sentence as the source prints it (line breaks and markup included when it can be
-    found word for word), else the raw paragraph."""
-    if sentence in raw:
-        return sentence
-    words = sentence.split()
-    pattern = r"\s+".join(re.escape(w) for w in words)
-    match = re.search(pattern, raw)
-    return match.group(0) if match else raw
+def _referenced(fields: dict[str, Any], document: Document) -> str | None:
+    """The description of the record another field points to (`roles = ["council-rep-x"]`)."""
+    for value in fields.values():
+        ids = value if isinstance(value, list) else [value]
+        for table in document.tables.values():
+            for row in table:
+                if row.get("id") in ids:
+                    text = row.get("description") or row.get("name") or row.get("title")
+                    if isinstance(text, str):
+                        return text
+    return None

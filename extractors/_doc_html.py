@@ -1,0 +1,259 @@
+"""HTML -> Document (selectolax, through `ingest.documents.parse_html`, which bounds nesting).
+
+The page's content element is read (a Sphinx/PyData article, `main`, `[role=main]`, `#content`,
+else the body), without scripts, styles, navigation, headers, footers, asides and forms, and
+without the permalink marks Sphinx puts in headings. Walks are iterative: a hostile page nested
+deep does not reach Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from extractors._document import (
+    Block,
+    Cell,
+    Code,
+    Document,
+    Heading,
+    Item,
+    Links,
+    Para,
+    Row,
+    Term,
+    collapse,
+)
+from ingest.documents import parse_html
+from ingest.errors import RedirectStubError
+from ingest.redirects import stub_target_in
+
+CONTENT_ROOTS = (
+    "article.bd-article",
+    "article[itemprop='articleBody']",
+    "div[itemprop='articleBody']",
+    "div[role='main']",
+    "main",
+    "article",
+    "#maincontent",
+    "#main-content",
+    "#content",
+    "body",
+)
+DROPPED_TAGS = ["script", "style", "template", "noscript"]
+HEADERLINK = "a.headerlink"
+HEADING_ANCHORS = "h1 a[href^='#'], h2 a[href^='#'], h3 a[href^='#'], h4 a[href^='#']"
+HEADERLINK_MARKS = frozenset({"¶", "#", "§", "🔗"})
+SKIPPED_SUBTREES = frozenset({"nav", "footer", "header", "aside", "form", "svg", "button"})
+HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+LIST_TAGS = frozenset({"ul", "ol"})
+CELL_TAGS = frozenset({"td", "th"})
+BLOCK_TAGS = frozenset({"p", "div", "section", "pre", "table", "ul", "ol", "dl", "blockquote"})
+
+
+def document(text: str, url: str) -> Document:
+    tree = parse_html(text)
+    if "<" in text[:2048]:
+        target = stub_target_in(tree, url)
+        if target:
+            raise RedirectStubError(url, target)
+    return from_tree(tree)
+
+
+def from_tree(tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS) -> Document:
+    node = tree.css_first("head title")
+    title = collapse(node.text(deep=True)) if node is not None else None
+    meta = {}
+    for tag in tree.css("head meta[property], head meta[name]"):
+        key = tag.attributes.get("property") or tag.attributes.get("name") or ""
+        value = tag.attributes.get("content")
+        if key and value and key not in meta:
+            meta[key] = value
+    root = prepared_root(tree, roots)
+    blocks = list(_blocks(root)) if root is not None else []
+    return Document(title or None, blocks, "html", meta)
+
+
+def prepared_root(tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS) -> LexborNode | None:
+    """The page's content element with scripts, styles and heading permalinks removed."""
+    root = next((n for n in (tree.css_first(s) for s in roots) if n is not None), tree.root)
+    if root is None:
+        return None
+    root.strip_tags(DROPPED_TAGS)
+    for anchor in root.css(HEADERLINK):
+        anchor.decompose()
+    for anchor in root.css(HEADING_ANCHORS):
+        if anchor.text(deep=True).strip() in HEADERLINK_MARKS:
+            anchor.decompose()
+    return root
+
+
+def node_text(node: LexborNode, separator: str = "") -> str:
+    return collapse(node.text(deep=True, separator=separator))
+
+
+def links_of(node: LexborNode) -> Links:
+    """The `a[href]` descendants in document order (one walk, not a CSS query)."""
+    found = []
+    for a in node.traverse(include_text=False):
+        if a.tag == "a":
+            attributes = a.attributes
+            href = attributes.get("href")
+            if href is not None:
+                found.append((collapse(a.text(deep=True, separator="")), href or ""))
+    return tuple(found)
+
+
+class _Walk:
+    def __init__(self) -> None:
+        self.lists = 0
+        self.tables = 0
+
+    def blocks(self, root: LexborNode) -> Iterator[Block]:
+        stack = list(reversed(list(root.iter(include_text=False))))
+        while stack:  # document order, without recursion (hostile nesting depth)
+            node = stack.pop()
+            tag = (node.tag or "").lower()
+            if tag in SKIPPED_SUBTREES:
+                continue
+            if tag in HEADING_TAGS:
+                text = node_text(node)
+                if text:
+                    yield Heading(HEADING_TAGS[tag], text)
+            elif tag in LIST_TAGS:
+                self.lists += 1
+                yield from self._list(node, self.lists)
+            elif tag == "dl":
+                self.lists += 1
+                yield from self._terms(node, self.lists)
+            elif tag == "table":
+                self.tables += 1
+                yield from self._rows(node, self.tables)
+            elif tag == "pre":
+                raw = node.text(deep=True)
+                lines = tuple(line for line in raw.splitlines() if line.strip())
+                if lines:
+                    yield Code(collapse(raw), lines)
+            elif tag == "p" or (tag in ("div", "section", "blockquote") and _is_leaf(node)):
+                text = node_text(node)
+                if text:
+                    yield Para(text, text, links_of(node))
+                # blocks inside a paragraph (a <pre> the parser left in it) are read too
+                stack.extend(reversed([c for c in node.iter(include_text=False) if c.tag == "pre"]))
+            else:
+                stack.extend(reversed(list(node.iter(include_text=False))))
+
+    def _list(self, node: LexborNode, list_no: int) -> Iterator[Item]:
+        # (li, depth, parent text); nested lists become items of their own after their parent
+        stack = [(c, 0, None) for c in reversed(_children(node, "li"))]
+        while stack:
+            li, depth, parent = stack.pop()
+            nested = [n for n in _descendant_lists(li)]
+            own = _own_text(li, nested)
+            yield Item(own, own, _own_links(li, nested), list_no, depth, parent)
+            for sub in reversed(nested):
+                stack.extend((c, depth + 1, own) for c in reversed(_children(sub, "li")))
+
+    def _terms(self, node: LexborNode, list_no: int) -> Iterator[Term]:
+        term = None
+        for child in node.iter(include_text=False):
+            tag = (child.tag or "").lower()
+            if tag == "dt":
+                term = node_text(child)
+            elif tag == "dd" and term is not None:
+                text = node_text(child, " ")
+                yield Term(f"{term} {text}".strip(), term, text, links_of(child), list_no)
+
+    def _rows(self, table: LexborNode, table_no: int) -> Iterator[Row]:
+        row_no = 0
+        for tr in _own_rows(table):
+            cells = [c for c in tr.iter(include_text=False) if (c.tag or "").lower() in CELL_TAGS]
+            if not cells:
+                continue
+            row_no += 1
+            parent = (tr.parent.tag or "").lower() if tr.parent is not None else ""
+            header = parent == "thead" or all((c.tag or "").lower() == "th" for c in cells)
+            yield Row(
+                quote=node_text(tr, " "),
+                cells=tuple(_cell(c) for c in cells),
+                table_no=table_no,
+                row_no=row_no,
+                header=header,
+            )
+
+
+def _blocks(root: LexborNode) -> Iterator[Block]:
+    return _Walk().blocks(root)
+
+
+def _cell(node: LexborNode) -> Cell:
+    html = node.html or ""
+    lines: tuple[str, ...] = ()
+    if "<br" in html.lower():
+        parts = parse_html(html.replace("<br>", "\n").replace("<br/>", "\n").replace("<br />", "\n"))
+        body = parts.body
+        raw = body.text(deep=True, separator="") if body is not None else ""
+        lines = tuple(collapse(line) for line in raw.splitlines() if line.strip())
+    return Cell(node_text(node, " "), links_of(node), lines)
+
+
+def _children(node: LexborNode, tag: str) -> list[LexborNode]:
+    return [c for c in node.iter(include_text=False) if (c.tag or "").lower() == tag]
+
+
+def _descendant_lists(li: LexborNode) -> list[LexborNode]:
+    """The lists nested in an item (not those nested in them)."""
+    found, stack = [], list(li.iter(include_text=False))
+    while stack:
+        node = stack.pop()
+        tag = (node.tag or "").lower()
+        if tag in LIST_TAGS:
+            found.append(node)
+        else:
+            stack.extend(node.iter(include_text=False))
+    return found[::-1]
+
+
+def _own_text(li: LexborNode, nested: list[LexborNode]) -> str:
+    if not nested:
+        return node_text(li)
+    parts, stack = [], [li]
+    skip = {n.mem_id for n in nested}
+    while stack:
+        node = stack.pop()
+        if node.mem_id in skip:
+            continue
+        if node.tag == "-text":
+            parts.append(node.text_content or "")
+            continue
+        stack.extend(reversed(list(node.iter(include_text=True))))
+    return collapse("".join(parts))
+
+
+def _own_links(li: LexborNode, nested: list[LexborNode]) -> Links:
+    if not nested:
+        return links_of(li)
+    inner = {(t, h) for n in nested for t, h in links_of(n)}
+    return tuple(link for link in links_of(li) if link not in inner)
+
+
+def _own_rows(table: LexborNode) -> Iterator[LexborNode]:
+    """The table's `tr` elements in order, not those of tables nested in it."""
+    stack = list(reversed(list(table.iter(include_text=False))))
+    while stack:
+        node = stack.pop()
+        tag = (node.tag or "").lower()
+        if tag == "table":
+            continue
+        if tag == "tr":
+            yield node
+        stack.extend(reversed(list(node.iter(include_text=False))))
+
+
+def _is_leaf(node: LexborNode) -> bool:
+    """A div/section that holds text and no block element: read as a paragraph."""
+    for child in node.traverse(include_text=False):
+        if child is not node and (child.tag or "").lower() in BLOCK_TAGS | set(HEADING_TAGS):
+            return False
+    return bool(node.text(deep=True).strip())
