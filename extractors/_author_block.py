@@ -59,6 +59,12 @@ NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|[·•]|\s{3,})\s*")
 # A name's number printed before an affiliation with a space ("1 Laboratoire ..., 2 Synchrotron"),
 # at the start of a cell or after a comma: a marker only when a name carries that number.
 SPACED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})\s+(?=[A-Z][a-z])")
+# Society grades printed after names: ", Student Member, IEEE", ", Fellow, IEEE".
+GRADE_RE = re.compile(
+    r",?\s*\b(?:Student\s+|Senior\s+|Life\s+)?(?:Member|Fellow)\s*,\s*(?:IEEE|ACM)\b|"
+    r",?\s*\b(?:Student\s+|Senior\s+|Life\s+)?(?:Member|Fellow)\s*,?\s*$"
+)
+LONE_SOCIETY_RE = re.compile(r"\s*,?\s*(?:IEEE|ACM)\s*,?\s*")
 # A footnote marker printed as a cell of its own: "1", "a", "*", "†".
 LOOSE_MARKER_RE = re.compile(rf"\d{{1,2}}|[a-z]|[{re.escape(SYMBOL_MARKERS)}]")
 # Numeric markers printed at full size right after a name: "Ödeen1*", "Håstad2,3 and", "Last135"
@@ -287,6 +293,7 @@ class BlockParser:
     def _line(self, number: int, line: Line) -> None:
         kinds: list[tuple[str, Cell, object]] = []
         for cell in line.cells:
+            _drop_grades(cell)
             text = cell.text
             if not text or IGNORE_RE.search(cell.plain or text) or URL_RE.search(text):
                 kinds.append(("skip", cell, None))
@@ -372,7 +379,7 @@ class BlockParser:
             if spaced_numbers:
                 text = SPACED_NUMBER_RE.sub(self._named_number, text)
             pos = 0
-            for m in re.finditer(f"\x01(\\d+)\x02|{INLINE_MARKER_RE.pattern}", text):
+            for m in re.finditer(f"\x01([\\d,\\s]+)\x02|{INLINE_MARKER_RE.pattern}", text):
                 if m.start() > pos:
                     tokens.append(("T", text[pos : m.start()]))
                 tokens.append(("M", m.group(1) or m.group(0)))
@@ -682,6 +689,17 @@ def _footnote_affiliation(text: str) -> bool:
         and not URL_RE.search(text)
         and sum(1 for w in words if w[:1].islower()) <= len(words) // 3
     )
+
+
+def _drop_grades(cell: Cell) -> None:
+    """Society grades after names ("Qiang Yang, Fellow, IEEE") removed from the cell's text."""
+    if not GRADE_RE.search(cell.text):
+        return
+    for seg in cell.segments:
+        seg.text = GRADE_RE.sub("", seg.text)
+        if LONE_SOCIETY_RE.fullmatch(seg.text):
+            seg.text = ""
+    cell.segments = [s for s in cell.segments if s.text] or cell.segments
 
 
 def _merged_plain(segments: list[Segment]) -> list[Segment]:

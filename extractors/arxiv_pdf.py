@@ -47,6 +47,7 @@ from extractors._author_block import (
     is_prose,
     organisation_of,
 )
+from extractors._pdf_notes import attach_are_with
 from extractors._pdf_text import (
     Line,
     build_lines,
@@ -266,10 +267,11 @@ def _title(lines: list[Line], height: float) -> tuple[str | None, int]:
     if not top:
         return None, 0
     body = _body_size(lines)
-    biggest = max(lines[i].size for i in top)
+    # a line's size is that of most of its characters: a drop capital does not make a title
+    biggest = max(_style(lines[i])[0] for i in top)
     if biggest < body * TITLE_MIN_RATIO:
         return None, 0
-    start = next(i for i in top if lines[i].size >= biggest - 0.6)
+    start = next(i for i in top if _style(lines[i])[0] >= biggest - 0.6)
     main, sizes, fonts = _style(lines[start])
     sizes.add(round(lines[start].size, 1))
     end = start
@@ -334,6 +336,7 @@ def parse_paper(
     doi_match = DOI_RE.search(plain)
     parser = BlockParser(known_authors)
     found = parser.parse(block, all_lines, "\n".join(texts))
+    attach_are_with(found, [line for line in all_lines if line not in block])
     authors = _finish(found, known_authors, "\n".join(texts))
     if not authors:
         raise PdfReadFailure(url, "no author block found on page 1")

@@ -1,0 +1,44 @@
+"""Affiliations printed as "... are with ..." sentences (extractors._pdf_notes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from extractors._author_block import Affiliation, Author
+from extractors._pdf_notes import attach_are_with
+from extractors._pdf_text import Cell, Line, Segment
+from extractors.arxiv_pdf import parse_paper
+
+TRAIN = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "pdf-train"
+
+
+def _line(text: str, y: float) -> Line:
+    seg = Segment(text, False, 50.0, 8.0, "Times")
+    return Line(y=y, page=1, segments=[seg], cells=[Cell([seg], 1, y)])
+
+
+def test_the_authors_are_with_gives_everyone_the_affiliation() -> None:
+    paper = parse_paper((TRAIN / "ieee-tkde-2010-transfer-learning-survey.pdf").read_bytes())
+    assert [a.name for a in paper.authors] == ["Sinno Jialin Pan", "Qiang Yang"]  # no "Fellow"
+    for author in paper.authors:
+        assert [a.text for a in author.affiliations] == [
+            "Department of Computer Science and Engineering, Hong Kong University of Science "
+            "and Technology, Clearwater Bay, Kowloon, Hong Kong"
+        ]
+
+
+def test_a_named_sentence_goes_to_the_authors_it_names_only() -> None:
+    ada, bob = Author(name="Ada Lovelace"), Author(name="Bob Smith")
+    lines = [
+        _line("A. Lovelace is with the Analytical Engine Society, London,", 100),
+        _line("UK. B. Smith is with Example University, Paris, France.", 90),
+    ]
+    attach_are_with([ada, bob], lines)
+    assert [a.text for a in ada.affiliations] == ["Analytical Engine Society, London, UK"]
+    assert [a.text for a in bob.affiliations] == ["Example University, Paris, France"]
+
+
+def test_an_author_with_an_affiliation_keeps_it() -> None:
+    ada = Author(name="Ada Lovelace", affiliations=[Affiliation("Printed Lab", "Printed Lab", 1)])
+    attach_are_with([ada], [_line("The authors are with Other University, Rome, Italy.", 90)])
+    assert [a.text for a in ada.affiliations] == ["Printed Lab"]
