@@ -439,12 +439,17 @@ class BlockParser:
             return True
         return is_name_like(text)
 
-    def _name_and_affiliation(self, segments: list[Segment]) -> tuple[Author, str, str] | None:
-        """ACM's 'NAME, Affiliation, Country' line -> (author, affiliation text, quote)."""
+    def _name_and_affiliation(
+        self, segments: list[Segment]
+    ) -> tuple[list[Author], str, str] | None:
+        """ACM's 'NAME, Affiliation, Country' line (or 'NAME and NAME, Affiliation') ->
+        (authors, affiliation text, quote)."""
         text = "".join(s.text for s in segments if not s.sup)
         head, sep, rest = text.partition(",")
-        name = clean(head)
-        if not sep or not self._is_name(name) or not rest.strip():
+        heads = [p for p in NAME_SEPARATOR_RE.split(head) if clean(p)]
+        if not sep or not heads or not all(self._is_name(clean(p)) for p in heads):
+            return None
+        if not rest.strip():
             return None
         rest_parts = [clean(p) for p in NAME_SEPARATOR_RE.split(rest) if clean(p)]
         if rest_parts and all(self._is_name(p) for p in rest_parts):
@@ -452,10 +457,9 @@ class BlockParser:
         fonts_differ = len({s.font for s in segments if s.text.strip() and not s.sup}) > 1
         if not (is_institution(rest) or fonts_differ):
             return None
-        author = Author(
-            name=name, quote=head.strip(" ,"), x0=segments[0].x, x1=max(s.end for s in segments)
-        )
-        return author, clean(rest), rest.strip(" ,")
+        x0, x1 = segments[0].x, max(s.end for s in segments)
+        authors = [Author(name=clean(p), quote=p.strip(" ,"), x0=x0, x1=x1) for p in heads]
+        return authors, clean(rest), rest.strip(" ,")
 
     def _names_row(self, number: int, cells: list[tuple[Cell, object]]) -> None:
         new: list[Author] = []
@@ -510,13 +514,14 @@ class BlockParser:
                     author.x0, author.x1 = merged
             columns = [merged if c == under[0] else c for c in columns]
 
-    def _inline(self, cell: Cell, value: tuple[Author, str, str]) -> None:
-        author, text, quote = value
-        author.page = cell.page
+    def _inline(self, cell: Cell, value: tuple[list[Author], str, str]) -> None:
+        authors, text, quote = value
         aff = self._new_affiliation(text, quote, cell.page)
-        author.affiliations.append(aff)
-        self.authors.append(author)
-        self._band = [author]
+        for author in authors:
+            author.page = cell.page
+            author.affiliations.append(aff)
+        self.authors.extend(authors)
+        self._band = list(authors)
         self._band_closed = True
 
     # -- affiliations

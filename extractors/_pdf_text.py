@@ -32,6 +32,7 @@ from extractors._pdf_fonts import FontWidths
 SUPERSCRIPT_SIZE_RATIO = 0.88
 SUPERSCRIPT_MIN_RISE = 0.12  # of the larger size
 SUPERSCRIPT_MAX_RISE = 0.75
+SUPERSCRIPT_REACH = 1.5  # sizes: how far from a line's text a marker may sit and belong to it
 # Runs whose baselines differ by less than this fraction of their size share a line.
 BASELINE_TOLERANCE = 0.3
 # Average glyph width as a fraction of the font size (proportional Latin fonts).
@@ -249,12 +250,18 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
             lines.append(Line(y=run.y, page=page, segments=[_segment(run)]))
     for run in (r for r in pieces if r.sup):
         best: Line | None = None
+        best_near = False
         for line in lines:
             rise = run.y - line.y
-            if -0.2 * line.size <= rise <= SUPERSCRIPT_MAX_RISE * line.size and (
-                best is None or abs(rise) < abs(run.y - best.y)
-            ):
-                best = line
+            if not -0.2 * line.size <= rise <= SUPERSCRIPT_MAX_RISE * line.size:
+                continue
+            # a line with text just left or right of the marker beats one across the page
+            near = any(
+                s.x - SUPERSCRIPT_REACH * s.size <= run.x <= s.end + SUPERSCRIPT_REACH * s.size
+                for s in line.segments
+            )
+            if best is None or (near, -abs(rise)) > (best_near, -abs(run.y - best.y)):
+                best, best_near = line, near
         if best is None:
             lines.append(Line(y=run.y, page=page, segments=[_segment(run)]))
         else:
@@ -358,6 +365,15 @@ def split_joined_columns(runs: list[Run], layout: str) -> list[Run]:
     if not flat:
         return runs
     joined = {id(r): spans[_norm(r.text)] for r in flat if _norm(r.text) in spans}
+    if not joined:
+        return runs
+    # a text printed elsewhere within one chunk is not a column gap ("Mukund Sundararajan * 1"
+    # in the byline, spaced out only in a justified footnote line)
+    chunks = list(starts)
+    whole = {
+        t for t in {_norm(r.text) for r in flat if id(r) in joined} if any(t in c for c in chunks)
+    }
+    joined = {k: v for k, v in joined.items() if " ".join(t for _, t in v) not in whole}
     if not joined:
         return runs
     width = _column_width(flat, starts)
