@@ -49,6 +49,7 @@ GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z]
 # A single affiliation line whose centre lies this close (fraction of the names' span) to the
 # centre of a grid of names belongs to all of them ("Microsoft Research" under four names).
 SHARED_CENTRE_TOLERANCE = 0.1
+SOFT_WRAP_MARGIN = 2.0  # sizes: a line ending this close to the block's right edge runs on
 FOOTNOTE_AFFILIATION_WORDS = 10  # a keyed footnote of at most this many words may be a name
 # A footnote's next line starts this close to its left edge (in sizes: the first line may be
 # indented by its marker) and lies at most this many sizes below.
@@ -72,7 +73,8 @@ NAME_NUMBER_RE = re.compile(r"(?<=[^\W\d_])(\d{1,3}(?:\s?,\s?\d{1,3})*)(?=[\s,;Â
 
 NAME_PARTICLES = {
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
-    "bin", "ibn", "al", "el", "ten", "ter", "y", "zu", "af", "st.",
+    "bin", "ibn", "al", "el", "ten", "ter", "y", "zu", "af", "st.", "las", "los", "do", "degli",
+    "dello", "op", "vom",
 }  # fmt: skip
 # Systems whose campus follows after a comma: "University of California, Berkeley".
 MULTI_CAMPUS = (
@@ -264,6 +266,9 @@ class BlockParser:
         self._column_aff: dict[int, tuple[Affiliation, int]] = {}
         self._uses_markers = False
         self._alone = False  # the current line holds a single affiliation cell
+        self._right = 0.0  # the right edge of the block's text so far
+        self._soft_wrap = False  # the last affiliation line ran on to the right edge
+        self._paragraph = False  # the affiliations are printed as running text
         self.footnote_emails: list[tuple[str, Author]] = []
 
     # -- entry point
@@ -292,6 +297,7 @@ class BlockParser:
 
     def _line(self, number: int, line: Line) -> None:
         kinds: list[tuple[str, Cell, object]] = []
+        self._right = max([self._right, *(c.x1 for c in line.cells)])
         for cell in line.cells:
             _drop_grades(cell)
             text = cell.text
@@ -306,7 +312,7 @@ class BlockParser:
             if names is not None:
                 kinds.append(("names", cell, (names, email_groups)))
                 continue
-            inline = self._name_and_affiliation(names_part)
+            inline = None if self.keyed else self._name_and_affiliation(names_part)
             if inline is not None:
                 kinds.append(("inline", cell, inline))
                 continue
@@ -555,8 +561,17 @@ class BlockParser:
 
     def _affiliation_cell(self, number: int, cell: Cell) -> None:
         pieces = self._pieces(cell, in_block=True)
-        for piece in pieces:
-            text = clean(re.sub(r"\s*\band\s*$", "", piece.text.strip()))
+        soft_wrap = self._soft_wrap
+        # affiliations printed as a paragraph (a marker mid-line: "...Austin; 2Dept. of ...")
+        # run on from a line that reaches the block's right edge into the next
+        if any(p.keys for p in pieces[1:]):
+            self._paragraph = True
+        self._soft_wrap = self._paragraph and cell.x1 >= self._right - SOFT_WRAP_MARGIN * cell.size
+        for index, piece in enumerate(pieces):
+            text = piece.text.strip()
+            if index + 1 < len(pieces):  # "1Lab X and 2Lab Y": the "and" belongs to neither
+                text = re.sub(r"\s*\band\s*$", "", text)
+            text = clean(text)
             quote = piece.quote.strip().rstrip(",;").strip()
             if not text:
                 continue
@@ -572,7 +587,7 @@ class BlockParser:
                 continue
             if self._last_key is not None and number - self._last_key_line <= 1:
                 aff = self.keyed[self._last_key]  # a wrapped keyed affiliation
-                aff.text = _join(aff.text, text)
+                aff.text = clean(f"{aff.text} {text}") if soft_wrap else _join(aff.text, text)
                 aff.quote = f"{aff.quote}\n{quote}"
                 self._last_key_line = number
                 continue
@@ -762,6 +777,10 @@ def _is_name_fragment(text: str) -> bool:
 
 
 def _join(first: str, second: str) -> str:
-    if first.endswith((",", ";")) or _CONNECTOR_END_RE.search(first):
+    """A wrapped affiliation's lines: a phrase that runs on (a line ending in a connector or
+    punctuation, or a next line starting in lower case) joins with a space, else ", "."""
+    if first.endswith("-") and second[:1].islower():
+        return clean(first[:-1] + second)
+    if first.endswith((",", ";")) or _CONNECTOR_END_RE.search(first) or second[:1].islower():
         return clean(f"{first} {second}")
     return clean(f"{first}, {second}")

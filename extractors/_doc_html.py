@@ -75,9 +75,18 @@ def from_tree(tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS) ->
     return Document(title or None, blocks, "html", meta)
 
 
-def prepared_root(tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS) -> LexborNode | None:
+def content_root(
+    tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS
+) -> LexborNode | None:
+    """The first element a selector finds (the main content before the whole page)."""
+    return next((n for n in (tree.css_first(s) for s in roots) if n is not None), tree.root)
+
+
+def prepared_root(
+    tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS
+) -> LexborNode | None:
     """The page's content element with scripts, styles and heading permalinks removed."""
-    root = next((n for n in (tree.css_first(s) for s in roots) if n is not None), tree.root)
+    root = content_root(tree, roots)
     if root is None:
         return None
     root.strip_tags(DROPPED_TAGS)
@@ -145,15 +154,34 @@ class _Walk:
                 stack.extend(reversed(list(node.iter(include_text=False))))
 
     def _list(self, node: LexborNode, list_no: int) -> Iterator[Item]:
-        # (li, depth, parent text); nested lists become items of their own after their parent
-        stack = [(c, 0, None) for c in reversed(_children(node, "li"))]
+        """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
+        of the list: an item's own text and links are those not inside a list nested in it."""
+        found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []
+        # (node, depth, the item whose own text it is or -1, the item enclosing its list or -1)
+        stack = [(c, 0, -1, -1) for c in reversed(list(node.iter(include_text=True)))]
         while stack:
-            li, depth, parent = stack.pop()
-            nested = [n for n in _descendant_lists(li)]
-            own = _own_text(li, nested)
-            yield Item(own, own, _own_links(li, nested), list_no, depth, parent)
-            for sub in reversed(nested):
-                stack.extend((c, depth + 1, own) for c in reversed(_children(sub, "li")))
+            current, depth, owner, parent = stack.pop()
+            tag = (current.tag or "").lower()
+            if tag == "-text":
+                if owner >= 0:
+                    found[owner][0].append(current.text_content or "")
+                continue
+            if tag == "li":
+                found.append(([], [], depth, parent))
+                owner = len(found) - 1
+            elif tag in LIST_TAGS and owner >= 0:
+                depth, parent, owner = depth + 1, owner, -1
+            elif tag == "a" and owner >= 0:
+                href = current.attributes.get("href")
+                if href is not None:
+                    label = collapse(current.text(deep=True, separator=""))
+                    found[owner][1].append((label, href or ""))
+            children = list(current.iter(include_text=True))
+            stack.extend((c, depth, owner, parent) for c in reversed(children))
+        for text_parts, links, depth, parent_at in found:
+            own = collapse("".join(text_parts))
+            parent = collapse("".join(found[parent_at][0])) if parent_at >= 0 else None
+            yield Item(own, own, tuple(links), list_no, depth, parent)
 
     def _terms(self, node: LexborNode, list_no: int) -> Iterator[Term]:
         term = None
@@ -191,7 +219,9 @@ def _cell(node: LexborNode) -> Cell:
     html = node.html or ""
     lines: tuple[str, ...] = ()
     if "<br" in html.lower():
-        parts = parse_html(html.replace("<br>", "\n").replace("<br/>", "\n").replace("<br />", "\n"))
+        parts = parse_html(
+            html.replace("<br>", "\n").replace("<br/>", "\n").replace("<br />", "\n")
+        )
         body = parts.body
         raw = body.text(deep=True, separator="") if body is not None else ""
         lines = tuple(collapse(line) for line in raw.splitlines() if line.strip())
@@ -200,42 +230,6 @@ def _cell(node: LexborNode) -> Cell:
 
 def _children(node: LexborNode, tag: str) -> list[LexborNode]:
     return [c for c in node.iter(include_text=False) if (c.tag or "").lower() == tag]
-
-
-def _descendant_lists(li: LexborNode) -> list[LexborNode]:
-    """The lists nested in an item (not those nested in them)."""
-    found, stack = [], list(li.iter(include_text=False))
-    while stack:
-        node = stack.pop()
-        tag = (node.tag or "").lower()
-        if tag in LIST_TAGS:
-            found.append(node)
-        else:
-            stack.extend(node.iter(include_text=False))
-    return found[::-1]
-
-
-def _own_text(li: LexborNode, nested: list[LexborNode]) -> str:
-    if not nested:
-        return node_text(li)
-    parts, stack = [], [li]
-    skip = {n.mem_id for n in nested}
-    while stack:
-        node = stack.pop()
-        if node.mem_id in skip:
-            continue
-        if node.tag == "-text":
-            parts.append(node.text_content or "")
-            continue
-        stack.extend(reversed(list(node.iter(include_text=True))))
-    return collapse("".join(parts))
-
-
-def _own_links(li: LexborNode, nested: list[LexborNode]) -> Links:
-    if not nested:
-        return links_of(li)
-    inner = {(t, h) for n in nested for t, h in links_of(n)}
-    return tuple(link for link in links_of(li) if link not in inner)
 
 
 def _own_rows(table: LexborNode) -> Iterator[LexborNode]:

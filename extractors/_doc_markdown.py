@@ -8,6 +8,7 @@ front matter gives the title and date (`Document.meta`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,6 +31,16 @@ from extractors._document import (
 from ingest.documents import parse_html
 
 _PARSER: MarkdownIt | None = None
+HTML_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)")
+HREF = re.compile(r"""\bhref\s*=\s*(["']?)([^"'\s>]*)\1""", re.IGNORECASE)
+# inline tags that only format (or, for <a>, link) what they hold: not shown as text
+FORMATTING_TAGS = frozenset(
+    re.findall(
+        r"\S+",
+        "a abbr b bdi bdo big br cite code del dfn em font i img ins kbd mark picture q s samp "
+        "small source span strike strong sub sup time tt u var wbr details summary p div",
+    )
+)
 
 
 def parser() -> MarkdownIt:
@@ -89,9 +100,18 @@ def inline(token: Token | None) -> tuple[str, Links, tuple[str, ...]]:
         elif kind == "hardbreak":
             parts.append("\n")
         elif kind == "html_inline":
-            tag = child.content.lower()
-            if tag.startswith("<br"):
+            match = HTML_TAG.match(child.content)
+            name = match.group(2).lower() if match else ""
+            if name == "br":
                 parts.append("\n")
+            elif name == "a" and not match.group(1):
+                href = HREF.search(child.content)
+                open_links.append((href.group(2) if href else "", len(parts)))
+            elif name == "a" and open_links:
+                href, at = open_links.pop()
+                links.append((collapse("".join(parts[at:])), href))
+            elif name not in FORMATTING_TAGS:
+                parts.append(child.content)  # other markup is shown as the text it is
         elif kind == "link_open":
             open_links.append((str(child.attrs.get("href") or ""), len(parts)))
         elif kind == "link_close" and open_links:
@@ -184,6 +204,21 @@ class _Reader:
                 lines = tuple(line for line in token.content.splitlines() if line.strip())
                 if lines:
                     yield Code(token.content, lines, self.line_no(token))
+            elif kind == "html_block" and item_open and item_open[-1] is None:
+                # an item that starts with a block-level tag ("- <script>...") is still an item:
+                # its text is read as inline Markdown, the tags shown as the text they are
+                inline_token = parser().parseInline(token.content.strip())[0]
+                text, links, _ = inline(inline_token)
+                item_open[-1] = (token, text)
+                yield Item(
+                    self.quote(token, token.content.strip()),
+                    text,
+                    links,
+                    self.lists,
+                    max(depth, 0),
+                    parents[-1] if parents else None,
+                    self.line_no(token),
+                )
             elif kind == "html_block":
                 yield from self._html(token)
             index += 1
@@ -209,8 +244,14 @@ class _Reader:
                 lines = self.lines(row_token)
                 quote = lines[0].strip() if lines else " | ".join(c.text for c in cells)
                 rows.append(
-                    Row(quote, tuple(cells), self.tables, len(rows) + 1, in_head,
-                        self.line_no(row_token))  # fmt: skip
+                    Row(
+                        quote,
+                        tuple(cells),
+                        self.tables,
+                        len(rows) + 1,
+                        in_head,
+                        self.line_no(row_token),
+                    )  # fmt: skip
                 )
             elif kind == "table_close":
                 return index + 1, rows

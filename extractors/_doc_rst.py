@@ -32,11 +32,44 @@ from extractors._document import (
 
 SEEK_LINES = 400  # how far ahead a quote is looked for (a miss costs this, not the page)
 PEP_FIELD = re.compile(r"^([A-Z][A-Za-z-]*):[ \t]+(.*)$")
-SPHINX_ROLES = (
-    "ref doc term class func meth mod attr obj data const exc envvar option program kbd file "
-    "samp abbr command dfn guilabel menuselection mimetype newsfile regexp any numref download "
-    "user github ghuser gh issue pr commit"
-).split()
+SPHINX_ROLES = [
+    "ref",
+    "doc",
+    "term",
+    "class",
+    "func",
+    "meth",
+    "mod",
+    "attr",
+    "obj",
+    "data",
+    "const",
+    "exc",
+    "envvar",
+    "option",
+    "program",
+    "kbd",
+    "file",
+    "samp",
+    "abbr",
+    "command",
+    "dfn",
+    "guilabel",
+    "menuselection",
+    "mimetype",
+    "newsfile",
+    "regexp",
+    "any",
+    "numref",
+    "download",
+    "user",
+    "github",
+    "ghuser",
+    "gh",
+    "issue",
+    "pr",
+    "commit",
+]
 SETTINGS = {
     "report_level": 5,
     "halt_level": 5,
@@ -185,9 +218,7 @@ class _Reader:
     def _rows(self, table: Any) -> Iterator[Row]:
         from docutils import nodes
 
-        row_no = 0
-        for row in table.findall(nodes.row):
-            row_no += 1
+        for row_no, row in enumerate(table.findall(nodes.row), 1):
             header = isinstance(row.parent, nodes.thead)
             cells = tuple(
                 Cell(collapse(entry.astext()), _links(entry))

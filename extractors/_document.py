@@ -159,9 +159,27 @@ def format_of(snapshot: Snapshot) -> str:
     return fmt
 
 
+_RECENT: dict[tuple[str, str, str], Document] = {}  # the last document parsed
+RECENT_MAX_BYTES = 8 << 20  # larger bodies are parsed each time they are asked for
+
+
 def parse(snapshot: Snapshot, fmt: str | None = None) -> Document:
-    """The snapshot as a Document; UnsupportedFormatError for PDF, feeds and JSON."""
+    """The snapshot as a Document; UnsupportedFormatError for PDF, feeds and JSON.
+
+    Choosing an extractor and running it both read the document: the last one parsed is kept
+    (documents are not changed by their readers), so a page is parsed once for both."""
     fmt = fmt or format_of(snapshot)
+    key = (snapshot.sha256, snapshot.url, fmt)
+    if key in _RECENT:
+        return _RECENT[key]
+    document = _parse(snapshot, fmt)
+    _RECENT.clear()
+    if len(snapshot.body) <= RECENT_MAX_BYTES:
+        _RECENT[key] = document
+    return document
+
+
+def _parse(snapshot: Snapshot, fmt: str) -> Document:
     text = decode(snapshot.body)
     if fmt == "html":
         from extractors import _doc_html

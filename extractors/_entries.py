@@ -25,7 +25,9 @@ from extractors._document import Links, collapse, github_login, without_controls
 
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
 PAREN = re.compile(r"\(([^()]{0,200})\)")
-YEARS = re.compile(r"^(?:since\s+|from\s+)?(?:\d{4}|\d{4}\s*[-–—]\s*(?:\d{2,4}|present|now)?)$", re.I)
+YEARS = re.compile(
+    r"^(?:since\s+|from\s+)?(?:\d{4}|\d{4}\s*[-–—]\s*(?:\d{2,4}|present|now)?)$", re.I
+)
 TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
 SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
 TITLE_WORDS = re.compile(
@@ -43,10 +45,52 @@ ORG_SUFFIX = re.compile(
     r"b\.v\.|se|oy|ab|kk|k\.k\.|limited|corporation)$",
     re.I,
 )
-ORG_LOWER = frozenset("of and for de du des la le der von & at the y e in".split())
+ORG_LOWER = frozenset(
+    [
+        "of",
+        "and",
+        "for",
+        "de",
+        "du",
+        "des",
+        "la",
+        "le",
+        "der",
+        "von",
+        "&",
+        "at",
+        "the",
+        "y",
+        "e",
+        "in",
+    ]
+)
 NOT_ORG = frozenset(
-    "term terms see note notes tbd tba n/a none vacant open seat seats formerly previously "
-    "since until from to and or with also".split()
+    [
+        "term",
+        "terms",
+        "see",
+        "note",
+        "notes",
+        "tbd",
+        "tba",
+        "n/a",
+        "none",
+        "vacant",
+        "open",
+        "seat",
+        "seats",
+        "formerly",
+        "previously",
+        "since",
+        "until",
+        "from",
+        "to",
+        "and",
+        "or",
+        "with",
+        "also",
+    ]
 )
 AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b")
 PERSON_LINK = re.compile(
@@ -192,7 +236,9 @@ def _several(body: str, links: Links) -> list[Entry]:
     found = []
     for part in parts:
         entry = _one(part, tuple(link for link in links if link[0] and link[0] in part))
-        if entry is None or not (entry.github or entry.email or _people.looks_like_name(entry.name)):
+        if entry is None or not (
+            entry.github or entry.email or _people.looks_like_name(entry.name)
+        ):
             return []
         found.append(entry)
     return found

@@ -335,7 +335,25 @@ def drop_line_numbers(runs: list[Run]) -> list[Run]:
     left = min(r.x for r in text)
     right = max(r.end for r in text)
     margin = {id(r) for r in numbers if r.end < left - 1 or r.x > right + 1}
+    if len(margin) < 5:  # a sidebar left of the numbers: a column of counting numbers instead
+        margin = _counting_column(numbers)
     return [r for r in runs if id(r) not in margin] if len(margin) >= 5 else runs
+
+
+def _counting_column(numbers: list[Run]) -> set[int]:
+    """Ids of the number runs stacked at one x that count up down the page (line numbers)."""
+    columns: dict[tuple[str, int], list[Run]] = {}
+    for run in numbers:  # left-aligned (same x) or right-aligned (same end: "9", "10")
+        columns.setdefault(("x", round(run.x)), []).append(run)
+        columns.setdefault(("end", round(run.end)), []).append(run)
+    found: set[int] = set()
+    for stack in columns.values():
+        stack.sort(key=lambda r: -r.y)
+        values = [int(r.text.strip()) for r in stack]
+        rising = sum(1 for a, b in zip(values, values[1:], strict=False) if b == a + 1)
+        if len(stack) >= 5 and rising >= 0.8 * (len(stack) - 1):
+            found |= {id(r) for r in stack}
+    return found
 
 
 def _layout_rows(layout: str) -> list[list[tuple[int, str]]]:

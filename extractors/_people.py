@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractors.pytorch_governance import GITHUB_USER, _collapse, _without_controls
+from extractors._document import GITHUB_USER
+from extractors._document import collapse as _collapse
+from extractors._document import without_controls as _without_controls
 
 
 def wordset(text: str) -> frozenset[str]:

@@ -139,7 +139,7 @@ def name_list(
 
 
 def _after_label(part: str) -> str:
-    """"Homebrew's creator: Max Howell" -> "Max Howell" (the label is no part of the name)."""
+    """ "Homebrew's creator: Max Howell" -> "Max Howell" (the label is no part of the name)."""
     head, colon, rest = part.partition(": ")
     return rest if colon and rest and not _people.looks_like_name(head) else part
 

@@ -129,8 +129,12 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     label_at = next((i for i in range(width) if i != people and i not in column.values()), None)
     if several and label_at is None:
         label_at = next((i for i in range(width) if i != people), None)
-    current_rows = [r for r in body if several and label_at is not None
-                    and label_at < len(r.cells) and CURRENT.search(r.cells[label_at].text)]  # fmt: skip
+    current_rows = [
+        r
+        for r in body
+        if several and label_at is not None and label_at < len(r.cells)
+        and CURRENT.search(r.cells[label_at].text)
+    ]  # fmt: skip
     for row, found in zip(body, cells, strict=True):
         section = None
         if several and label_at is not None and label_at < len(row.cells):

@@ -50,7 +50,7 @@ from typing import Any
 from dateutil import parser as dateparser
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from extractors.pytorch_governance import content_root
+from extractors._doc_html import content_root
 from ingest.documents import parse_html
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Evidence, Snapshot, Subject

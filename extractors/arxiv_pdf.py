@@ -85,6 +85,7 @@ PDF_MAGIC = b"%PDF"
 MAX_PAGES_READ = 2
 MAX_CONTENT_BYTES = 8_000_000  # decoded content stream of one page
 MAX_BLOCK_LINES = 60
+SIDEBAR_GAP = 5.0  # points: cells ending this far left of every name are a sidebar
 TITLE_MIN_RATIO = 1.15  # title text is at least this much larger than body text
 TITLE_REGION = 0.45  # the title sits in the top part of the page
 TITLE_SIZE_TOLERANCE = 0.06  # a title's lines share its size, within this fraction
@@ -336,6 +337,11 @@ def parse_paper(
     doi_match = DOI_RE.search(plain)
     parser = BlockParser(known_authors)
     found = parser.parse(block, all_lines, "\n".join(texts))
+    trimmed = _without_sidebar(block, found)
+    if trimmed is not None:  # a margin column beside the block (correspondence, funding)
+        block = trimmed
+        parser = BlockParser(known_authors)
+        found = parser.parse(block, all_lines, "\n".join(texts))
     attach_are_with(found, [line for line in all_lines if line not in block])
     authors = _finish(found, known_authors, "\n".join(texts))
     if not authors:
@@ -347,6 +353,23 @@ def parse_paper(
         authors=authors,
         doi=doi_match.group(1) if doi_match else None,
     )
+
+
+def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
+    """The block without the cells printed wholly left of the first name (a sidebar beside the
+    byline); None when there are none."""
+    if not found:
+        return None
+    left = found[0].x0 - SIDEBAR_GAP
+    if not any(c.x1 < left for line in block for c in line.cells):
+        return None
+    out: list[Line] = []
+    for line in block:
+        cells = [c for c in line.cells if c.x1 >= left]
+        if cells:
+            segments = [s for c in cells for s in c.segments]
+            out.append(Line(y=line.y, page=line.page, segments=segments, cells=cells))
+    return out
 
 
 def _display_name(name: str, page_text: str) -> str:

@@ -201,8 +201,6 @@ def url_role(url: str) -> str | None:
     return next((role for word, role in URL_ROLES if word in path), None)
 
 
-
-
 # ============================================================================================
 # blocks -> claims
 
@@ -373,9 +371,9 @@ class _Reader:
         self.counts["li"] = first + len(items)
         for offset, (item, people) in enumerate(zip(items, found, strict=True), 1):
             for entry in people:
-                if item.depth > 0 and item.parent and entry.area is None:
-                    if not _entries.read(item.parent):
-                        entry.area = _area_label(item.parent)
+                nested = item.depth > 0 and item.parent and entry.area is None
+                if nested and not _entries.read(item.parent or ""):
+                    entry.area = _area_label(item.parent or "")
                 yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
 
     def _terms(self, terms: list[Term]) -> Iterator[Claim]:
