@@ -156,6 +156,11 @@ class _Walk:
     def _list(self, node: LexborNode, list_no: int) -> Iterator[Item]:
         """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
         of the list: an item's own text and links are those not inside a list nested in it."""
+        if node.css_first("li ul, li ol") is None:  # no nested list: each item read whole
+            for li in _children(node, "li"):
+                text = node_text(li)
+                yield Item(text, text, links_of(li), list_no)
+            return
         found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []
         # (node, depth, the item whose own text it is or -1, the item enclosing its list or -1)
         stack = [(c, 0, -1, -1) for c in reversed(list(node.iter(include_text=True)))]

@@ -179,6 +179,7 @@ def _handle_group(label: str) -> re.Pattern[str]:
     return re.compile(r"\(\s*" + re.escape(label) + r"\s*\)")
 
 
+@functools.lru_cache(maxsize=1024)
 def scope_of(config: PageConfig, section: str) -> str:
     """A trailing "(token)" that looks like a module path is the scope; else the heading."""
     match = TRAILING_PAREN.search(section)
