@@ -156,6 +156,7 @@ class _Piece:
     keys: list[str]
     text: str
     quote: str
+    x: float = 0.0  # where it starts on the line
 
 
 # --- text helpers ------------------------------------------------------------------------------
@@ -269,6 +270,7 @@ class BlockParser:
         self._right = 0.0  # the right edge of the block's text so far
         self._soft_wrap = False  # the last affiliation line ran on to the right edge
         self._paragraph = False  # the affiliations are printed as running text
+        self._row_keys: list[tuple[float, str]] = []  # (x, key) of the last keyed row
         self.footnote_emails: list[tuple[str, Author]] = []
 
     # -- entry point
@@ -371,11 +373,13 @@ class BlockParser:
         glued_numbers: bool,
         name_numbers: bool = False,
         spaced_numbers: bool = False,
-    ) -> list[tuple[str, str]]:
-        tokens: list[tuple[str, str]] = []
+    ) -> list[tuple[str, str, float]]:
+        """("M", marker, x) and ("T", text, x) tokens; x where the token starts (estimated
+        within a segment by its share of the characters)."""
+        tokens: list[tuple[str, str, float]] = []
         for seg in segments:
             if seg.sup:
-                tokens.append(("M", seg.text))
+                tokens.append(("M", seg.text, seg.x))
                 continue
             text = seg.text
             if name_numbers:
@@ -385,13 +389,14 @@ class BlockParser:
             if spaced_numbers:
                 text = SPACED_NUMBER_RE.sub(self._named_number, text)
             pos = 0
+            step = (seg.end - seg.x) / max(len(text), 1)
             for m in re.finditer(f"\x01([\\d,\\s]+)\x02|{INLINE_MARKER_RE.pattern}", text):
                 if m.start() > pos:
-                    tokens.append(("T", text[pos : m.start()]))
-                tokens.append(("M", m.group(1) or m.group(0)))
+                    tokens.append(("T", text[pos : m.start()], seg.x + pos * step))
+                tokens.append(("M", m.group(1) or m.group(0), seg.x + m.start() * step))
                 pos = m.end()
             if pos < len(text):
-                tokens.append(("T", text[pos:]))
+                tokens.append(("T", text[pos:], seg.x + pos * step))
         return tokens
 
     def _named_number(self, m: re.Match[str]) -> str:
@@ -421,7 +426,7 @@ class BlockParser:
             buffer = ""
             return True
 
-        for kind, text in self._tokens(segments, glued_numbers=False, name_numbers=True):
+        for kind, text, _x in self._tokens(segments, glued_numbers=False, name_numbers=True):
             if kind == "T":
                 buffer += text
                 continue
@@ -543,7 +548,7 @@ class BlockParser:
     def _pieces(self, cell: Cell, *, in_block: bool = False) -> list[_Piece]:
         pieces: list[_Piece] = []
         segments = _merged_plain(cell.segments) if in_block else cell.segments
-        for kind, text in self._tokens(segments, glued_numbers=True, spaced_numbers=in_block):
+        for kind, text, x in self._tokens(segments, glued_numbers=True, spaced_numbers=in_block):
             if kind == "M":
                 keys = marker_keys(text)
                 if not keys:
@@ -551,10 +556,10 @@ class BlockParser:
                 if pieces and not pieces[-1].text.strip():
                     pieces[-1].keys.extend(keys)
                 else:
-                    pieces.append(_Piece(keys=keys, text="", quote=""))
+                    pieces.append(_Piece(keys=keys, text="", quote="", x=x))
             else:
                 if not pieces:
-                    pieces.append(_Piece(keys=[], text="", quote=""))
+                    pieces.append(_Piece(keys=[], text="", quote="", x=x))
                 pieces[-1].text += text
                 pieces[-1].quote += text
         return [p for p in pieces if clean(p.text) or p.keys]
@@ -583,10 +588,16 @@ class BlockParser:
                 aff = Affiliation(text=text, quote=quote, page=cell.page)
                 for k in piece.keys:
                     self.keyed.setdefault(k, aff)
+                if self._last_key_line != number:
+                    self._row_keys = []
+                end = pieces[index + 1].x if index + 1 < len(pieces) else cell.x1
+                self._row_keys.append(((piece.x + end) / 2, key))
                 self._last_key, self._last_key_line = key, number
                 continue
             if self._last_key is not None and number - self._last_key_line <= 1:
-                aff = self.keyed[self._last_key]  # a wrapped keyed affiliation
+                # a wrapped keyed affiliation: the one above it when several share a row
+                key = self._key_above(cell) if len(self._row_keys) > 1 else self._last_key
+                aff = self.keyed[key]
                 aff.text = clean(f"{aff.text} {text}") if soft_wrap else _join(aff.text, text)
                 aff.quote = f"{aff.quote}\n{quote}"
                 self._last_key_line = number
@@ -594,6 +605,11 @@ class BlockParser:
             if self._uses_markers and self.keyed:
                 continue  # stray text in a marker layout
             self._structural(number, cell, text, quote)
+
+    def _key_above(self, cell: Cell) -> str:
+        """Of the keyed affiliations side by side on the row above, the one whose centre is
+        nearest the cell's."""
+        return min(self._row_keys, key=lambda item: abs(item[0] - cell.center))[1]
 
     def _structural(self, number: int, cell: Cell, text: str, quote: str) -> None:
         band = self._band
