@@ -42,7 +42,7 @@ MARKER_CHARS = SYMBOL_MARKERS + GREEK_MARKERS
 # Pieces of a superscript run that are marker keys: numbers, single letters, symbols.
 MARKER_KEY_RE = re.compile(r"\d+|[^\W\d_]|[^\w\s,;.()\[\]]")
 # An inline (full-size) symbol marker inside text.
-INLINE_MARKER_RE = re.compile(f"[{re.escape(MARKER_CHARS)}]")
+INLINE_MARKER_RE = re.compile(f"#(?!\\d)|[{re.escape(MARKER_CHARS.replace('#', ''))}]")  # "#1515": a number
 # A number glued to the capital that starts an affiliation ("1MoE Key Lab"), at the start of a
 # cell or after a comma: an unraised numeric marker.
 GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z][a-z])")
@@ -311,7 +311,9 @@ class BlockParser:
                 kinds.append(("email", cell, email_groups))
                 continue
             names = self._names(names_part)
-            if names is not None:
+            # a line under a keyed affiliation, without markers, continues it ("South Africa")
+            running = self._last_key is not None and number - self._last_key_line <= 1
+            if names is not None and not (running and not any(a.markers for a in names)):
                 kinds.append(("names", cell, (names, email_groups)))
                 continue
             inline = None if self.keyed else self._name_and_affiliation(names_part)
@@ -426,7 +428,10 @@ class BlockParser:
             buffer = ""
             return True
 
-        for kind, text, _x in self._tokens(segments, glued_numbers=False, name_numbers=True):
+        tokens = self._tokens(segments, glued_numbers=False, name_numbers=True)
+        if len(tokens) > 1 and tokens[0][0] == "M" and tokens[1][1].strip()[:1].isupper():
+            return None  # "¹ South African Astronomical Observatory": a marker leads affiliations
+        for kind, text, _x in tokens:
             if kind == "T":
                 buffer += text
                 continue
@@ -596,7 +601,8 @@ class BlockParser:
                 continue
             if self._last_key is not None and number - self._last_key_line <= 1:
                 # a wrapped keyed affiliation: the one above it when several share a row
-                key = self._key_above(cell) if len(self._row_keys) > 1 else self._last_key
+                side_by_side = len(self._row_keys) > 1 and not self._alone
+                key = self._key_above(cell) if side_by_side else self._last_key
                 aff = self.keyed[key]
                 aff.text = clean(f"{aff.text} {text}") if soft_wrap else _join(aff.text, text)
                 aff.quote = f"{aff.quote}\n{quote}"

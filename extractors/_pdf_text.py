@@ -54,6 +54,7 @@ LAYOUT_COLUMN_SPACES = 3
 LAYOUT_COLUMN_WIDTH = 0.625
 _LAYOUT_CHUNK_RE = re.compile(rf"\S+(?: {{1,{LAYOUT_COLUMN_SPACES - 1}}}\S+)*")
 # A run that is only a short number: a line number when it lies left or right of all the text.
+MIN_LINE_NUMBERS = 8
 _LINE_NUMBER_RE = re.compile(r"\d{1,4}")
 _SPACE_RE = re.compile(r"\s+")
 # Fixed-pitch fonts (typewriter emails) are wider: 0.6 em a glyph.
@@ -341,7 +342,8 @@ def drop_line_numbers(runs: list[Run]) -> list[Run]:
 
 
 def _counting_column(numbers: list[Run]) -> set[int]:
-    """Ids of the number runs stacked at one x that count up down the page (line numbers)."""
+    """Ids of the number runs stacked at one x that count up down the page (line numbers; a
+    handful of affiliation markers stacked at the left edge count up too: eight at least)."""
     columns: dict[tuple[str, int], list[Run]] = {}
     for run in numbers:  # left-aligned (same x) or right-aligned (same end: "9", "10")
         columns.setdefault(("x", round(run.x)), []).append(run)
@@ -351,7 +353,7 @@ def _counting_column(numbers: list[Run]) -> set[int]:
         stack.sort(key=lambda r: -r.y)
         values = [int(r.text.strip()) for r in stack]
         rising = sum(1 for a, b in zip(values, values[1:], strict=False) if b == a + 1)
-        if len(stack) >= 5 and rising >= 0.8 * (len(stack) - 1):
+        if len(stack) >= MIN_LINE_NUMBERS and rising >= 0.8 * (len(stack) - 1):
             found |= {id(r) for r in stack}
     return found
 

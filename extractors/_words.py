@@ -18,6 +18,9 @@ INSTITUTION_WORDS = {
     "adobe": 5, "samsung": 5, "sony": 5, "netflix": 5, "uber": 5, "polytechnic": 5,
     "politecnico": 5, "eth": 4, "epfl": 5, "mit": 5, "cnrs": 5, "inria": 5, "csail": 4,
     "technologies": 3, "technology": 2, "sciences": 1, "systems": 1, "national": 1,
+    "observatory": 4, "observatoire": 4, "laboratoire": 4, "laboratorio": 4, "universitet": 5,
+    "hochschule": 4, "centro": 2, "clinic": 3, "museum": 3, "departamento": 1,
+    "departement": 1, "dipartimento": 1,
 }  # fmt: skip
 ACRONYM_SKIP = {"of", "for", "and", "the", "de", "da", "di", "at", "in", "&"}
 
