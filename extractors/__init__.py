@@ -74,6 +74,8 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
         return announcement
     if governance.matches(url, None) or governance.titled_as_governance(snapshot):
         return governance
+    if announcement.matches(url, None):
+        return announcement  # a post URL whose page says nothing yet: read as one
     raise NoExtractorError(url, "no extractor claims this URL or its content")
 
 

@@ -142,11 +142,12 @@ def file_name(url: str) -> str:
 
 def format_of(snapshot: Snapshot) -> str:
     """The format to read: data files by their name (OWNERS, .toml, ...) or shape, else sniffed."""
-    name = file_name(snapshot.url)
-    stem, _, extension = name.partition(".")
-    kind = DATA_NAMES.get(stem) if extension in ("", "txt") else None
-    if kind:
+    printed = urlsplit(snapshot.url).path.rstrip("/").rsplit("/", 1)[-1]
+    stem, _, extension = printed.partition(".")
+    kind = DATA_NAMES.get(stem.lower()) if stem.isupper() and extension in ("", "txt") else None
+    if kind and snapshot.body.lstrip()[:1] != b"<":  # OWNERS, MAINTAINERS (not a web page)
         return kind
+    name = printed.lower()
     if name.endswith((".yaml", ".yml")):
         return "yaml"
     if name.endswith(".toml"):

@@ -45,6 +45,36 @@ ORG_SUFFIX = re.compile(
     r"b\.v\.|se|oy|ab|kk|k\.k\.|limited|corporation)$",
     re.I,
 )
+ORG_WORDS = frozenset(
+    [
+        "university",
+        "universität",
+        "université",
+        "universidad",
+        "institute",
+        "institut",
+        "foundation",
+        "labs",
+        "lab",
+        "laboratory",
+        "laboratories",
+        "research",
+        "technologies",
+        "technology",
+        "systems",
+        "software",
+        "solutions",
+        "company",
+        "group",
+        "college",
+        "school",
+        "academy",
+        "consulting",
+        "networks",
+        "computing",
+        "cloud",
+    ]
+)
 ORG_LOWER = frozenset(
     [
         "of",
@@ -208,9 +238,10 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
     label, body = _label(text)
     if label is not None:
         many = _several(body, links)
-        if len(many) >= 2:
+        titled = len(many) == 1 and _people.looks_like_name(many[0].name)  # "Title: Name [@h]"
+        if len(many) >= 2 or (titled and _says_who(body) and not _says_who(label)):
             for entry in many:
-                entry.area = entry.area or label
+                _label_entry(entry, label)
             return many
     if " & " in text or " and " in text:
         many = _several(text.replace(" & ", ", "), links)
@@ -220,13 +251,30 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
     return [one] if one is not None else []
 
 
+def _says_who(text: str) -> bool:
+    """The text carries a handle, an e-mail address or a link (what marks the person)."""
+    return bool(AT_HANDLE.search(text) or "@" in text or "](" in text)
+
+
+def _label_entry(entry: Entry, label: str) -> None:
+    """A label before a colon: a title ("Role Title"), an organisation, else the area."""
+    if TITLE_WORDS.search(label):
+        entry.titles.append(label)
+        entry.lead = entry.lead or bool(LEAD_TAG.search(label))
+    elif looks_like_org(label) and label[:1].isupper():
+        entry.affiliation = entry.affiliation or label
+    else:
+        entry.area = entry.area or label
+
+
 def _label(text: str) -> tuple[str | None, str]:
-    """("area", rest) for "area: rest" when the part before the colon is not a name."""
+    """("label", rest) for "label: rest" (the label may be a name-like title or organisation:
+    the caller keeps it only when the rest names the people)."""
     match = re.match(r"^([^:()\[\]]{1,80}?)\s*:\s+(.+)$", text)
     if match is None:
         return None, text
     head = match.group(1).strip(" *`_")
-    if _people.looks_like_name(head) or head.startswith("@"):
+    if head.startswith("@") or not head:
         return None, text
     return head, match.group(2)
 
@@ -269,7 +317,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
         elif TITLE_WORDS.search(tag) and not re.search(r"appointed|elected", tag, re.I):
             entry.titles.append(tag)
             entry.lead = entry.lead or bool(LEAD_TAG.search(tag))
-    text = TAG.sub(lambda m: " " if not m.group(1).startswith("@") else m.group(0), text)
+    text = TAG.sub(" ", text)
     link_login = _handle_from(text, links)
     rest = text
     for group in list(PAREN.finditer(text)):
@@ -316,12 +364,31 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
                 entry.github = entry.github or bare.lower()
                 name_at = index
             continue
+        joined_by = separators[index - 1].strip() if 0 < index <= len(separators) else ""
+        if (
+            name_at is not None
+            and not entry.name
+            and joined_by in ("-", "—", "–", "--", "|")
+            and _people.looks_like_name(part)
+            and not _names_org(part, parts, index)
+        ):
+            entry.name = _clean_name(part)  # "[handle](url) - **Full Name** <mail>"
+            continue
         if name_at is not None:
             sep = separators[index - 1] if index - 1 < len(separators) else ""
+            if sep.strip() in ("-", "—", "–", "--", "|") and _names_org(part, parts, index):
+                entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
+                continue
             if "," in sep and looks_like_org(part) and not entry.affiliation:
                 entry.affiliation = _org_with_suffix(parts, index)
             elif ":" in sep or "-" in sep or "—" in sep or "–" in sep:
-                entry.area = ", ".join(p for p in parts[index:] if p) or None
+                said = ", ".join(p for p in parts[index:] if p) or None
+                if said and STATUS_TAG.search(said):
+                    entry.emeritus = True
+                if said and TITLE_WORDS.search(said):
+                    entry.titles.append(said)  # "-- project founder / emeritus leader"
+                else:
+                    entry.area = said
                 break
     entry.github = entry.github or link_login
     paren_only = entry.label == "paren-handle" and not link_login
@@ -345,6 +412,15 @@ def _only_document_link(text: str, links: Links) -> bool:
             relative = not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I)
             return relative or DOCUMENT_LINK.search(target) is not None
     return False
+
+
+def _names_org(part: str, parts: list[str], index: int) -> bool:
+    """A part after a dash is an organisation (not an area) when it is the last part and says
+    so by a word organisations carry ("Inc.", "University", "Foundation", "Labs")."""
+    words = {w.strip(".,()").lower() for w in part.split()}
+    last = all(not p for p in parts[index + 1 :])
+    return last and looks_like_org(part) and bool(words & ORG_WORDS or any(
+        ORG_SUFFIX.match(w) for w in words))  # fmt: skip
 
 
 def _org_with_suffix(parts: list[str], index: int) -> str:

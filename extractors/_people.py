@@ -63,7 +63,7 @@ STATUS_WORDS = wordset(
     "current active emeritus emeriti former past alumni inactive retired previous"
 )
 EMERITUS_WORDS = re.compile(r"\b(?:emerit\w*|former|alumni|past|retired|inactive)\b", re.I)
-FILLER_WORDS = wordset("the our a an of list term and & members' project's")
+FILLER_WORDS = wordset("the our a an of list term and & members' project's other all")
 GROUP_NOUNS = wordset("council committee board team group panel tsc sc body cabinet commission")
 ROLE_NOUNS = {
     "maintainers": "maintainer",

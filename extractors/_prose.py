@@ -93,7 +93,22 @@ def people(
         for person, _role in found:
             person.emeritus = person.emeritus or _people.is_emeritus(group)
         return found, group if says and not under_role else None
-    return _labelled(body, label, labels, role_hint), None
+    found = _labelled(body, label, labels, role_hint)
+    if not found and under_role:
+        found = leading_names(body, labels, role_hint)
+    return found, None
+
+
+def leading_names(body: str, labels: Labels, role: str | None) -> list[tuple[Person, str | None]]:
+    """Under a heading that names a role, a sentence that opens with two or more names
+    ("Helen Hawkins (IBM UK Ltd), Ron Bodkin and many others who ...") names them."""
+    found: list[tuple[Person, str | None]] = []
+    for part in LIST_SPLIT.split(body):
+        person = _people.person(part.strip(), labels.within(part))
+        if person is None or person.area is not None:
+            break
+        found.append((person, role))
+    return found if len(found) >= 2 else []
 
 
 def _labelled(

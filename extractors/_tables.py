@@ -25,7 +25,7 @@ from extractors._entries import Entry
 
 COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
     ("avatar", frozenset({"avatar", "photo", "picture", "image"})),
-    ("handle", frozenset({"github", "handle", "username", "gh", "login", "account"})),
+    ("handle", frozenset({"github", "handle", "username", "gh", "login", "account", "profile"})),
     ("email", frozenset({"email", "e-mail", "mail"})),
     ("affiliation", frozenset({"affiliation", "company", "employer", "organization",
                                "organisation", "org", "institution", "affiliations"})),

@@ -58,7 +58,7 @@ TAG = f"{NAME}/{VERSION}"
 
 URL_PATTERN = re.compile(
     r"governance|maintainers|committers|council|steering|/team(?:s)?\b|/people\b|pep-0013"
-    r"|/core-?team|/tsc\b|owners|contributors",
+    r"|/core-?team|/tsc\b|owners|contributors|members",
     re.IGNORECASE,
 )
 CONTENT_PATTERN = re.compile(
@@ -267,6 +267,9 @@ class _Reader:
                 yield from self._code(block)
             elif isinstance(block, Para):
                 yield from self._para(block)
+                continue
+            if self.frames and self.frames[-1].label:
+                self.frames.pop()  # a label line or lead-in names the one list after it
 
     def _heading(self, level: int, text: str, *, label: bool = False) -> None:
         while self.frames and (self.frames[-1].level >= level or self.frames[-1].label):
@@ -277,7 +280,9 @@ class _Reader:
         sibling = self.last_role.get(level)
         if own is None and sibling and _people.is_emeritus(text):
             inherited = sibling  # "Emeritus" after "Core team": former core team members
-        role = own if own and not (_people.is_generic(own) and inherited) else inherited
+        # a generic word ("Members") says no more than the page: the heading above, else
+        # the page title, names the role
+        role = own if own and not _people.is_generic(own) else inherited
         emeritus = _people.is_emeritus(text) or bool(parent and parent.emeritus)
         tier = _people.level_of(text) or (parent.tier if parent else None)
         scope = parent.scope if parent else None
@@ -341,7 +346,7 @@ class _Reader:
         qualifiers = self._qualifiers(entry, role, section, emeritus)
         claim = Claim(subject=subject, predicate="maintainer", object=self.project,
                       qualifiers=qualifiers, evidence=evidence, extractor=TAG)  # fmt: skip
-        self.latest[(qualifiers.get("section", ""), entry.name)] = claim
+        self.latest[("", entry.name)] = claim  # the person's latest claim, for a chair named later
         yield claim
         if entry.affiliation:
             yield Claim(
@@ -441,9 +446,8 @@ class _Reader:
         labels = Labels(para.links)
         name_no = 0
         for sentence in _prose.sentences(para.text):
-            under_role = bool(self.frame and self.frame.says_role)
             found, group = _prose.people(
-                sentence, labels, self._role_hint(sentence), under_role=under_role
+                sentence, labels, self._role_hint(sentence), under_role=self._under(sentence)
             )
             for person, role in found:
                 name_no += 1
@@ -456,6 +460,19 @@ class _Reader:
                 _org_from_prose(entry, sentence)
                 yield from self._emit(entry, locator, quote, role=role, section=group)
 
+    def _under(self, sentence: str) -> bool:
+        """The sentence's people belong to the heading's list: the heading names a role, and
+        the sentence names no other group ("Homebrew's Technical Steering Committee is ...")."""
+        frame = self.frame
+        if frame is None or not frame.says_role:
+            return False
+        intro = _prose.PROSE_INTRO.search(sentence)
+        if intro is None:
+            return True
+        says = _people.role_of(_prose.phrase(sentence[: intro.start()]))
+        same = says is not None and says.lower() == (frame.role or "").lower()
+        return says is None or _people.is_generic(says) or same
+
     def _role_hint(self, sentence: str) -> str | None:
         frame = self.frame
         if frame is not None and not _people.is_generic(frame.role):
@@ -465,9 +482,7 @@ class _Reader:
 
     def _mark_lead(self, name: str) -> bool:
         """A chair named apart from the member list: their member claim gets level lead."""
-        frame = self.frame
-        section = frame.text if frame else self.title
-        claim = self.latest.get((section, name))
+        claim = self.latest.get(("", name))
         if claim is None:
             return False
         claim.qualifiers["level"] = "lead"
@@ -594,10 +609,10 @@ def _record_entry(record: Record, document: Document) -> tuple[Entry | None, str
     if entry is None:
         return None, None
     key = record.path[-1] if record.path else ""
-    if key and _people.is_emeritus(key.replace("_", " ")):
+    if key and _people.is_emeritus(key.replace("_", " ").replace("-", " ")):
         entry.emeritus = True
     if key:
-        own = _people.role_of(key.replace("_", " "))
+        own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
 

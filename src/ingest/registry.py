@@ -48,6 +48,8 @@ def source_for(url: str, registry: list[Source], extractor: str | None = None) -
         module = extractors.choose(url, None, extractor)
     except NoExtractorError:
         return source
+    if module in extractors.GENERIC and not extractor:
+        return source  # a governance page or a post: its content decides, when it is read
     source.extractor = module.NAME
     source.authoritative = list(getattr(module, "AUTHORITATIVE", []))
     return source

@@ -14,6 +14,7 @@ _HTML_ANY = re.compile(rb"<(html|body|article|div|h[1-6]|ul|li|p|meta|title)[\s>
 _ATOM = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(feed|rss|rdf:RDF)[\s>]", re.DOTALL)
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$", re.MULTILINE)
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.MULTILINE)
+_FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*\n", re.DOTALL)
 _MD_LINK = re.compile(r"\[[^\]]+\]\([^)]+\)")
 _RST_LINK = re.compile(r"`[^`<]+<[^>]+>`__?")
 
@@ -30,7 +31,7 @@ def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
     stripped = head.lstrip()
     if stripped[:1] in (b"{", b"[") and "json" in content_type:
         return "json"
-    text = body[:65536].decode("utf-8", errors="replace")
+    text = _FRONT_MATTER.sub("", body[:65536].decode("utf-8", errors="replace"), count=1)
     md_score = len(_MD_HEADING.findall(text)) + len(_MD_LINK.findall(text))
     rst_score = len(_RST_UNDERLINE.findall(text)) + len(_RST_LINK.findall(text))
     if rst_score and rst_score >= md_score:

@@ -1,0 +1,167 @@
+"""Role lists in the shapes real pages use, read by structure (issue 11's list of misses).
+
+Every page here is a small CONSTRUCTED snippet written for these tests (invented people and
+projects, real-looking URLs); the real pages they stand for are in `fixtures/governance-train/`
+and are scored by `ingest evaluate --governance`."""
+
+from __future__ import annotations
+
+import extractors
+from extractors import _entries, governance
+from ingest.models import Claim, Snapshot
+
+
+def read(body: str, url: str) -> list[Claim]:
+    snapshot = Snapshot(url=url, body=body.encode())
+    module = extractors.choose(url, snapshot)
+    assert module is governance, module.NAME
+    return governance.extract(snapshot)
+
+
+def rows(claims: list[Claim]) -> list[tuple[str, str | None, str | None, str | None]]:
+    return [
+        (c.subject.name, c.subject.github, c.qualifiers.get("section"), c.qualifiers["status"])
+        for c in claims
+        if c.predicate == "maintainer"
+    ]
+
+
+def affiliations(claims: list[Claim]) -> dict[str, str]:
+    return {c.subject.name: c.object for c in claims if c.predicate == "affiliation"}
+
+
+def test_item_shapes() -> None:
+    def one(text: str, links: tuple[tuple[str, str], ...] = ()) -> _entries.Entry:
+        (entry,) = _entries.read(text, links)
+        return entry
+
+    entry = one("Jane Roe, @jroe, 2023-2026")
+    assert (entry.name, entry.github, entry.area) == ("Jane Roe", "jroe", None)
+    entry = one("Role Lead : Jane Roe [@jroe]")
+    assert (entry.name, entry.github, entry.titles) == ("Jane Roe", "jroe", ["Role Lead"])
+    entry = one("Jane Roe -- project founder / emeritus leader (2005-2012)")
+    assert entry.name == "Jane Roe" and entry.emeritus and entry.area is None
+    entry = one("jroe, Example Labs, Inc.", (("jroe", "https://github.com/jroe"),))
+    assert (entry.name, entry.github, entry.affiliation) == ("jroe", "jroe", "Example Labs, Inc.")
+    entry = one("Jane Roe (Red Hat)")
+    assert entry.affiliation == "Red Hat"
+    entry = one("Jane Roe (Lightning founder)")
+    assert entry.affiliation is None  # a note, not an organisation
+    both = _entries.read("`storage`: Jane Roe (<jane@example.org> / @jroe), Max Muster (@mmuster)")
+    assert [(e.name, e.github, e.email, e.area) for e in both] == [
+        ("Jane Roe", "jroe", "jane@example.org", "storage"),
+        ("Max Muster", "mmuster", None, "storage"),
+    ]
+    grouped = _entries.read("Example Corp: Jane Roe, Max Muster")
+    assert [(e.name, e.affiliation) for e in grouped] == [
+        ("Jane Roe", "Example Corp"),
+        ("Max Muster", "Example Corp"),
+    ]  # the organisation in front is no person
+    policy = ("Security Policy", "SECURITY.md")
+    assert _entries.read("Security Policy", (policy,)) == []  # a link to a document
+    repository = ("Tag Storage", "https://github.com/example/tag-storage")
+    assert _entries.read("Tag Storage", (repository,)) == []  # a link to a repository
+
+
+def test_a_readme_with_a_member_table_is_a_governance_page_whatever_its_url() -> None:
+    body = (
+        "# Example Steering Committee\n\nThe committee meets monthly.\n\n"
+        "| Name | Profile | Affiliation | Term Start |\n|---|---|---|---|\n"
+        "| Jane Roe | [@jroe](https://github.com/jroe) | Example Labs | 2024 |\n"
+        "| Max Muster | [@mmuster](https://github.com/mmuster) | Muster GmbH | 2025 |\n"
+        "| Ada Byron | [@abyron](https://github.com/abyron) | Independent | 2025 |\n"
+    )
+    claims = read(body, "https://github.com/example/steering/blob/main/README.md")
+    assert rows(claims)[0] == ("Jane Roe", "jroe", "Example Steering Committee", "current")
+    assert affiliations(claims) == {
+        "Jane Roe": "Example Labs",
+        "Max Muster": "Muster GmbH",
+        "Ada Byron": "Independent",
+    }
+    assert all("scope" not in c.qualifiers for c in claims)  # a term column is no area
+
+
+def test_people_columns_not_called_name_and_seat_columns() -> None:
+    body = (
+        "## Board\n\n| Seat | Representative | Organization |\n|---|---|---|\n"
+        "| Executive Council | Jane Roe (@jroe) | Example Labs |\n"
+        "| Member at large | Max Muster (@mmuster) | Muster GmbH |\n"
+    )
+    claims = read(body, "https://example.org/board/")
+    assert [(r[0], r[1]) for r in rows(claims)] == [("Jane Roe", "jroe"), ("Max Muster", "mmuster")]
+    assert affiliations(claims) == {"Jane Roe": "Example Labs", "Max Muster": "Muster GmbH"}
+
+
+def test_a_table_of_projects_is_not_a_table_of_people() -> None:
+    body = (
+        "# Example Foundation\n\n## Maintainers\n\n- Jane Roe (@jroe)\n- Max Muster (@mmuster)\n\n"
+        "## Projects\n\n| Name | Repository | Status |\n|---|---|---|\n"
+        "| Alpha Omega | https://github.com/example/alpha | Active |\n"
+        "| Memory Safety | https://github.com/example/memory | Active |\n"
+    )
+    claims = read(body, "https://example.org/governance/")
+    assert [r[0] for r in rows(claims)] == ["Jane Roe", "Max Muster"]
+
+
+def test_a_header_less_html_table_of_people_and_organisations() -> None:
+    body = (
+        "<html><head><title>Team</title></head><body><h3>Committers (alumni)</h3><table>"
+        "<tr><td>Jane Roe</td><td>Example Labs</td></tr><tr><td>Max Muster</td><td></td></tr>"
+        "<tr><td>Ada Byron</td><td>University of Example</td></tr></table></body></html>"
+    )
+    claims = read(body, "https://example.org/team.html")
+    assert [(r[0], r[3]) for r in rows(claims)] == [
+        ("Jane Roe", "emeritus"),
+        ("Max Muster", "emeritus"),
+        ("Ada Byron", "emeritus"),
+    ]
+    assert affiliations(claims) == {
+        "Jane Roe": "Example Labs",
+        "Ada Byron": "University of Example",
+    }
+
+
+def test_yaml_member_records_and_owners_comments() -> None:
+    members = (
+        "- name: Jane Roe\n  irc: jroe\n  email: jane@example.org\n  role: chair\n"
+        "- name: Max Muster\n  irc: mmuster\n  role: null\n"
+    )
+    claims = read(members, "https://example.org/reference/members.yaml")
+    assert [(c.subject.name, c.subject.github, c.qualifiers["role"]) for c in claims] == [
+        ("Jane Roe", None, "member; chair"),  # an IRC nick is no GitHub login
+        ("Max Muster", None, "member"),
+    ]
+    owners = "approvers:\n- jroe # Jane Roe <jane@example.org>\nemeritus_approvers:\n- mmuster\n"
+    claims = read(owners, "https://github.com/example/repo/blob/main/OWNERS")
+    assert rows(claims) == [
+        ("Jane Roe", "jroe", "approvers", "current"),
+        ("mmuster", "mmuster", "emeritus_approvers", "emeritus"),
+    ]
+
+
+def test_labels_lead_in_sentences_and_prose_lists() -> None:
+    body = (
+        "# Example Team\n\nThe following people are recognized as current committers:\n\n"
+        "- Jane Roe\n- Max Muster\n\nGeneral maintainers:\n\n- Ada Byron (@abyron)\n\n"
+        "Example's Technical Steering Committee is Alan Turing, Grace Hopper and Jane Roe.\n"
+    )
+    found = rows(read(body, "https://example.org/team/"))
+    assert found == [
+        ("Jane Roe", None, "current committers", "current"),
+        ("Max Muster", None, "current committers", "current"),
+        ("Ada Byron", "abyron", "General maintainers", "current"),
+        ("Alan Turing", None, "Technical Steering Committee", "current"),
+        ("Grace Hopper", None, "Technical Steering Committee", "current"),
+        ("Jane Roe", None, "Technical Steering Committee", "current"),
+    ]
+
+
+def test_a_list_of_duties_or_links_gives_nobody() -> None:
+    body = (
+        "# Maintainers\n\n## Duties\n\n- Review pull requests\n- Keep the build green\n\n"
+        "## Links\n\n- [Code of Conduct](CODE_OF_CONDUCT.md)\n- [Chat](https://example.org/chat)\n"
+    )
+    assert (
+        governance.extract(Snapshot(url="https://example.org/MAINTAINERS.md", body=body.encode()))
+        == []
+    )
