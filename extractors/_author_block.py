@@ -661,6 +661,17 @@ class BlockParser:
                     if loose and pieces and not pieces[0].keys:
                         pieces[0].keys = loose
                     loose = []
+                    spaced = SPACED_NUMBER_RE.match(cell.text)
+                    rest = cell.text[spaced.end() :] if spaced else ""
+                    if (  # "1 Department of ..." set with a space
+                        spaced
+                        and spaced.group(1) in wanted
+                        and not any(p.keys for p in pieces)
+                        and is_institution(rest)
+                    ):
+                        share = spaced.end() / max(len(cell.text), 1)
+                        x = cell.x0 + share * (cell.x1 - cell.x0)
+                        pieces = [_Piece([spaced.group(1)], rest, rest, x)]
                     if pieces and pieces[-1].keys and pieces[-1].text.rstrip().endswith(("-", ",")):
                         _run_on(pieces[-1], cell, below[number + 1 : number + 4])
                     for piece in pieces:
@@ -765,7 +776,10 @@ def _run_on(piece: _Piece, cell: Cell, following: list[Line]) -> None:
         if line.page != cell.page or cell.y - line.y > FOOTNOTE_LEADING * size:
             return
         for other in line.cells:
-            if abs(other.x0 - cell.x0) > FOOTNOTE_ALIGN * size or not other.text:
+            left = piece.x or cell.x0  # where the footnote's text starts, after its marker
+            if min(abs(other.x0 - left), abs(other.x0 - cell.x0)) > FOOTNOTE_ALIGN * size:
+                continue
+            if not other.text:
                 continue
             first = other.text.split("  ")[0]
             if piece.text.rstrip().endswith("-") and first[:1].islower():

@@ -242,19 +242,28 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
     _mark_superscripts(pieces)
     normal = sorted((r for r in pieces if not r.sup), key=lambda r: -r.y)
     lines: list[Line] = []
+    sizes: list[float] = []  # each line's size, kept as runs join (Line.size recomputes)
     for run in normal:
-        for line in lines[-6:]:
-            if abs(line.y - run.y) <= BASELINE_TOLERANCE * min(line.size, run.size):
+        for k in range(len(lines) - 1, max(len(lines) - 7, -1), -1):
+            line = lines[k]
+            if abs(line.y - run.y) <= BASELINE_TOLERANCE * min(sizes[k], run.size):
                 line.segments.append(_segment(run))
+                sizes[k] = max(sizes[k], run.size)
                 break
         else:
             lines.append(Line(y=run.y, page=page, segments=[_segment(run)]))
+            sizes.append(run.size)
+    ys = [-line.y for line in lines]  # ascending: lines run top to bottom
+    tallest = max(sizes, default=0.0)
     for run in (r for r in pieces if r.sup):
         best: Line | None = None
         best_near = False
-        for line in lines:
+        lo = bisect.bisect_left(ys, -run.y - 0.2 * tallest)
+        hi = bisect.bisect_right(ys, -run.y + SUPERSCRIPT_MAX_RISE * tallest)
+        for k in range(lo, min(hi, len(sizes))):
+            line = lines[k]
             rise = run.y - line.y
-            if not -0.2 * line.size <= rise <= SUPERSCRIPT_MAX_RISE * line.size:
+            if not -0.2 * sizes[k] <= rise <= SUPERSCRIPT_MAX_RISE * sizes[k]:
                 continue
             # a line with text just left or right of the marker beats one across the page
             near = any(

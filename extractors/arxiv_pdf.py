@@ -50,6 +50,7 @@ from extractors._author_block import (
 from extractors._pdf_notes import attach_are_with
 from extractors._pdf_text import (
     Line,
+    Run,
     build_lines,
     drop_line_numbers,
     page_runs,
@@ -78,7 +79,8 @@ DOI_RE = re.compile(r"\b(?:doi\.org/|doi:\s*|DOI:?\s*)(10\.\d{4,9}/[^\s\"<>]+[^\
 # The line that ends the author block.
 BLOCK_END_RE = re.compile(
     r"^\s*(abstract\b|a\s?b\s?s\s?t\s?r\s?a\s?c\s?t\b|keywords\b|key\s?words\b|index terms\b|"
-    r"ccs concepts\b|acm reference format\b|(?:1|i)\.?\s+introduction\b|introduction$)",
+    r"ccs concepts\b|acm reference format\b|(?:1|i)\.?\s+introduction\b|introduction$|"
+    r"summary$|summary\s+background\b)",
     re.I,
 )
 PDF_MAGIC = b"%PDF"
@@ -86,6 +88,7 @@ MAX_PAGES_READ = 2
 MAX_CONTENT_BYTES = 8_000_000  # decoded content stream of one page
 MAX_BLOCK_LINES = 60
 SIDEBAR_GAP = 5.0  # points: cells ending this far left of every name are a sidebar
+GLUED_ROW_WORDS = 4  # capitalised words in one run without separators: maybe glued columns
 TITLE_MIN_RATIO = 1.15  # title text is at least this much larger than body text
 TITLE_REGION = 0.45  # the title sits in the top part of the page
 TITLE_SIZE_TOLERANCE = 0.06  # a title's lines share its size, within this fraction
@@ -181,8 +184,8 @@ def _open(pdf: bytes, url: str) -> PdfReader:
     return reader
 
 
-def _page_lines(reader: PdfReader, index: int, url: str) -> tuple[list[Line], str, list[str]]:
-    """(lines, plain text as pypdf joins it, texts of rotated runs) of one page."""
+def _page_runs(reader: PdfReader, index: int, url: str) -> tuple[PageObject, list[Run], str]:
+    """(page, its text runs without margin line numbers, plain text as pypdf joins it)."""
     try:
         page = reader.pages[index]
         contents = page.get_contents()
@@ -191,16 +194,21 @@ def _page_lines(reader: PdfReader, index: int, url: str) -> tuple[list[Line], st
                 url, f"page {index + 1} content stream is larger than {MAX_CONTENT_BYTES} bytes"
             )
         runs, plain_text = page_runs(page)
-        runs = split_joined_columns(drop_line_numbers(runs), _layout_text(page))
+        return page, drop_line_numbers(runs), plain_text
     except ExtractionError:
         raise
     except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         raise PdfReadFailure(url, f"corrupt or truncated PDF on page {index + 1} ({exc})") from None
     except RecursionError:
         raise PdfReadFailure(url, f"pathological content on page {index + 1}") from None
-    rotated = [r.text for r in runs if r.font == "rotated"]
-    lines = [line for line in build_lines(runs, index + 1) if not STAMP_RE.search(line.text)]
-    return lines, plain_text, rotated
+
+
+def _lines_of(page: PageObject, runs: list[Run], index: int, layout: bool) -> list[Line]:
+    """The page's lines; with `layout`, runs that span several layout columns are cut first
+    (a second pass over the page: only done when the byline looks glued)."""
+    if layout:
+        runs = split_joined_columns(runs, _layout_text(page))
+    return [line for line in build_lines(runs, index + 1) if not STAMP_RE.search(line.text)]
 
 
 def _layout_text(page: PageObject) -> str:
@@ -305,6 +313,80 @@ def _block_end(lines: list[Line], start: int) -> int | None:
 # --- parsing -----------------------------------------------------------------------------------
 
 
+@dataclass
+class _Pages:
+    """What the first page (and the second, when the block runs on) hold."""
+
+    lines: list[Line]  # all lines read
+    block: list[Line]  # the author block's lines
+    texts: list[str]  # plain text per page read
+    title: str | None
+    arxiv_id: str | None
+    date: str | None
+    layout: bool  # columns were cut with the layout-mode text
+
+
+class _Reader:
+    """Reads pages once; lines with or without layout-mode cutting on demand."""
+
+    def __init__(self, reader: PdfReader, url: str) -> None:
+        self.reader, self.url = reader, url
+        self._runs: dict[int, tuple[PageObject, list[Run], str]] = {}
+
+    def runs(self, index: int) -> tuple[PageObject, list[Run], str]:
+        if index not in self._runs:
+            self._runs[index] = _page_runs(self.reader, index, self.url)
+        return self._runs[index]
+
+    def pages(self, max_pages: int, *, layout: bool) -> _Pages:
+        page, runs, plain = self.runs(0)
+        if not plain.strip():
+            raise PdfReadFailure(self.url, "no text layer on page 1 (scanned?)")
+        rotated = [r.text for r in runs if r.font == "rotated"]
+        lines = _lines_of(page, runs, 0, layout)
+        arxiv_id, date = _stamp(rotated + [plain])
+        title, start = _title(lines, float(page.mediabox.height))
+        end = _block_end(lines, start)
+        found = _Pages(lines, lines[start:end], [plain], title, arxiv_id, date, layout)
+        if end is None and max_pages > 1 and len(self.reader.pages) > 1:  # the block runs on
+            page2, runs2, plain2 = self.runs(1)
+            more = _lines_of(page2, runs2, 1, layout)
+            found.block += more[: _block_end(more, 0)]
+            found.lines += more
+            found.texts.append(plain2)
+            if found.arxiv_id is None:
+                found.arxiv_id, found.date = _stamp([r.text for r in runs2 if r.font == "rotated"])
+        found.block = found.block[:MAX_BLOCK_LINES]
+        return found
+
+
+def _glued_row(block: list[Line]) -> bool:
+    """A byline line printed as one run of several unseparated names ("Kaiming He Xiangyu
+    Zhang Shaoqing Ren Jian Sun"): only the layout-mode text shows its column gaps."""
+    for line in block:
+        for seg in line.segments:
+            words = seg.text.split()
+            if (
+                len(words) >= GLUED_ROW_WORDS
+                and not re.search(r"[,;:@()]|\band\b", seg.text)
+                and all(w[:1].isupper() for w in words)
+            ):
+                return True
+    return False
+
+
+def _authors(pages: _Pages, known_authors: list[str] | None) -> list[Author]:
+    text = "\n".join(pages.texts)
+    found = BlockParser(known_authors).parse(pages.block, pages.lines, text)
+    trimmed = _without_sidebar(pages.block, found)
+    if trimmed is not None:  # a margin column beside the block (correspondence, funding)
+        pages.block = trimmed
+        found = BlockParser(known_authors).parse(pages.block, pages.lines, text)
+    in_block = {id(line) for line in pages.block}
+    attach_are_with(found, [line for line in pages.lines if id(line) not in in_block])
+    return found
+
+
 def parse_paper(
     pdf: bytes,
     *,
@@ -314,42 +396,23 @@ def parse_paper(
 ) -> ParsedPaper:
     """Title, stamp and authors (with affiliations and emails) of an arXiv paper's PDF."""
     with _quiet_pypdf():
-        reader = _open(pdf, url)
-        lines, plain, rotated = _page_lines(reader, 0, url)
-        if not plain.strip():
-            raise PdfReadFailure(url, "no text layer on page 1 (scanned?)")
-        height = float(reader.pages[0].mediabox.height)
-        arxiv_id, date = _stamp(rotated + [plain])
-        title, start = _title(lines, height)
-        end = _block_end(lines, start)
-        block = lines[start:end]
-        all_lines = list(lines)
-        texts = [plain]
-        if end is None and max_pages > 1 and len(reader.pages) > 1:  # the block runs on
-            more, more_plain, more_rotated = _page_lines(reader, 1, url)
-            more_end = _block_end(more, 0)
-            block += more[:more_end]
-            all_lines += more
-            texts.append(more_plain)
-            if arxiv_id is None:
-                arxiv_id, date = _stamp(more_rotated)
-    block = block[:MAX_BLOCK_LINES]
-    doi_match = DOI_RE.search(plain)
-    parser = BlockParser(known_authors)
-    found = parser.parse(block, all_lines, "\n".join(texts))
-    trimmed = _without_sidebar(block, found)
-    if trimmed is not None:  # a margin column beside the block (correspondence, funding)
-        block = trimmed
-        parser = BlockParser(known_authors)
-        found = parser.parse(block, all_lines, "\n".join(texts))
-    attach_are_with(found, [line for line in all_lines if line not in block])
-    authors = _finish(found, known_authors, "\n".join(texts))
+        reader = _Reader(_open(pdf, url), url)
+        pages = reader.pages(max_pages, layout=False)
+        if _glued_row(pages.block):
+            pages = reader.pages(max_pages, layout=True)
+        found = _authors(pages, known_authors)
+        if not found and not pages.layout:  # nothing read: try again with the columns cut
+            pages = reader.pages(max_pages, layout=True)
+            found = _authors(pages, known_authors)
+    text = "\n".join(pages.texts)
+    authors = _finish(found, known_authors, text)
     if not authors:
         raise PdfReadFailure(url, "no author block found on page 1")
+    doi_match = DOI_RE.search(pages.texts[0])
     return ParsedPaper(
-        title=title,
-        arxiv_id=arxiv_id,
-        date=date,
+        title=pages.title,
+        arxiv_id=pages.arxiv_id,
+        date=pages.date,
         authors=authors,
         doi=doi_match.group(1) if doi_match else None,
     )
