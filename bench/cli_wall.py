@@ -6,6 +6,9 @@ Each command is the installed console script (`.venv/bin/ingest`) in a subproces
 PREFECT_API_URL, exactly as a user runs it; a fresh INGEST_HOME per scenario:
 
 - `extract`: `ingest extract F --url U` of the PyTorch page (the baseline of the next two);
+- `extract_pdf`: `ingest extract P --url https://arxiv.org/pdf/ID` of an arXiv PDF (median of
+  --repeat), beside `import_floor`: the interpreter starting and importing pypdf alone, the
+  least any PDF command can cost;
 - `run_first`: `ingest run U --file F` in a fresh workspace (starts the local runner);
 - `run_again`: the same command once the runner is up (median of --repeat);
 - `review_list`: `ingest review list` (median of --repeat);
@@ -33,6 +36,9 @@ INGEST = ROOT / ".venv" / "bin" / "ingest"
 PAGE = ROOT / "fixtures" / "governance" / "docs-main.persons_of_interest.4bc782c2.md"
 URL = "https://docs.pytorch.org/docs/stable/community/persons_of_interest.html"
 WEB = ROOT / "fixtures" / "web"
+PDF = ROOT / "fixtures" / "arxiv" / "pdf" / "2203.00130v1.pdf"
+PDF_URL = "https://arxiv.org/pdf/2203.00130v1"
+PYTHON = ROOT / ".venv" / "bin" / "python"
 
 
 def timed(env: dict[str, str], *args: str) -> float:
@@ -42,6 +48,12 @@ def timed(env: dict[str, str], *args: str) -> float:
     if done.returncode != 0:
         raise RuntimeError(f"ingest {' '.join(args)} exited {done.returncode}: {done.stderr}")
     return took
+
+
+def import_floor(env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run([str(PYTHON), "-c", "import pypdf"], env=env, check=True)
+    return time.perf_counter() - started
 
 
 def workspace_env(folder: Path, cache: Path | None) -> dict[str, str]:
@@ -63,6 +75,10 @@ def measure(repeat: int, cold_cache: bool) -> dict[str, float]:
             out["extract"] = statistics.median(
                 timed(run_env, "extract", str(PAGE), "--url", URL) for _ in range(repeat)
             )
+            out["extract_pdf"] = statistics.median(
+                timed(run_env, "extract", str(PDF), "--url", PDF_URL) for _ in range(repeat)
+            )
+            out["import_floor"] = statistics.median(import_floor(run_env) for _ in range(repeat))
             out["run_first"] = timed(run_env, "run", URL, "--file", str(PAGE))
             out["run_again"] = statistics.median(
                 timed(run_env, "run", URL, "--file", str(PAGE)) for _ in range(repeat)

@@ -200,7 +200,8 @@ def pdf_row() -> Row:
     if not found:
         raise RuntimeError(f"pdf_first_page.py printed no median:\n{out}")
     ours, base = float(found.group(1)), float(found.group(2))
-    files = sum(1 for _ in (ROOT / "fixtures/arxiv/pdf").glob("*.pdf"))
+    folders = [ROOT / "fixtures/arxiv/pdf", ROOT / "fixtures/arxiv/pdf-train"]
+    files = sum(1 for d in folders for _ in d.glob("*.pdf"))
     return row(
         "pdf_first_page_ms",
         ours,
@@ -254,6 +255,16 @@ def cli_rows() -> list[Row]:
     extract = out["extract"]
     method = "bench/cli_wall.py: wall time of .venv/bin/ingest in a subprocess, no PREFECT_API_URL"
     return [
+        row(
+            "cli_extract_pdf_s",
+            out["extract_pdf"],
+            "s",
+            out["import_floor"],
+            "close to the import floor (python + pypdf); no Prefect, web or database modules",
+            lambda v: True,
+            method=method + "; `ingest extract P --url https://arxiv.org/pdf/ID` of an arXiv PDF; "
+            "baseline: `python -c 'import pypdf'`",
+        ),
         row(
             "cli_run_first_s",
             out["run_first"],
