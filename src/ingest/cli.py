@@ -450,8 +450,9 @@ def _print_server(settings: Any, state: Any) -> None:
 @main.command()
 @click.option(
     "--gold",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of gold *.json labels (default: fixtures/arxiv/gold and gold-train).",
+    type=click.Path(exists=True, path_type=Path),
+    help="Folder of gold *.json labels (default: fixtures/arxiv/gold and gold-train); with "
+    "--announcements a gold.json file.",
 )
 @click.option(
     "--pdfs",
@@ -472,6 +473,18 @@ def _print_server(settings: Any, state: Any) -> None:
     help="With --governance: the folder of the labelled pages (default: the --gold folder's "
     "parent; without --gold, every default set).",
 )
+@click.option(
+    "--announcements",
+    is_flag=True,
+    help="Score the announcement extractor instead (gold events of fixtures/announcements-train "
+    "and the announcement fixtures); --gold then names one gold.json file.",
+)
+@click.option(
+    "--posts",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="With --announcements: the folder of the labelled posts (default: the --gold file's "
+    "folder; without --gold, every default set).",
+)
 def evaluate(
     gold: Path | None,
     pdfs: Path | None,
@@ -479,6 +492,8 @@ def evaluate(
     as_json: bool,
     governance: bool,
     pages: Path | None,
+    announcements: bool,
+    posts: Path | None,
 ) -> None:
     """Score the PDF affiliation extractor against gold labels: author and linked P/R/F1 per
     file and per template, without and with metadata names (whole corpus by default).
@@ -489,7 +504,21 @@ def evaluate(
     total, then each page's misses.
 
     Example: ingest evaluate --governance --pages fixtures/governance-train
+
+    Announcements: event precision, recall and dates right per post, per set and in total, then
+    each post's misses.
+
+    Example: ingest evaluate --announcements --gold fixtures/announcements-train/gold.json
     """
+    if announcements or posts:
+        if not announcements or governance or pages or pdfs or metadata:
+            raise click.UsageError("--posts goes with --announcements (and --gold, --json only)")
+        if gold is not None and not gold.is_file():
+            raise click.BadParameter(f"'{gold}' is not a file", param_hint="'--gold'")
+        _evaluate_announcements(gold, posts, as_json)
+        return
+    if gold is not None and not gold.is_dir():
+        raise click.BadParameter(f"'{gold}' is a file, not a folder", param_hint="'--gold'")
     if governance or pages:
         if not governance or pdfs or metadata:
             raise click.UsageError("--pages goes with --governance; --pdfs and --metadata do not")
@@ -502,6 +531,17 @@ def evaluate(
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
     else:
         click.echo(scoring.evaluate_text(gold, pdfs, metadata_only=metadata))
+
+
+@_fail_cleanly
+def _evaluate_announcements(gold: Path | None, posts: Path | None, as_json: bool) -> None:
+    from ingest import evaluate_announcements as scoring
+
+    report = scoring.score(scoring.sets_for(gold, posts))
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_safe(scoring.format_report(report)))
 
 
 @_fail_cleanly
