@@ -55,6 +55,10 @@ LAYOUT_COLUMN_WIDTH = 0.625
 _LAYOUT_CHUNK_RE = re.compile(rf"\S+(?: {{1,{LAYOUT_COLUMN_SPACES - 1}}}\S+)*")
 # A run that is only a short number: a line number when it lies left or right of all the text.
 MIN_LINE_NUMBERS = 8
+# Marker keys at the start of a run that goes on into a capitalised word: " a,c, Walter"
+_MARKER_HEAD_RE = re.compile(
+    r"\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑])(?:\s*,\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑]))*\s*,?\s+(?=[A-Z]\w)"
+)
 _LINE_NUMBER_RE = re.compile(r"\d{1,4}")
 _SPACE_RE = re.compile(r"\s+")
 # Fixed-pitch fonts (typewriter emails) are wider: 0.6 em a glyph.
@@ -239,6 +243,7 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
                 pieces.append(
                     Run(run.x, y, run.size, run.font, part, False, run.column_start, run.glyph)
                 )
+    pieces = _unglue_markers(pieces)
     _mark_superscripts(pieces)
     normal = sorted((r for r in pieces if not r.sup), key=lambda r: -r.y)
     lines: list[Line] = []
@@ -293,6 +298,38 @@ def _segment(run: Run) -> Segment:
         column_start=run.column_start,
         glyph=run.glyph,
     )
+
+
+def _unglue_markers(runs: list[Run]) -> list[Run]:
+    """A raised, small run that goes on into text ("a,c, Walter Salzburger": pypdf reports a
+    marker and the name after it as one run, at the marker's size and height) cut in two: the
+    marker stays raised, the text moves to the baseline and size of the line it continues."""
+    out: list[Run] = []
+    for run in runs:
+        head = _MARKER_HEAD_RE.match(run.text)
+        host = _host_line(run, runs) if head else None
+        if head is None or host is None:
+            out.append(run)
+            continue
+        marker, rest = run.text[: head.end()], run.text[head.end() :]
+        out.append(Run(run.x, run.y, run.size, run.font, marker, glyph=run.glyph))
+        x = run.x + text_width(marker, run.size, run.font, run.glyph) + 0.25 * host.size
+        out.append(Run(x, host.y, host.size, host.font, rest, glyph=host.glyph))
+    return out
+
+
+def _host_line(run: Run, runs: list[Run]) -> Run | None:
+    """The full-size run just left of `run` whose baseline lies a superscript's rise below it."""
+    for other in runs:
+        rise = run.y - other.y
+        if (
+            other is not run
+            and other.size * SUPERSCRIPT_SIZE_RATIO >= run.size
+            and SUPERSCRIPT_MIN_RISE * other.size <= rise <= SUPERSCRIPT_MAX_RISE * other.size
+            and other.x < run.x <= other.end + 3 * other.size
+        ):
+            return other
+    return None
 
 
 def _mark_superscripts(runs: list[Run]) -> None:

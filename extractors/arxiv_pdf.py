@@ -80,7 +80,7 @@ DOI_RE = re.compile(r"\b(?:doi\.org/|doi:\s*|DOI:?\s*)(10\.\d{4,9}/[^\s\"<>]+[^\
 BLOCK_END_RE = re.compile(
     r"^\s*(abstract\b|a\s?b\s?s\s?t\s?r\s?a\s?c\s?t\b|keywords\b|key\s?words\b|index terms\b|"
     r"ccs concepts\b|acm reference format\b|(?:1|i)\.?\s+introduction\b|introduction$|"
-    r"summary$|summary\s+background\b)",
+    r"summary$|summary\s+background\b|article\s+info\b|a\s?r\s?t\s?i\s?c\s?l\s?e\s+i\s?n\s?f\s?o\b)",
     re.I,
 )
 PDF_MAGIC = b"%PDF"
@@ -263,8 +263,9 @@ def _same_size(a: float, b: float) -> bool:
     return abs(a - b) <= TITLE_SIZE_TOLERANCE * max(a, b)
 
 
-def _title(lines: list[Line], height: float) -> tuple[str | None, int]:
-    """(title, index of the first line after it).
+def _title(lines: list[Line], height: float, after: int = 0) -> tuple[str | None, int]:
+    """(title, index of the first line after it), looking from line `after` on (past a
+    journal's masthead when the first title found led to no authors).
 
     The title starts at the first line, in the top part of the page, that holds its largest text.
     A wrapped title's further lines share its size (any of the sizes seen in it: a larger math
@@ -272,7 +273,9 @@ def _title(lines: list[Line], height: float) -> tuple[str | None, int]:
     of the title's fonts must follow at a wrapped line's tight spacing (authors printed at the
     title's size stand further off).
     """
-    top = [i for i, line in enumerate(lines) if line.y >= height * (1 - TITLE_REGION)]
+    top = [
+        i for i, line in enumerate(lines) if line.y >= height * (1 - TITLE_REGION) and i >= after
+    ]
     if not top:
         return None, 0
     body = _body_size(lines)
@@ -324,6 +327,7 @@ class _Pages:
     arxiv_id: str | None
     date: str | None
     layout: bool  # columns were cut with the layout-mode text
+    start: int  # index of the block's first line (the line after the title)
 
 
 class _Reader:
@@ -338,16 +342,16 @@ class _Reader:
             self._runs[index] = _page_runs(self.reader, index, self.url)
         return self._runs[index]
 
-    def pages(self, max_pages: int, *, layout: bool) -> _Pages:
+    def pages(self, max_pages: int, *, layout: bool, after: int = 0) -> _Pages:
         page, runs, plain = self.runs(0)
         if not plain.strip():
             raise PdfReadFailure(self.url, "no text layer on page 1 (scanned?)")
         rotated = [r.text for r in runs if r.font == "rotated"]
         lines = _lines_of(page, runs, 0, layout)
         arxiv_id, date = _stamp(rotated + [plain])
-        title, start = _title(lines, float(page.mediabox.height))
+        title, start = _title(lines, float(page.mediabox.height), after)
         end = _block_end(lines, start)
-        found = _Pages(lines, lines[start:end], [plain], title, arxiv_id, date, layout)
+        found = _Pages(lines, lines[start:end], [plain], title, arxiv_id, date, layout, start)
         if end is None and max_pages > 1 and len(self.reader.pages) > 1:  # the block runs on
             page2, runs2, plain2 = self.runs(1)
             more = _lines_of(page2, runs2, 1, layout)
@@ -403,6 +407,9 @@ def parse_paper(
         found = _authors(pages, known_authors)
         if not found and not pages.layout:  # nothing read: try again with the columns cut
             pages = reader.pages(max_pages, layout=True)
+            found = _authors(pages, known_authors)
+        if not found and pages.title:  # a journal's masthead taken for the title: the next one
+            pages = reader.pages(max_pages, layout=pages.layout, after=pages.start)
             found = _authors(pages, known_authors)
     text = "\n".join(pages.texts)
     authors = _finish(found, known_authors, text)
