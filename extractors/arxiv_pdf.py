@@ -409,8 +409,9 @@ def parse_paper(
             pages = reader.pages(max_pages, layout=True)
             found = _authors(pages, known_authors)
         if not found and pages.title:  # a journal's masthead taken for the title: the next one
-            pages = reader.pages(max_pages, layout=pages.layout, after=pages.start)
-            found = _authors(pages, known_authors)
+            retry = reader.pages(max_pages, layout=pages.layout, after=pages.start)
+            if retry.title:
+                pages, found = retry, _authors(retry, known_authors)
     text = "\n".join(pages.texts)
     authors = _finish(found, known_authors, text)
     if not authors:
