@@ -388,7 +388,7 @@ class _PoliteSession:
             self._pages.append(page)
         if response.status_code == 200:
             _check_page(url, body)
-        return cast(requests.Response, response)
+        return response
 
     def _read_body(self, response: requests.Response, url: str) -> bytes:
         """The decoded body, read within `timeout` seconds in all (a server trickling bytes

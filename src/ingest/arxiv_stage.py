@@ -32,9 +32,8 @@ from ingest.arxiv_client import (
 from ingest.errors import IngestError
 from ingest.facts import work_key
 from ingest.models import Claim, Profile, Snapshot, Source
+from ingest.outcome import OutcomeStatus, SourceOutcome
 from ingest.pipeline import (
-    OutcomeStatus,
-    SourceOutcome,
     process_claims,
     process_snapshot,
     record_failure,

@@ -100,7 +100,7 @@ def _verbose_option(func: F) -> F:
     )(func)
 
 
-class HttpURL(click.ParamType):
+class HttpURL(click.ParamType[str]):
     """An http(s) URL with a host: anything else is bad usage (exit 2), refused before any
     import, flow or database write."""
 
@@ -158,10 +158,12 @@ def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
         if op == "nightly":
             from flows.nightly import nightly_refresh
 
-            return nightly_refresh(**args)
+            done: dict[str, Any] = nightly_refresh(**args)
+            return done
         from flows.one_off import ingest_url
 
-        return ingest_url(**args)
+        one: dict[str, Any] = ingest_url(**args)
+        return one
 
 
 def _next_steps() -> None:

@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
@@ -550,7 +550,10 @@ def _deadline_error(url: str, requested: str, deadline: Deadline) -> FetchError:
     return _hop_error(url, requested, reason, transient=True, deadline=deadline.setting)
 
 
-def _with_fields(err: IngestError, **fields: Any) -> Any:
+_Error = TypeVar("_Error", bound=IngestError)
+
+
+def _with_fields(err: _Error, **fields: Any) -> _Error:
     """Add fields to an error after construction, kept through pickling like the others."""
     err.fields.update(fields)
     for key, value in fields.items():

@@ -205,16 +205,17 @@ class PoliteFetcher:
         """Seconds to sleep before the next attempt (beyond the host's turn), None to give up."""
         if not is_transient(error):
             return None
-        retry_after = error.fields.get("retry_after")
+        found = error.fields.get("retry_after")
+        retry_after = None if found is None else float(found)
         if retry_after is not None:
             with host.lock:
-                host.paused_until = max(host.paused_until, self._clock() + float(retry_after))
+                host.paused_until = max(host.paused_until, self._clock() + retry_after)
         if attempt >= self.settings.max_attempts:
             return None
         if retry_after is not None:  # the pause is waited in _wait_turn
             return None if retry_after > self.settings.max_retry_after else 0.0
         base, cap = self.settings.backoff_base, self.settings.backoff_cap
-        return self._rand() * min(cap, base * 2 ** (attempt - 1))
+        return self._rand() * min(cap, base * 2.0 ** (attempt - 1))
 
     def _check_robots(self, url: str, origin: str, host: _Host) -> None:
         robots_url = f"{origin}/robots.txt"

@@ -34,7 +34,7 @@ def stub_target_in(tree: LexborHTMLParser, base_url: str) -> str | None:
     if refresh is not None:
         match = _REFRESH_URL.match(refresh.attributes.get("content") or "")
         if match:
-            return urljoin(base_url, match.group(1).strip())
+            return urljoin(base_url, str(match.group(1)).strip())
     canonical = tree.css_first(CANONICAL)
     if canonical is not None and canonical.attributes.get("href"):
         body_node = tree.body

@@ -80,7 +80,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class _Sha256Writer(_WarcioWriter):
+class _Sha256Writer(_WarcioWriter):  # type: ignore[misc]  # warcio has no type hints
     """warcio's writer with sha256 block and payload digests instead of sha1."""
 
     @staticmethod

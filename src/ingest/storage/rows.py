@@ -24,7 +24,8 @@ class Row(Mapping[str, Any]):
         return cls(**{name: data.get(name) for name in names})
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)  # type: ignore[call-overload]
+        found: dict[str, Any] = asdict(self)  # type: ignore[call-overload]
+        return found
 
     def __getitem__(self, key: str) -> Any:
         if key in self._names():

@@ -28,7 +28,9 @@ def web_url(url: str | None) -> str | None:
     return url if urlsplit(url).scheme.lower() in ("http", "https") else None
 
 
-def parse_filter(status: str | None, person: str | None, source: str | None, kind: str | None):
+def parse_filter(
+    status: str | None, person: str | None, source: str | None, kind: str | None
+) -> QueueFilter:
     """QueueFilter from query parameters; unknown values fall back to 'everything'."""
     status = status if status in STATUSES or status == "all" else "pending"
     return QueueFilter(
