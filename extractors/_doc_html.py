@@ -49,6 +49,9 @@ SKIPPED_SUBTREES = frozenset({"nav", "footer", "header", "aside", "form", "svg",
 HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LIST_TAGS = frozenset({"ul", "ol"})
 CELL_TAGS = frozenset({"td", "th"})
+CARD_PARTS = frozenset({"p", "div", "h4", "h5", "h6"})  # what a person card is made of
+CARD_MAX_BLOCKS = 4
+CARD_MAX_CHARS = 160
 BLOCK_TAGS = frozenset({"p", "div", "section", "pre", "table", "ul", "ol", "dl", "blockquote"})
 
 
@@ -145,7 +148,7 @@ class _Walk:
                 if lines:
                     yield Code(collapse(raw), lines)
             elif tag == "p" or (tag in ("div", "section", "blockquote") and _is_leaf(node)):
-                text = node_text(node)
+                text = node_text(node) if tag == "p" else _card_text(node)
                 if text:
                     yield Para(text, text, links_of(node))
                 # blocks inside a paragraph (a <pre> the parser left in it) are read too
@@ -220,6 +223,20 @@ def _blocks(root: LexborNode) -> Iterator[Block]:
     return _Walk().blocks(root)
 
 
+def _card_text(node: LexborNode) -> str:
+    """A div's text, its blocks joined by ", " ("Jane Roe, Example Labs": a card's name and
+    organisation are two parts, not one name)."""
+    parts = []
+    for child in node.iter(include_text=True):
+        tag = (child.tag or "").lower()
+        text = collapse(child.text_content or "") if tag == "-text" else node_text(child)
+        if text:
+            parts.append(text)
+    return ", ".join(parts) if any(
+        (c.tag or "").lower() in CARD_PARTS for c in node.iter(include_text=False)
+    ) else node_text(node)  # fmt: skip
+
+
 def _cell(node: LexborNode) -> Cell:
     html = node.html or ""
     lines: tuple[str, ...] = ()
@@ -251,8 +268,20 @@ def _own_rows(table: LexborNode) -> Iterator[LexborNode]:
 
 
 def _is_leaf(node: LexborNode) -> bool:
-    """A div/section that holds text and no block element: read as a paragraph."""
+    """A div/section read as one paragraph: it holds text and no block element, or it is a
+    card (a short text in a few small blocks: a photo, a name, a profile link)."""
+    blocks = 0
     for child in node.traverse(include_text=False):
-        if child is not node and (child.tag or "").lower() in BLOCK_TAGS | set(HEADING_TAGS):
+        tag = (child.tag or "").lower()
+        if child is node or tag not in BLOCK_TAGS | set(HEADING_TAGS):
+            continue
+        if tag not in CARD_PARTS:
             return False
-    return bool(node.text(deep=True).strip())
+        blocks += 1
+    text = node.text(deep=True).strip()
+    if not text:
+        return False
+    if blocks == 0:
+        return True
+    card = node.css_first("a[href], img") is not None  # a card shows a photo or a link
+    return card and blocks <= CARD_MAX_BLOCKS and len(text) <= CARD_MAX_CHARS

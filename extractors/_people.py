@@ -58,6 +58,13 @@ NOT_NAME_WORDS = wordset("""
     working group groups owners owner reviewers reviewer see also more other others people
     """)
 
+ORG_MARKERS = wordset("""
+    inc llc ltd gmbh corp corporation co plc ag sa bv limited company companies university
+    universität université universidad institute institut foundation labs lab laboratory
+    laboratories research technologies technology systems software solutions consulting
+    networks computing cloud college school academy
+    """)
+
 # --- heading words --------------------------------------------------------------------------
 STATUS_WORDS = wordset(
     "current active emeritus emeriti former past alumni inactive retired previous"
@@ -128,6 +135,8 @@ def looks_like_name(text: str) -> bool:
             return False
         if len(bare) >= 3 and bare.isupper() and bare.isalpha():
             return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
+        if bare.lower() in ORG_MARKERS:
+            return False  # "Broadcom Inc.", "Example Labs", "University of Example"
         capitals += 1
     return capitals >= 1
 

@@ -107,6 +107,11 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     candidates = [i for i in range(width) if share[i] >= PEOPLE_SHARE and kinds[i] != "email"]
     if not candidates:
         return
+    orgs = [sum(_org_cell(r.cells[i].text) for r in body if i < len(r.cells)) for i in range(width)]
+    grid = all(count < PEOPLE_SHARE * len(body) for count in orgs)
+    if header is None and grid and len(candidates) >= 2 and len(candidates) == width:
+        yield from _cards(body, cells)  # a grid of person cards: every cell is a person
+        return
     by_header = [i for i in candidates if kinds[i] == "person"]
     by_header = by_header or [i for i in candidates if kinds[i] == "name"]
     names_first = [i for i in candidates if kinds[i] not in ("handle", "affiliation", "role")]
@@ -142,6 +147,18 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         past = bool(current_rows) and row not in current_rows
         for entry in found[people]:
             yield _fill(entry, row, column, section, past)
+
+
+def _org_cell(text: str) -> bool:
+    head = text.split(" (")[0]
+    return _entries.looks_like_org(head) and not _people.looks_like_name(head)
+
+
+def _cards(body: list[Row], cells: list[list[list[Entry]]]) -> Iterator[Found]:
+    for row, found in zip(body, cells, strict=True):
+        for entries in found:
+            for entry in entries:
+                yield Found(entry, row, None, None, entry.emeritus)
 
 
 def _cell(row: Row, column: dict[str, int], kind: str) -> Cell | None:

@@ -68,6 +68,7 @@ CONTENT_PATTERN = re.compile(
 )
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
+CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
 CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
 LEAD_IN = re.compile(
     r"^(?:the\s+)?following\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:(?:\w+\s+){0,2}?as\s+)?"
@@ -266,6 +267,11 @@ class _Reader:
             elif isinstance(block, Code):
                 yield from self._code(block)
             elif isinstance(block, Para):
+                cards = _cards(blocks, index - 1)
+                if len(cards) >= MIN_PEOPLE:  # a run of person cards: one name a paragraph
+                    index += len(cards) - 1
+                    yield from self._cards(cards)
+                    continue
                 yield from self._para(block)
                 continue
             if self.frames and self.frames[-1].label:
@@ -433,6 +439,11 @@ class _Reader:
                 locator = f"{self._where()} > literal block {number} > line {index}"
                 yield from self._emit(Entry(name=line), locator, line)
 
+    def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
+        for para, entry in cards:
+            number = self._count("card")
+            yield from self._emit(entry, f"{self._where()} > card {number}", para.quote)
+
     # ---- prose ------------------------------------------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:
         label = _label_of(para.text)
@@ -488,6 +499,23 @@ class _Reader:
         claim.qualifiers["level"] = "lead"
         claim.qualifiers.pop("scope", None)
         return True
+
+
+def _cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
+    """The paragraphs from `start` on that each are one person's card ("Jane Roe" with a
+    profile link, "Jane Roe, Example Labs"): short, naming one person and little else."""
+    found: list[tuple[Para, Entry]] = []
+    for index in range(start, len(blocks)):
+        block = blocks[index]
+        if not isinstance(block, Para) or len(block.text) > CARD_MAX_CHARS:
+            break
+        people = _entries.read(block.text, block.links)
+        if len(people) != 1 or not _people.looks_like_name(people[0].name):
+            break
+        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or block.links):
+            break  # a sentence that happens to start with a name
+        found.append((block, people[0]))
+    return found
 
 
 def _share(flags: list[bool]) -> float:

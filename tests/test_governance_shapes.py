@@ -165,3 +165,31 @@ def test_a_list_of_duties_or_links_gives_nobody() -> None:
         governance.extract(Snapshot(url="https://example.org/MAINTAINERS.md", body=body.encode()))
         == []
     )
+
+
+def test_a_grid_of_person_cards_in_a_table_without_header() -> None:
+    cell = "<td><img src='a.png'><br><a href='https://github.com/{h}'>{n}</a></td>"
+    people = [("jroe", "Jane Roe"), ("mmuster", "Max Muster"), ("abyron", "Ada Byron"),
+              ("aturing", "Alan Turing")]  # fmt: skip
+    cells = [cell.format(h=h, n=n) for h, n in people]
+    body = (
+        "<html><head><title>Core developers</title></head><body><h2>Core developers</h2><table>"
+        f"<tr>{cells[0]}{cells[1]}</tr><tr>{cells[2]}{cells[3]}</tr></table></body></html>"
+    )
+    claims = read(body, "https://example.org/about/people.html")
+    assert [(r[0], r[1]) for r in rows(claims)] == [(n, h) for h, n in people]
+
+
+def test_person_cards_made_of_divs() -> None:
+    card = (
+        "<div class='person'><a href='https://github.com/{h}'><img src='{h}.png'></a>"
+        "<p>{n}</p><p>Example Labs</p></div>"
+    )
+    people = [("jroe", "Jane Roe"), ("mmuster", "Max Muster"), ("abyron", "Ada Byron")]
+    body = (
+        "<html><body><main><h2>Maintainers</h2><div class='grid'>"
+        + "".join(card.format(h=h, n=n) for h, n in people)
+        + "</div><h2>History</h2><p>Jane Roe started the project in 2010.</p></main></body></html>"
+    )
+    claims = read(body, "https://example.org/team/")
+    assert [(r[0], r[1], r[2]) for r in rows(claims)] == [(n, h, "Maintainers") for h, n in people]
