@@ -18,234 +18,57 @@ Layouts handled (one pass over the block's lines, top to bottom):
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass, field
 
 from extractors._emails import (
     EMAIL_HEAD_RE,
-    EMAIL_RE,
     EmailGroup,
     assign_emails,
     email_text,
     expand_emails,
 )
+from extractors._pdf_footnotes import read_footnotes
+from extractors._pdf_patterns import (
+    CONNECTOR_END_RE,
+    GLUED_NUMBER_RE,
+    GRADE_RE,
+    IGNORE_RE,
+    INLINE_MARKER_RE,
+    LONE_SOCIETY_RE,
+    NAME_NUMBER_RE,
+    NAME_SEPARATOR_RE,
+    NOT_NAME_WORDS,
+    SPACED_NUMBER_RE,
+    URL_RE,
+    clean,
+    fix_accents,
+    is_institution,
+    is_name_like,
+    is_prose,
+    marker_keys,
+    organisation_of,
+)
 from extractors._pdf_text import Cell, Line, Segment, join_segments
-from extractors._words import INSTITUTION_WORDS, words_of
+from extractors._pdf_values import Affiliation, Author, Piece
 from ingest.names import fold, same_person_name
 
-# --- named patterns and word lists -------------------------------------------------------------
+# re-exported: the reader's values and text helpers, as arxiv_pdf and the tests import them
+__all__ = [
+    "Affiliation",
+    "Author",
+    "BlockParser",
+    "clean",
+    "fix_accents",
+    "is_institution",
+    "is_name_like",
+    "is_prose",
+    "organisation_of",
+]
 
-# Characters used as affiliation / footnote markers.
-SYMBOL_MARKERS = "*∗†‡§¶‖⋄◇□■♠♣♦♥♭♮♯#⊥⊤⋆★☆✝✉⊗⊕"
-GREEK_MARKERS = "αβγδεζηθικλμνξοπρστυφχψω"
-MARKER_CHARS = SYMBOL_MARKERS + GREEK_MARKERS
-# Pieces of a superscript run that are marker keys: numbers, single letters, symbols.
-MARKER_KEY_RE = re.compile(r"\d+|[^\W\d_]|[^\w\s,;.()\[\]]")
-# An inline (full-size) symbol marker inside text ("#1515" is a number, not a marker).
-INLINE_MARKER_RE = re.compile(f"#(?!\\d)|[{re.escape(MARKER_CHARS.replace('#', ''))}]")
-# A number glued to the capital that starts an affiliation ("1MoE Key Lab"), at the start of a
-# cell or after a comma: an unraised numeric marker.
-GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z][a-z])")
 # A single affiliation line whose centre lies this close (fraction of the names' span) to the
 # centre of a grid of names belongs to all of them ("Microsoft Research" under four names).
 SHARED_CENTRE_TOLERANCE = 0.1
-SOFT_WRAP_MARGIN = 2.0  # sizes: a line ending this close to the block's right edge runs on
-FOOTNOTE_AFFILIATION_WORDS = 10  # a keyed footnote of at most this many words may be a name
-# A footnote's next line starts this close to its left edge (in sizes: the first line may be
-# indented by its marker) and lies at most this many sizes below.
-FOOTNOTE_ALIGN = 1.2
-FOOTNOTE_LEADING = 1.6
 SHARED_OVERLAP = 0.25  # ... or lies under at least this much of two names' columns
-NAME_SEPARATOR_RE = re.compile(r"\s*(?:,|;|\band\b|&|[·•]|\s{3,})\s*")
-# A name's number printed before an affiliation with a space ("1 Laboratoire ..., 2 Synchrotron"),
-# at the start of a cell or after a comma: a marker only when a name carries that number.
-SPACED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})\s+(?=[A-Z][a-z])")
-# Society grades printed after names: ", Student Member, IEEE", ", Fellow, IEEE".
-GRADE_RE = re.compile(
-    r",?\s*\b(?:Student\s+|Senior\s+|Life\s+)?(?:Member|Fellow)\s*,\s*(?:IEEE|ACM)\b|"
-    r",?\s*\b(?:Student\s+|Senior\s+|Life\s+)?(?:Member|Fellow)\s*,?\s*$"
-)
-LONE_SOCIETY_RE = re.compile(r"\s*,?\s*(?:IEEE|ACM)\s*,?\s*")
-# A footnote marker printed as a cell of its own: "1", "a", "*", "†".
-LOOSE_MARKER_RE = re.compile(rf"\d{{1,2}}|[a-z]|[{re.escape(SYMBOL_MARKERS)}]")
-# Numeric markers printed at full size right after a name: "Ödeen1*", "Håstad2,3 and", "Last135"
-NAME_NUMBER_RE = re.compile(r"(?<=[^\W\d_])(\d{1,3}(?:\s?,\s?\d{1,3})*)(?=[\s,;·•*†‡§&]|$)")
-
-NAME_PARTICLES = {
-    "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
-    "bin", "ibn", "al", "el", "ten", "ter", "y", "zu", "af", "st.", "las", "los", "do", "degli",
-    "dello", "op", "vom",
-}  # fmt: skip
-# Systems whose campus follows after a comma: "University of California, Berkeley".
-MULTI_CAMPUS = (
-    "university of california", "university of illinois", "university of massachusetts",
-    "university of texas", "university of wisconsin", "university of colorado",
-    "university of maryland", "university of north carolina", "university of missouri",
-)  # fmt: skip
-URL_RE = re.compile(r"https?://|www\.", re.I)
-# Words that never occur in a person's name (folded); they stop a text from being a name.
-NOT_NAME_WORDS = set(INSTITUTION_WORDS) | {
-    "abstract", "introduction", "keywords", "email", "e-mail", "corresponding", "author",
-    "authors", "contribution", "equal", "of", "for", "the", "and", "in", "on", "at", "with",
-    "by", "to", "usa", "china", "germany", "france", "uk", "canada", "japan", "india",
-    "preprint", "proceedings", "conference", "workshop", "arxiv", "submitted", "draft",
-    "dated", "received", "accepted", "published", "journal", "vol", "volume", "track",
-    "paper", "work", "done", "during", "internship", "project", "lead", "contact",
-}  # fmt: skip
-# Footnote and note lines inside author blocks that are not affiliations.
-IGNORE_RE = re.compile(
-    r"equal(ly)? contribut|contributed equally|corresponding author|work (was )?done|"
-    r"these authors|joint first|project lead|^\(?dated\b|^\(?received\b|^preprint\b|"
-    r"^\*?\s*(email|e-mail|contact)\b|^code\b|^project page|^homepage|^under review|"
-    r"^accepted\b|^published\b|^copyright|^proceedings\b|work performed|performed while|"
-    r"done while|while (at|visiting)|internship|^editors?:|^orientador|^co-orientador|"
-    r"^(advisor|supervisor)s?\b|\binterns? at\b|supported by|funded by|^\(?©|"
-    r"(?-i:^[a-z0-9.-]+\.(com|org|net|edu|gov|io|ai)(\.[a-z]{2})?$)",
-    re.I,
-)
-# Where a footnote's affiliation ends and a note runs on: "Google Inc., USA. Correspondence to"
-FOOTNOTE_NOTE_RE = re.compile(
-    r"[.;]\s+(?:correspon|proceedings\b|copyright|preprint|work\b|equal\b|under review|"
-    r"code\b|e-?mail|contact\b|project\b|accepted\b|published\b|submitted\b|received\b).*$",
-    re.I | re.S,
-)
-# Spacing accents that some TeX fonts draw before the letter ("Teˇsanovi´c" -> "Tešanović").
-SPACING_ACCENTS = {
-    "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u02dc": "\u0303",
-    "\u00a8": "\u0308", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307",
-    "\u00b8": "\u0327", "\u02da": "\u030a", "\u02dd": "\u030b", "\u00af": "\u0304",
-}  # fmt: skip
-LIGATURES = str.maketrans(
-    {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"}
-)
-# An accent drawn after its letter and followed by a space (some publishers' fonts):
-# a vowel, its accent, a space, then a consonant (or the end): the accent is the vowel's.
-_TRAILING_ACCENT_RE = re.compile(
-    f"([AEIOUYaeiouy])([{''.join(SPACING_ACCENTS)}])(\\s+|$)(?=([^\\W\\daeiouyAEIOUY_])|$)"
-)
-_ACCENT_RE = re.compile(f"([{''.join(SPACING_ACCENTS)}])\\s?([A-Za-zıȷ])")
-_JUNK_RE = re.compile(r"[()\[\]\x00-\x1f\ufffd✉]+")
-_CONNECTOR_END_RE = re.compile(r"\b(and|of|for|the|&|in|at|de|du|des|der|di|la|le)$", re.I)
-
-
-# --- values ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Affiliation:
-    text: str
-    quote: str
-    page: int
-    index: int = 0  # 1-based, in order of first appearance in the block
-
-
-@dataclass
-class Author:
-    name: str
-    quote: str = ""  # the name as pypdf extracted it (before accents and spacing are cleaned)
-    markers: list[str] = field(default_factory=list)
-    affiliations: list[Affiliation] = field(default_factory=list)
-    emails: list[str] = field(default_factory=list)
-    x0: float = 0.0
-    x1: float = 0.0
-    page: int = 1
-
-
-@dataclass
-class _Piece:
-    keys: list[str]
-    text: str
-    quote: str
-    x: float = 0.0  # where it starts on the line
-
-
-# --- text helpers ------------------------------------------------------------------------------
-
-
-def fix_accents(text: str) -> str:
-    """Merge TeX's spacing accents into the letter they belong to, then NFC."""
-
-    def merge(m: re.Match[str]) -> str:
-        letter = {"ı": "i", "ȷ": "j"}.get(m.group(2), m.group(2))
-        return letter + SPACING_ACCENTS[m.group(1)]
-
-    def after(m: re.Match[str]) -> str:  # "Universite´ Paris", "He´ le` ne": on the letter before
-        joined = m.group(1) + SPACING_ACCENTS[m.group(2)]
-        return joined if (m.group(4) or "").islower() else joined + m.group(3)
-
-    text = _TRAILING_ACCENT_RE.sub(after, text.translate(LIGATURES))
-    return unicodedata.normalize("NFC", _ACCENT_RE.sub(merge, text))
-
-
-def clean(text: str) -> str:
-    text = fix_accents(_JUNK_RE.sub(" ", text))
-    return re.sub(r"\s+", " ", text).strip(" ,;:")
-
-
-def institution_score(text: str) -> int:
-    return sum(INSTITUTION_WORDS.get(w, 0) for w in words_of(text))
-
-
-def _strongest(text: str) -> int:
-    return max((INSTITUTION_WORDS.get(w, 0) for w in words_of(text)), default=0)
-
-
-def is_institution(text: str) -> bool:
-    return institution_score(text) >= 2
-
-
-def is_name_like(text: str) -> bool:
-    """Capitalised words (initials and particles allowed), no institution words, no digits."""
-    text = text.strip()
-    if not text or len(text) > 48 or any(ch.isdigit() for ch in text) or "@" in text:
-        return False
-    parts = text.replace("\u00a0", " ").split()
-    if not 2 <= len(parts) <= 6:
-        return False
-    capitalised = 0
-    for part in parts:
-        bare = part.strip(".,'’-")
-        if not bare:
-            return False
-        if part.lower() in NAME_PARTICLES:
-            continue
-        if fold(part) in NOT_NAME_WORDS:
-            return False
-        if not (bare[0].isupper() or bare[0].isdigit()):
-            return False
-        if not all(ch.isalpha() or ch in ".-'’" for ch in part):
-            return False
-        capitalised += 1
-    return capitalised >= 2 or (capitalised >= 1 and len(parts) >= 2)
-
-
-def is_prose(text: str) -> bool:
-    words = text.split()
-    if len(words) < 8 or "@" in text:
-        return False
-    lower = sum(1 for w in words if w[:1].islower())
-    return lower / len(words) >= 0.6
-
-
-def organisation_of(text: str) -> str:
-    """The most institution-like comma part of an affiliation ("Duke University")."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts:
-        return text
-    best = max(range(len(parts)), key=lambda i: (_strongest(parts[i]), -i))
-    org = parts[best]
-    if (
-        fold(org) in MULTI_CAMPUS
-        and best + 1 < len(parts)
-        and len(parts[best + 1].split()) <= 2
-        and institution_score(parts[best + 1]) == 0
-    ):
-        org = f"{org}, {parts[best + 1]}"
-    return org
-
-
-def marker_keys(text: str) -> list[str]:
-    return MARKER_KEY_RE.findall(text)
+SOFT_WRAP_MARGIN = 2.0  # sizes: a line ending this close to the block's right edge runs on
 
 
 # --- the parser --------------------------------------------------------------------------------
@@ -550,8 +373,8 @@ class BlockParser:
         self.affiliations.append(aff)
         return aff
 
-    def _pieces(self, cell: Cell, *, in_block: bool = False) -> list[_Piece]:
-        pieces: list[_Piece] = []
+    def _pieces(self, cell: Cell, *, in_block: bool = False) -> list[Piece]:
+        pieces: list[Piece] = []
         segments = _merged_plain(cell.segments) if in_block else cell.segments
         for kind, text, x in self._tokens(segments, glued_numbers=True, spaced_numbers=in_block):
             if kind == "M":
@@ -561,10 +384,10 @@ class BlockParser:
                 if pieces and not pieces[-1].text.strip():
                     pieces[-1].keys.extend(keys)
                 else:
-                    pieces.append(_Piece(keys=keys, text="", quote="", x=x))
+                    pieces.append(Piece(keys=keys, text="", quote="", x=x))
             else:
                 if not pieces:
-                    pieces.append(_Piece(keys=[], text="", quote="", x=x))
+                    pieces.append(Piece(keys=[], text="", quote="", x=x))
                 pieces[-1].text += text
                 pieces[-1].quote += text
         return [p for p in pieces if clean(p.text) or p.keys]
@@ -648,52 +471,12 @@ class BlockParser:
 
     def _resolve_markers(self, page_lines: list[Line], block: list[Line]) -> None:
         wanted = {k for a in self.authors for k in a.markers if k not in self.keyed}
-        marked = {k for a in self.authors for k in a.markers}
-        if marked:  # footnotes further down the page: affiliations, or one author's email
-            below = [line for line in page_lines if line not in block]
-            for number, line in enumerate(below):
-                loose: list[str] = []  # a marker printed apart, before its footnote: "1   Dept."
-                for cell in line.cells:
-                    if LOOSE_MARKER_RE.fullmatch(cell.text):
-                        loose = marker_keys(cell.text)
-                        continue
-                    pieces = self._pieces(cell)
-                    if loose and pieces and not pieces[0].keys:
-                        pieces[0].keys = loose
-                    loose = []
-                    spaced = SPACED_NUMBER_RE.match(cell.text)
-                    rest = cell.text[spaced.end() :] if spaced else ""
-                    if (  # "1 Department of ..." set with a space
-                        spaced
-                        and spaced.group(1) in wanted
-                        and not any(p.keys for p in pieces)
-                        and is_institution(rest)
-                    ):
-                        share = spaced.end() / max(len(cell.text), 1)
-                        x = cell.x0 + share * (cell.x1 - cell.x0)
-                        pieces = [_Piece([spaced.group(1)], rest, rest, x)]
-                    if pieces and pieces[-1].keys and pieces[-1].text.rstrip().endswith(("-", ",")):
-                        _run_on(pieces[-1], cell, below[number + 1 : number + 4])
-                    for piece in pieces:
-                        text = clean(FOOTNOTE_NOTE_RE.sub("", piece.text)).rstrip(".")
-                        emails = EMAIL_RE.findall(piece.text)
-                        owners = [
-                            a for a in self.authors if piece.keys and piece.keys[0] in a.markers
-                        ]
-                        if emails and len(owners) == 1:
-                            self.footnote_emails.append((emails[0].lower(), owners[0]))
-                        if (
-                            "@" not in text
-                            and piece.keys
-                            and piece.keys[0] in wanted
-                            and _footnote_affiliation(text)
-                            and not IGNORE_RE.search(text)
-                        ):
-                            quote = FOOTNOTE_NOTE_RE.sub("", piece.quote).strip()
-                            aff = Affiliation(text=text, quote=quote, page=cell.page)
-                            for k in piece.keys:
-                                self.keyed.setdefault(k, aff)
-                                wanted.discard(k)
+        if any(a.markers for a in self.authors):  # footnotes below: affiliations, or emails
+            in_block = {id(line) for line in block}
+            below = [line for line in page_lines if id(line) not in in_block]
+            self.footnote_emails += read_footnotes(
+                below, self.authors, self.keyed, wanted, self._pieces
+            )
         ordered: list[Affiliation] = []
         for author in self.authors:
             for key in author.markers:
@@ -729,21 +512,6 @@ class BlockParser:
             self.email_groups.append(EmailGroup(group, band, column, after))
 
 
-def _footnote_affiliation(text: str) -> bool:
-    """A keyed footnote that reads as an affiliation: institution words, or a short
-    capitalised phrase ("UC Berkeley", "Mila"), not a sentence or a link."""
-    words = text.split()
-    if is_institution(text):
-        return True
-    return (
-        0 < len(words) <= FOOTNOTE_AFFILIATION_WORDS
-        and text[:1].isupper()
-        and not is_prose(text)
-        and not URL_RE.search(text)
-        and sum(1 for w in words if w[:1].islower()) <= len(words) // 3
-    )
-
-
 def _drop_grades(cell: Cell) -> None:
     """Society grades after names ("Qiang Yang, Fellow, IEEE") removed from the cell's text."""
     if not GRADE_RE.search(cell.text):
@@ -766,28 +534,6 @@ def _merged_plain(segments: list[Segment]) -> list[Segment]:
         else:
             out.append(seg)
     return out
-
-
-def _run_on(piece: _Piece, cell: Cell, following: list[Line]) -> None:
-    """A footnote affiliation that wraps ("Shanghai Jiao Tong Univer-" / "sity. Corresp...")
-    takes the start of the next line printed at the same left edge."""
-    for line in following:
-        size = max(cell.size, line.size)
-        if line.page != cell.page or cell.y - line.y > FOOTNOTE_LEADING * size:
-            return
-        for other in line.cells:
-            left = piece.x or cell.x0  # where the footnote's text starts, after its marker
-            if min(abs(other.x0 - left), abs(other.x0 - cell.x0)) > FOOTNOTE_ALIGN * size:
-                continue
-            if not other.text:
-                continue
-            first = other.text.split("  ")[0]
-            if piece.text.rstrip().endswith("-") and first[:1].islower():
-                piece.text = piece.text.rstrip()[:-1] + first
-            else:
-                piece.text = f"{piece.text.rstrip()} {first}"
-            piece.quote = f"{piece.quote}\n{first}"
-            return
 
 
 def _shared(cell: Cell, columns: list[tuple[float, float]]) -> bool:
@@ -817,6 +563,6 @@ def _join(first: str, second: str) -> str:
     punctuation, or a next line starting in lower case) joins with a space, else ", "."""
     if first.endswith("-") and second[:1].islower():
         return clean(first[:-1] + second)
-    if first.endswith((",", ";")) or _CONNECTOR_END_RE.search(first) or second[:1].islower():
+    if first.endswith((",", ";")) or CONNECTOR_END_RE.search(first) or second[:1].islower():
         return clean(f"{first} {second}")
     return clean(f"{first}, {second}")

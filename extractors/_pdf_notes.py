@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from extractors._author_block import Affiliation, Author, clean
+from extractors._pdf_patterns import clean
 from extractors._pdf_text import Cell, Line
+from extractors._pdf_values import Affiliation, Author
 from ingest.names import fold
 
 # "<who> is/are (now) with (the) <affiliation>." The affiliation ends at a full stop followed by
