@@ -37,6 +37,9 @@ TITLE_WORDS = re.compile(
     r"alternate|representative|reviewer|sponsor|author|editor|admin)\b",
     re.I,
 )
+DESCRIBED = re.compile(  # what a note after a dash says of a person (not an area)
+    r"\b(?:founder|co-founder|creator|emeritus|emerita|leader|lead|chair|bdfl|president)\b", re.I
+)
 STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\b", re.I)
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
@@ -385,7 +388,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
                 said = ", ".join(p for p in parts[index:] if p) or None
                 if said and STATUS_TAG.search(said):
                     entry.emeritus = True
-                if said and TITLE_WORDS.search(said):
+                if said and DESCRIBED.search(said):
                     entry.titles.append(said)  # "-- project founder / emeritus leader"
                 else:
                     entry.area = said

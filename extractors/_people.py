@@ -67,11 +67,14 @@ ORG_MARKERS = wordset("""
 
 # --- heading words --------------------------------------------------------------------------
 STATUS_WORDS = wordset(
-    "current active emeritus emeriti former past alumni inactive retired previous"
+    "current currently active emeritus emeriti former past alumni inactive retired previous"
 )
 EMERITUS_WORDS = re.compile(r"\b(?:emerit\w*|former|alumni|past|retired|inactive)\b", re.I)
 FILLER_WORDS = wordset("the our a an of list term and & members' project's other all")
-GROUP_NOUNS = wordset("council committee board team group panel tsc sc body cabinet commission")
+GROUP_NOUNS = wordset(
+    "council committee board team group panel tsc sc body cabinet commission wg sig pmc toc tac"
+)
+MODIFIER_ROLES = wordset("lead co-lead chief senior")  # "Lead Maintainers": part of the role
 ROLE_NOUNS = {
     "maintainers": "maintainer",
     "maintainer": "maintainer",
@@ -101,6 +104,20 @@ ROLE_NOUNS = {
     "directors": "director",
     "trustees": "trustee",
     "emeriti": "",
+    "approvers": "approver",
+    "approver": "approver",
+    "mentors": "mentor",
+    "mentor": "mentor",
+    "representatives": "representative",
+    "representative": "representative",
+    "liaisons": "liaison",
+    "liaison": "liaison",
+    "alternates": "alternate",
+    "alternate": "alternate",
+    "observers": "observer",
+    "observer": "observer",
+    "delegates": "delegate",
+    "bdfl": "BDFL",
 }
 GENERIC_ROLES = frozenset({"member", "people", "person"})
 LEAD_WORDS = re.compile(r"\b(?:lead|leads|leader|bdfl|chair|chairs|chairperson)\b", re.I)
@@ -196,8 +213,8 @@ def person(
         github = name.lower()
     if looks_like_name(name):
         return Person(name, github, email, area, emeritus, lead)
-    if (github or email) and (not name or name.lower() in (github, email)):
-        return Person(name or github or email or "", github, email, area, emeritus, lead)
+    if github and (not name or name.lower() in (github, email)):
+        return Person(name or github, github, email, area, emeritus, lead)  # a handle alone
     if (github or email) and len(name.split()) == 1 and NAME_TOKEN.match(name):
         return Person(name, github, email, area, emeritus, lead)
     return None
@@ -250,11 +267,11 @@ def role_of(heading: str) -> str | None:
             start = _phrase_start(lowered, i)
             phrase = [_case(w) for w in words[start : i + 1]]
             return " ".join([*phrase, "member"])
-    for i, word in enumerate(lowered):
-        if word in ROLE_NOUNS and ROLE_NOUNS[word]:
-            start = _phrase_start(lowered, i)
-            phrase = [_case(w) for w in words[start:i]]
-            return " ".join([*phrase, ROLE_NOUNS[word]])
+    heads = [i for i, w in enumerate(lowered) if w in ROLE_NOUNS and ROLE_NOUNS[w]]
+    for i in heads[-1:]:  # the last role noun is the head: "Lead Maintainers" -> maintainer
+        start = _phrase_start(lowered, i)
+        phrase = [_case(w) for w in words[start:i]]
+        return " ".join([*phrase, ROLE_NOUNS[lowered[i]]])
     return None
 
 
@@ -264,7 +281,7 @@ def _phrase_start(lowered: list[str], end: int) -> int:
         start > 0
         and end - start < ROLE_MAX_WORDS - 1
         and lowered[start - 1] not in FILLER_WORDS
-        and lowered[start - 1] not in ROLE_NOUNS
+        and (lowered[start - 1] not in ROLE_NOUNS or lowered[start - 1] in MODIFIER_ROLES)
         and lowered[start - 1] not in {"and", "or", "for", "with", "in"}
     ):
         start -= 1

@@ -198,9 +198,11 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
         value = collapse(role_cell.text)
         if _people.is_emeritus(value):
             emeritus = True
-        elif _entries.LEAD_TAG.search(value):
-            entry.lead = True
-            entry.titles.append(value.lower())
+        elif _entries.LEAD_TAG.fullmatch(value.lower().strip(" *")) or re.fullmatch(
+            r"(?:vice[- ])?chair(?:person)?", value.strip(" *"), re.I
+        ):
+            entry.lead = entry.lead or not value.lower().startswith("vice")
+            entry.titles.append(value.lower().strip(" *"))  # "Chair": a title on the list's role
         elif _people.role_of(value) or _entries.TITLE_WORDS.search(value):
             role = value
         elif entry.area is None:

@@ -242,7 +242,10 @@ class _Reader:
         """The heading's role word, without the project's name ("Pebblestore maintainers")."""
         role = _people.role_of(text)
         prefix = self.project.lower() + " "
-        return role[len(prefix) :] if role and role.lower().startswith(prefix) else role
+        if role and role.lower().startswith(prefix):
+            rest = role[len(prefix) :]
+            return role if _people.is_generic(rest) else rest  # "Releases WG member" stays
+        return role
 
     # ---- driving ----------------------------------------------------------------------------
     def claims(self) -> Iterator[Claim]:
@@ -580,7 +583,7 @@ def _row_role(value: str | None, frame_role: str | None) -> str | None:
         return None
     own = _people.role_of(value)
     if own and not _people.is_generic(own):
-        return _acronyms(own)
+        return _acronyms(" ".join(w if w.isupper() else w.lower() for w in value.split()))
     word = value.strip().lower()
     if frame_role and word not in ("member", "members") and len(word.split()) == 1:
         head = frame_role.rsplit(" ", 1)[0] if " " in frame_role else ""
