@@ -58,6 +58,12 @@ NOT_NAME_WORDS = wordset("""
     working group groups owners owner reviewers reviewer see also more other others people
     """)
 
+PLACEHOLDER_WORDS = wordset("""
+    name names full your firstname lastname surname tbd tba vacant placeholder someone somebody
+    anyone nobody example sample
+    """)
+BOT = re.compile(r"(?:\[bot\]|[-_](?:ro)?bot|^dependabot|^renovate|^mergify)$", re.I)
+
 ORG_MARKERS = wordset("""
     inc llc ltd gmbh corp corporation co plc ag sa bv limited company companies university
     universität université universidad institute institut foundation labs lab laboratory
@@ -146,8 +152,11 @@ def looks_like_name(text: str) -> bool:
         if word.lower() in PARTICLES:
             continue
         bare = word.strip("().,")
-        if not bare or not NAME_TOKEN.match(bare) or bare.lower() in NOT_NAME_WORDS:
+        folded = bare.lower().removesuffix("'s").removesuffix("’s")
+        if not bare or not NAME_TOKEN.match(bare) or folded in NOT_NAME_WORDS:
             return False
+        if folded in PLACEHOLDER_WORDS:
+            return False  # "Maintainer's Full Name", "Your Name", "TBD"
         if bare[0].islower():
             return False
         if len(bare) >= 3 and bare.isupper() and bare.isalpha():

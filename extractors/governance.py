@@ -68,6 +68,11 @@ CONTENT_PATTERN = re.compile(
 )
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
+QUIET_HEADING = re.compile(
+    r"\b(?:sponsors?|sponsorship|donors?|backers?|supporters?|thanks|thank you|acknowledg\w*"
+    r"|funding|credits|license|licence|copyright)\b",
+    re.IGNORECASE,
+)
 CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
 CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
 LEAD_IN = re.compile(
@@ -216,6 +221,7 @@ class _Frame:
     scope: str | None
     label: bool = False  # a label line or lead-in sentence, not a heading
     says_role: bool = False  # its own words name a role ("Maintainers", not "Projects")
+    quiet: bool = False  # sponsors, thanks, a person's bio: nobody listed here holds a role
 
 
 @dataclass
@@ -254,7 +260,14 @@ class _Reader:
         while index < len(blocks):
             block = blocks[index]
             if isinstance(block, Heading):
-                self._heading(block.level, block.text)
+                person = self._person_heading(blocks, index)
+                if person is not None:
+                    yield from person
+                else:
+                    self._heading(block.level, block.text)
+                index += 1
+                continue
+            if self.frame is not None and self.frame.quiet:
                 index += 1
                 continue
             run = _run(blocks, index)
@@ -301,12 +314,38 @@ class _Reader:
             scope = text
         elif area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
             tier, scope = "module", text
-        self.frames.append(_Frame(level, text, role, tier, emeritus, scope, label, own is not None))
+        quiet = bool(QUIET_HEADING.search(text)) or bool(parent and parent.quiet and not own)
+        self.frames.append(
+            _Frame(level, text, role, tier, emeritus, scope, label, own is not None, quiet)
+        )
         if not label:
             self.last_role = {k: v for k, v in self.last_role.items() if k <= level}
             if own and not _people.is_generic(own):
                 self.last_role[level] = own
             self.counts = {}
+
+    def _person_heading(self, blocks: list[Block], index: int) -> Iterator[Claim] | None:
+        """A heading that is a person's name, one of several under a role heading ("## Board"
+        then "### Jane Roe", a bio, "### Max Muster", ...): that person, listed under the role
+        heading; what follows (the bio) names nobody else."""
+        heading = blocks[index]
+        assert isinstance(heading, Heading)
+        parents = [f for f in self.frames if f.level < heading.level and not f.label]
+        parent = parents[-1] if parents else None
+        entry = _heading_person(heading)
+        if entry is None or self.areas or parent is None or not parent.says_role or parent.quiet:
+            return None  # (a MAINTAINERS section title is an area, whatever it reads like)
+        siblings = [b for b in blocks[index + 1 :] if isinstance(b, Heading)][:1]
+        siblings += [b for b in reversed(blocks[:index]) if isinstance(b, Heading)][:1]
+        if not any(s.level == heading.level and _heading_person(s) for s in siblings):
+            return None
+        while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
+            self.frames.pop()
+        number = self._count("person heading")
+        claims = list(self._emit(entry, f"{self._where()} > person {number}", heading.text))
+        bio = _Frame(heading.level, heading.text, None, None, False, None, quiet=True)
+        self.frames.append(bio)
+        return iter(claims)
 
     def _count(self, kind: str) -> int:
         self.counts[kind] = self.counts.get(kind, 0) + 1
@@ -348,6 +387,8 @@ class _Reader:
 
     def _emit(self, entry: Entry, locator: str, quote: str, *, role: str | None = None,
               section: str | None = None, emeritus: bool = False) -> Iterator[Claim]:  # fmt: skip
+        if _people.BOT.search(entry.github or entry.name):
+            return  # a bot account ("dependabot[bot]", "k8s-ci-robot") holds no role
         subject = Subject(name=entry.name, github=entry.github, email=entry.email)
         evidence = Evidence(
             url=self.snapshot.url, sha256=self.snapshot.sha256, locator=locator, quote=quote
@@ -519,6 +560,15 @@ def _cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
             break  # a sentence that happens to start with a name
         found.append((block, people[0]))
     return found
+
+
+def _heading_person(heading: Heading) -> Entry | None:
+    if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
+        return None
+    people = _entries.read(heading.text)
+    if len(people) == 1 and _people.looks_like_name(people[0].name) and people[0].area is None:
+        return people[0]
+    return None
 
 
 def _share(flags: list[bool]) -> float:

@@ -193,3 +193,28 @@ def test_person_cards_made_of_divs() -> None:
     )
     claims = read(body, "https://example.org/team/")
     assert [(r[0], r[1], r[2]) for r in rows(claims)] == [(n, h, "Maintainers") for h, n in people]
+
+
+def test_a_heading_per_person_with_a_bio_and_quiet_sections() -> None:
+    body = (
+        "# Example Foundation\n\n## Board of Directors\n\n### Jane Roe\n\nJane Roe leads the"
+        " storage work at Example Labs and is the chair.\n\n### Max Muster (Muster GmbH)\n\n"
+        "Max worked with Ada Byron and Alan Turing on the compiler.\n\n## Sponsors\n\n"
+        "- Grace Hopper\n- Edsger Dijkstra\n- Barbara Liskov\n\n## Bots\n\n"
+        "- [dependabot](https://github.com/dependabot)\n- [k8s-ci-robot](https://github.com/k8s-ci-robot)\n"
+    )
+    claims = read(body, "https://example.org/governance/board/")
+    assert [(r[0], r[2]) for r in rows(claims)] == [
+        ("Jane Roe", "Board of Directors"),
+        ("Max Muster", "Board of Directors"),
+    ]  # the bios name others, sponsors hold no role, bots are no people
+    assert affiliations(claims) == {"Max Muster": "Muster GmbH"}
+
+
+def test_placeholders_are_not_people() -> None:
+    body = (
+        "# Maintainers\n\n- Maintainer's Full Name <address@domain.org>\n"
+        "- Your Name <you@example.com>\n- TBD\n"
+    )
+    page = Snapshot(url="https://example.org/MAINTAINERS.md", body=body.encode())
+    assert governance.extract(page) == []
