@@ -33,12 +33,14 @@ import re
 from dataclasses import dataclass, field
 
 from extractors._author_block import (
+    Affiliation,
     Author,
     BlockParser,
     clean,
     fix_accents,
     organisation_of,
 )
+from extractors._pdf_later import later_affiliations
 from extractors._pdf_notes import attach_are_with
 from extractors._pdf_pages import (
     PDF_MAGIC,
@@ -64,6 +66,7 @@ ARXIV_PDF_URL_RE = re.compile(
 )
 DOI_RE = re.compile(r"\b(?:doi\.org/|doi:\s*|DOI:?\s*)(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;])", re.I)
 MAX_PAGES_READ = 2
+MAX_LATER_PAGES = 12  # pages read for an affiliation list printed after page 1
 SIDEBAR_GAP = 5.0  # points: cells ending this far left of every name are a sidebar
 
 
@@ -132,6 +135,8 @@ def parse_paper(
             retry = reader.pages(max_pages, layout=pages.layout, after=pages.start)
             if retry.title:
                 pages, found = retry, _authors(retry, known_authors)
+        if _unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
+            _attach_later(found, reader)
     text = "\n".join(pages.texts)
     authors = _finish(found, known_authors, text)
     if not authors:
@@ -144,6 +149,32 @@ def parse_paper(
         authors=authors,
         doi=doi_match.group(1) if doi_match else None,
     )
+
+
+def _unresolved(found: list[Author]) -> set[str]:
+    """Number markers of authors left with fewer affiliations than numbers."""
+    out: set[str] = set()
+    for author in found:
+        numbers = [k for k in author.markers if k.isdigit()]
+        if len(author.affiliations) < len(numbers):
+            out |= set(numbers)
+    return out
+
+
+def _attach_later(found: list[Author], reader: PageReader) -> None:
+    """Affiliations from a numbered list on a later page ("Author details"), for the authors
+    whose numbers it lists (it is the full list: it replaces what page 1 showed of it)."""
+    pages = reader.reader.pages
+    texts = [pages[i].extract_text() for i in range(1, min(len(pages), MAX_LATER_PAGES + 1))]
+    listed = later_affiliations(texts, _unresolved(found))
+    made: dict[str, Affiliation] = {}
+    for author in found:
+        numbers = [k for k in author.markers if k.isdigit()]
+        if numbers and all(k in listed for k in numbers):
+            for key in numbers:
+                text, quote, page = listed[key]
+                made.setdefault(key, Affiliation(text=text, quote=quote, page=page))
+            author.affiliations = [made[k] for k in numbers]
 
 
 def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
