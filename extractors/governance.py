@@ -95,6 +95,7 @@ TITLE_NOISE = wordset("""
     project core steering council committee technical committers committer people the of our
     about who we are manual list current emeritus developers developer contributors board owners
     community and & guide page home tsc pmc organization organisation structure leadership
+        oversight advisory working special interest
     """)
 SKIPPED_TITLE_SEGMENT = re.compile(r"^(?:pep|rfc|kep|jep|gep)\s*\d+$|^[\w-]+(?:\.[\w-]+)+$", re.I)
 VERSION_WORD = re.compile(r"^v?\d+(?:\.\d+)*\w*$")
@@ -103,6 +104,13 @@ URL_ROLES = (
     ("committers", "committer"),
     ("council", "council member"),
 )
+SYMBOLS = re.compile(r"[^\w\s().,:&'’+-]")  # emoji and marks in titles ("🍺 Homebrew")
+TITLE_PARENS = re.compile(r"\([^()]*\)")  # "(TOC)", "(in alphabetical order)"
+GENERIC_REPOS = wordset("""
+    governance community team teams tac toc tsc steering-committee website site docs
+    documentation peps rfcs enhancements keps meta org people members
+    """)
+REPO_SUFFIXES = ("-website", "-site", "-docs", "-documentation", "-governance", "-community")
 SITE_PREFIXES = ("www.", "docs.", "peps.", "wiki.", "governance.")
 HOST_NOISE = wordset("example co com org net ac gov edu")  # second-level labels, not names
 
@@ -167,6 +175,8 @@ def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
 def page_title(document: Document) -> str | None:
     if document.title:
         return document.title
+    if document.format not in ("html", "markdown", "rst", "text"):
+        return None  # a data file's headings are its keys, not a title
     headings = [b for b in document.blocks if isinstance(b, Heading)]
     first = next((h for h in headings if h.level == 1), headings[0] if headings else None)
     return first.text if first is not None else None
@@ -178,13 +188,15 @@ def project_of(title: str | None, url: str) -> str:
         segment = segment.strip()
         if not segment or SKIPPED_TITLE_SEGMENT.match(segment):
             continue
+        segment = TITLE_PARENS.sub(" ", SYMBOLS.sub(" ", segment))
         words = [
             w
             for w in segment.split()
             if w.strip("()[],.").lower() not in TITLE_NOISE and not VERSION_WORD.match(w)
         ]
-        if words:
-            return " ".join(words).strip("()[],.: ")
+        name = " ".join(words).strip("()[],.: ")
+        if name and not any(w[:1].islower() for w in words):  # a name, not "in alphabetical order"
+            return name
     return site_name(url)
 
 
@@ -193,7 +205,10 @@ def site_name(url: str) -> str:
     host = (parts.hostname or "").lower()
     segments = [s for s in parts.path.split("/") if s]
     if host in ("github.com", "www.github.com", "raw.githubusercontent.com") and len(segments) > 1:
-        return segments[1]
+        owner, repo = segments[0], segments[1]
+        for suffix in REPO_SUFFIXES:
+            repo = repo.removesuffix(suffix)
+        return owner if repo.lower() in GENERIC_REPOS or repo.startswith(".") else repo
     if host.endswith((".readthedocs.io", ".github.io")):
         return host.split(".")[0]
     for prefix in SITE_PREFIXES:

@@ -218,3 +218,19 @@ def test_placeholders_are_not_people() -> None:
     )
     page = Snapshot(url="https://example.org/MAINTAINERS.md", body=body.encode())
     assert governance.extract(page) == []
+
+
+def test_the_object_is_the_project_not_a_heading_or_a_key() -> None:
+    cases = [
+        ("approvers:\n- jroe # Jane Roe\n- mmuster\n- abyron\n",
+         "https://github.com/example-io/quarkdb/blob/main/OWNERS", "quarkdb"),
+        ("# 🍺 Quarkflow\n\n## Maintainers (in alphabetical order)\n\n- Jane Roe (@jroe)\n"
+         "- Max Muster (@mmuster)\n", "https://github.com/quarkflow/quarkflow/blob/main/README.md",
+         "Quarkflow"),
+        ("# Technical Oversight Committee (TOC)\n\n## Members\n\n- Jane Roe (@jroe)\n"
+         "- Max Muster (@mmuster)\n", "https://github.com/quarkflow/community/blob/main/TOC.md",
+         "quarkflow"),
+    ]  # fmt: skip
+    for body, url, project in cases:
+        claims = read(body, url)
+        assert {c.object for c in claims} == {project}, url
