@@ -310,7 +310,7 @@ def test_markdown_front_matter_date_and_title() -> None:
     claims = announcement.extract(Snapshot(url=URL, body=text.encode()))
     assert len(claims) == 1
     assert claims[0].qualifiers["since"] == "2025-06-01"
-    assert claims[0].evidence.locator == "front matter > line 3, sentence 1"
+    assert claims[0].evidence.locator == "title, sentence 1"
     assert claims[0].evidence.quote in text
 
 

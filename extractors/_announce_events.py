@@ -1,0 +1,309 @@
+"""Claims from the sentences of a post: a sentence gives a claim only when a pattern
+(`_announce_patterns`) puts a person in a role or event slot; people merely thanked, quoted or
+mentioned give none.
+
+The maintainer "<level> maintainer" families keep their qualifiers (`level`, `scope`, `status`
+current / former / emeritus, `since` / `until`, `event`); the object is the project the sentence
+names, else the title's, else the document's. Role changes of any other body carry `role` (the
+role words as printed), `level` (lead, core or member) and `date`; their object is the body the
+sentence names, else the one the title names. Events carry `date`, and `title` / `session` when a
+quoted text names the talk or session.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from extractors import _announce_dates as dates
+from extractors import _announce_names as names
+from extractors import _announce_patterns as pat
+from extractors._announce_source import Post
+from extractors._document import Links, collapse
+from ingest.models import Claim, Evidence, Snapshot, Subject
+
+SENTENCE_END = re.compile(r"[.!?][\"”’)\]*_]*\s+(?=[^\s])")
+ABBREVIATIONS = frozenset({"e.g", "i.e", "dr", "mr", "ms", "mrs", "prof", "st", "vs", "etc", "no"})
+BODY_IN_TITLE = re.compile(
+    r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Steering\s+Committee|Steering\s+Council|"
+    r"Technical\s+Committee|Governance\s+Committee|Leadership\s+Committee|Leadership\s+Council|"
+    r"Board\s+of\s+Directors|Board|Council|Committee|PMC|TSC|[Tt]eam))"
+)
+TITLE_ROLE_CUES = re.compile(
+    r"\b(?:election|elected|elects|results|new\s+members?|announcing|welcome|joins)\b", re.I
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    quote: str  # verbatim: the source text of the sentence, or of its whole block
+    display: str
+    links: Links
+    locator: str
+    date: str | None
+
+
+class Context:
+    """What a sentence may fall back on: the post's title, date, author, event and project."""
+
+    def __init__(self, post: Post, snapshot: Snapshot, tag: str) -> None:
+        self.post = post
+        self.snapshot = snapshot
+        self.tag = tag
+        title = post.title or ""
+        self.title_event = event_in(names.mask(title)[0]) or (title or None)
+        self.title_project = project_in(title)
+        self.document_project = project_in(" ".join(post.texts()[:200]))
+        self.title_level = level_in(title)
+        match = BODY_IN_TITLE.search(title)
+        self.title_body = _body_name(match.group("body")) if match else None
+        self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
+
+    def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
+              locator: str, quote: str) -> Claim:  # fmt: skip
+        return Claim(
+            subject=Subject(name=person.name, github=person.github),
+            predicate=predicate,
+            object=obj,
+            qualifiers={k: v for k, v in qualifiers.items() if v is not None},
+            evidence=Evidence(
+                url=self.snapshot.url, sha256=self.snapshot.sha256, locator=locator, quote=quote
+            ),
+            extractor=self.tag,
+        )
+
+
+def sentences(quote: str, display: str, links: Links, locator: str, when: str | None,
+              ) -> Iterator[Sentence]:  # fmt: skip
+    """A block's sentences; each quotes its own source text when the source splits the same."""
+    shown = split(display)
+    source = split(quote)
+    paired = len(shown) == len(source)
+    for number, text in enumerate(shown, start=1):
+        own = source[number - 1] if paired else quote
+        yield Sentence(own, text, links, f"{locator}, sentence {number}", when)
+
+
+def split(text: str) -> list[str]:
+    pieces: list[str] = []
+    begin = 0
+    for match in SENTENCE_END.finditer(text):
+        before = text[begin : match.start()].rsplit(None, 1)
+        last = before[-1].casefold().rstrip(".") if before else ""
+        if last in ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            continue
+        following = text[match.end() : match.end() + 1]
+        if following.islower():
+            continue
+        pieces.append(text[begin : match.end()].strip())
+        begin = match.end()
+    pieces.append(text[begin:].strip())
+    return [piece for piece in pieces if piece]
+
+
+def sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
+    masked, people, quotes = names.mask(sentence.display, sentence.links)
+    stated = dates.sentence_date(sentence.display, sentence.date)
+    if not people:
+        yield from _first_person(sentence, context, stated)
+        return
+    when = stated.iso if stated else sentence.date
+    extra = stated.qualifiers() if stated else {}
+
+    def make(index: int, predicate: str, obj: str, qualifiers: dict[str, Any]) -> Claim:
+        return context.claim(people[index], predicate, obj, {**qualifiers, **extra},
+                             sentence.locator, sentence.quote)  # fmt: skip
+
+    found = False
+    project = project_in(sentence.display) or context.title_project or context.document_project
+    for pattern in pat.SUCCESSION_PATTERNS:
+        for match in pattern.finditer(masked):
+            if project is None:
+                continue
+            level = _level(match.group("level"))
+            for index in names.indexes(match.group("new")):
+                found = True
+                yield make(index, "maintainer", project, _joined(level, None, when))
+            for index in names.indexes(match.group("old")):
+                yield make(index, "maintainer", project, _left(level, None, when))
+    for family, patterns in (("join", pat.JOIN_PATTERNS), ("left", pat.LEFT_PATTERNS)):
+        for pattern in patterns:
+            for match in pattern.finditer(masked):
+                if project is None:
+                    continue
+                level = _level(match.group("level"))
+                scope = _scope(match, level)
+                for index in names.indexes(match.group("people")):
+                    found = True
+                    made = _joined if family == "join" else _left
+                    yield make(index, "maintainer", project, made(level, scope, when))
+    for pattern in pat.EMERITUS_PATTERNS:
+        for match in pattern.finditer(masked):
+            level = level_in(sentence.display) or context.title_level
+            if project is None or level is None:
+                continue
+            for index in names.indexes(match.group("people")):
+                found = True
+                yield make(index, "maintainer", project,
+                           {"level": level, "status": "emeritus", "since": when,
+                            "event": "emeritus"})  # fmt: skip
+    if not found:
+        yield from _role_changes(masked, people, sentence, context, when, extra)
+    event = event_in(masked) or context.title_event
+    if event is None:
+        return
+    for predicate, pattern in pat.EVENT_PATTERNS:
+        for match in pattern.finditer(masked):
+            quoted = _quoted(match, masked, quotes)
+            qualifiers: dict[str, Any] = {"date": when}
+            if predicate in pat.TITLED_PREDICATES:
+                qualifiers["title"] = quoted
+            elif predicate in pat.SESSION_PREDICATES:
+                qualifiers["session"] = quoted
+            for index in names.indexes(match.group("people")):
+                yield make(index, predicate, event, qualifiers)
+    for match in pat.PRESENTED.finditer(masked):
+        talk = match.group("talk")
+        if re.search(r"\b(?:talk|keynote|session|tutorial)\b", talk, re.I):
+            for index in names.indexes(match.group("people")):
+                yield make(index, "speaker", event, {"date": when, "role": collapse(talk)})
+    for match in pat.CHAIR_DASH.finditer(masked):
+        for index in names.indexes(match.group("people")):
+            yield make(index, "program_chair", event, {"date": when, "level": "lead"})
+
+
+def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, context: Context,
+                  when: str | None, extra: dict[str, Any]) -> Iterator[Claim]:  # fmt: skip
+    done: set[tuple[int, str]] = set()
+    for status, pattern in pat.ROLE_PATTERNS:
+        for match in pattern.finditer(masked):
+            role = _clean_role(match.group("role"))
+            if not role:
+                continue
+            for index in names.indexes(match.group("people")):
+                if (index, role.lower()) in done:
+                    continue
+                done.add((index, role.lower()))
+                yield _role_claim(context, people[index], role, status, when, extra, sentence)
+    leaving = re.search(r"\band\s+(?:she|he|they)\s+(?:is|are)\s+also\s+stepping\s+down\s+from\s+"
+                        r"(?P<role>(?:the\s+)?(?:[A-Z][\w-]*\s*){1,4})", masked)  # fmt: skip
+    if leaving and done:
+        first = min(i for i, _ in done)
+        role = _clean_role(leaving.group("role"))
+        if role:
+            yield _role_claim(context, people[first], role, "emeritus", when, extra, sentence)
+    if done or not (context.title_is_news and context.title_body):
+        return
+    for pattern in (pat.CONGRATULATE, pat.JOINED_BY):
+        for match in pattern.finditer(masked):
+            for index in names.indexes(match.group("people")):
+                if (index, "") in done:
+                    continue
+                done.add((index, ""))
+                role = f"{context.title_body} member"
+                yield _role_claim(context, people[index], role, "current", when, extra, sentence)
+
+
+def _role_claim(context: Context, person: names.Person, role: str, status: str,
+                when: str | None, extra: dict[str, Any], sentence: Sentence) -> Claim:  # fmt: skip
+    predicate = "affiliation" if pat.COMPANY_ROLE.search(role) else "maintainer"
+    body = _body_of(role) or context.title_body or context.title_project or context.title_event
+    qualifiers: dict[str, Any] = {
+        "role": role,
+        "level": None if predicate == "affiliation" else role_level(role),
+        "status": "current" if status == "current" else "emeritus",
+        "date": when,
+        **extra,
+    }
+    return context.claim(person, predicate, body or role, qualifiers, sentence.locator,
+                         sentence.quote)  # fmt: skip
+
+
+def _first_person(sentence: Sentence, context: Context, stated: dates.When | None,
+                  ) -> Iterator[Claim]:  # fmt: skip
+    """ "I ... step down as lead of the team": the post's one author leaves the role."""
+    match = pat.FIRST_PERSON_LEFT.search(sentence.display)
+    if not match or len(context.post.authors) != 1:
+        return
+    author = context.post.authors[0]
+    if not names.looks_like_person(author):
+        return
+    role = _clean_role(match.group("role"))
+    when = sentence.date
+    yield _role_claim(context, names.Person(author), role, "emeritus", when, {}, sentence)
+
+
+def role_level(role: str) -> str:
+    if pat.LEAD_WORDS.search(role) and not pat.VICE.search(role):
+        return "lead"
+    if pat.CORE_WORD.search(role):
+        return "core"
+    return "member"
+
+
+def _clean_role(role: str) -> str:
+    role = re.sub(r"^(?:the|a|an|our|its|their|his|her)\s+", "", collapse(role), flags=re.I)
+    return role.strip(" ,.;:!")
+
+
+def _body_of(role: str) -> str | None:
+    match = BODY_IN_TITLE.search(role)
+    return _body_name(match.group("body")) if match else None
+
+
+def _body_name(text: str) -> str:
+    return re.sub(r"^(?:the|a|an|our|its|new)\s+", "", collapse(text), flags=re.I)
+
+
+def _joined(level: str, scope: str | None, when: str | None) -> dict[str, Any]:
+    return {"level": level, "scope": scope, "status": "current", "since": when, "event": "joined"}
+
+
+def _left(level: str, scope: str | None, when: str | None) -> dict[str, Any]:
+    return {"level": level, "scope": scope, "status": "former", "until": when, "event": "left"}
+
+
+def _level(text: str) -> str:
+    return pat.LEVELS[" ".join(text.casefold().split())]
+
+
+def level_in(text: str) -> str | None:
+    match = re.search(rf"\b{pat.LEVEL}\s+(?i:maintainers?)\b", text)
+    return _level(match.group("level")) if match else None
+
+
+def _scope(match: re.Match[str], level: str) -> str | None:
+    if level not in ("module", "library") or "scope" not in match.re.groupindex:
+        return None
+    return match.group("scope")
+
+
+def _quoted(match: re.Match[str], masked: str, quotes: list[str]) -> str | None:
+    marker = match.groupdict().get("quote") or ""
+    index = names.quoted_index(marker or masked)
+    return quotes[index] if index is not None else None
+
+
+def project_in(text: str) -> str | None:
+    for project in pat.PROJECTS:
+        if re.search(rf"(?<![\w/.]){re.escape(project)}(?![\w/])", text):
+            return project
+    return None
+
+
+def event_in(masked: str) -> str | None:
+    for match in pat.EVENT_RUN.finditer(masked):
+        tokens = match.group(0).rstrip(".").split(" ")
+        while tokens and tokens[0].casefold() in pat.EVENT_LEADING:
+            tokens.pop(0)
+        folded = [token.casefold().strip(".,") for token in tokens]
+        if not any(any(ch.isalpha() for ch in t) and t not in pat.MONTHS for t in folded):
+            continue
+        if any(t in pat.MONTHS for t in folded):
+            continue
+        has_event_word = len(tokens) > 1 and any(t in pat.EVENT_WORDS for t in folded)
+        if has_event_word or any(pat.YEAR.search(t) for t in folded):
+            return " ".join(tokens)
+    return None

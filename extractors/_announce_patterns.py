@@ -1,0 +1,244 @@
+"""Sentence patterns of announcements, as named data: each family is a table of regular
+expressions matched against a sentence whose people are placeholders (`_announce_names.mask`).
+
+- maintainer joins, successions, departures and emeritus moves in the "<level> maintainer" form
+  (`JOIN_PATTERNS`, `SUCCESSION_PATTERNS`, `LEFT_PATTERNS`, `EMERITUS_PATTERNS`);
+- role changes of any body ("joined the PMC", "will be joining the Leadership Council as ...",
+  "voted to add A, B and C as core maintainers", "stepping back from his post as Project Lead",
+  "will no longer be the representative of ...", "retiring board members A, B and C",
+  "please welcome / congratulate A and B") in `ROLE_PATTERNS`, with the role and body captured;
+- events (`EVENT_PATTERNS`): speakers, keynotes, program chairs, panelists, participants.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors._announce_names import PERSON_END, PERSON_MARK, QUOTE_END, QUOTE_MARK
+
+# --- masked-sentence pattern fragments -------------------------------------------------------
+PERSON = rf"{PERSON_MARK}\d+{PERSON_END}"
+PEOPLE = rf"(?P<people>{PERSON}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){PERSON})*)"
+OLD = rf"(?P<old>{PERSON})"
+NEW = rf"(?P<new>{PERSON})"
+QUOTE = rf"(?P<quote>{QUOTE_MARK}\d+{QUOTE_END})"
+ARTICLE = r"(?:(?:a|an|the|our|one\s+of\s+(?:the|our))\s+)?(?:(?:new|newest|next)\s+)?"
+LEVEL = r"(?P<level>(?i:lead\s+core|lead|core|module(?:[- ]level)?|library(?:[- ]level)?))"
+ROLE = rf"(?:(?:\w+\s+)?){LEVEL}\s+(?i:maintainers?)\b"
+SCOPE = r"(?:\s+(?:of|for)\s+(?P<scope>[A-Za-z_][\w./+-]*[\w/+]))?"
+LEVELS = {"lead core": "lead", "lead": "lead", "core": "core", "module": "module",
+          "module-level": "module", "module level": "module", "library": "library",
+          "library-level": "library", "library level": "library"}  # fmt: skip
+PROJECTS = ("PyTorch", "ExecuTorch", "TorchTitan", "torchtune", "TorchVision", "TorchAudio")
+
+JOIN_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        rf"{PEOPLE}\s+(?:is|are)\s+now\s+{ARTICLE}{ROLE}{SCOPE}",
+        rf"{PEOPLE}\s+(?:has|have)\s+(?:officially\s+)?(?:joined|become)\s+{ARTICLE}{ROLE}{SCOPE}",
+        rf"{PEOPLE}\s+(?:joins|join|joined|becomes|became)\s+{ARTICLE}{ROLE}{SCOPE}",
+        rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s+(?:as|to)\s+{ARTICLE}{ROLE}{SCOPE}",
+        rf"(?i:welcom(?:e|es|ed|ing))\s+{ARTICLE}{ROLE}\s*,?\s+{PEOPLE}",
+        rf"{PEOPLE}\s+(?:was|were|has\s+been|have\s+been|is\s+being|are\s+being)\s+"
+        rf"(?:promoted|elected|appointed|named|added|confirmed)\s+(?:as\s+|to\s+(?:the\s+)?)?"
+        rf"{ARTICLE}{ROLE}{SCOPE}",
+        rf"{ROLE}\s+(?:have\s+|has\s+)?(?:accepted|approved|confirmed)\s+(?:the\s+)?"
+        rf"(?:nominations?|promotions?)\s+of\s+{PEOPLE}",
+    )
+)
+SUCCESSION_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        rf"{ROLE}\s+role\s+(?:(?:passes|passed|will\s+pass|is\s+passing|moves|moved|"
+        rf"transitions|transitioned)\s+)?from\s+{OLD}\s+to\s+{NEW}",
+        rf"{NEW}\s+(?:succeeds|succeeded|will\s+succeed|is\s+succeeding|replaces|replaced|"
+        rf"will\s+replace)\s+{OLD}\s+as\s+{ARTICLE}{ROLE}",
+        rf"{NEW}\s+(?:takes|took|will\s+take|is\s+taking)\s+over\s+from\s+{OLD}\s+as\s+"
+        rf"{ARTICLE}{ROLE}",
+        rf"{OLD}\s+(?:hands|handed|will\s+hand|is\s+handing)\s+(?:over\s+)?(?:the\s+)?{ROLE}\s+"
+        rf"role\s+(?:over\s+)?to\s+{NEW}",
+    )
+)
+LEFT_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
+        rf"(?:stepping|stepped|steps|step)\s+down\s+(?:as|from)\s+(?:(?:his|her|their)\s+role\s+"
+        rf"as\s+)?{ARTICLE}{ROLE}{SCOPE}",
+    )
+)
+EMERITUS_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+)?(?:moving|moved|moves|move|"
+        rf"transitioning|transitioned|transitions|going)\s+to\s+(?:an?\s+)?(?i:emeritus)",
+        rf"{PEOPLE}\s+(?:is|are|has\s+become|have\s+become|becomes|become)\s+(?:an?\s+)?"
+        rf"(?i:emeritus)",
+    )
+)
+EVENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (predicate, re.compile(p))
+    for predicate, p in (
+        (
+            "speaker",
+            rf"{PEOPLE}\s+(?:will|is\s+going\s+to|is\s+set\s+to|are\s+set\s+to)\s+"
+            rf"(?:present|speak|deliver|give\s+(?:a|the)\s+(?:talk|keynote))",
+        ),
+        ("speaker", rf"{PEOPLE}\s+(?:is|are)\s+(?:speaking|presenting|delivering)"),
+        ("speaker", rf"(?i:featuring|features|featured)\s+{PEOPLE}"),
+        (
+            "speaker",
+            rf"(?i:speakers?|presenters?)\s*(?::|(?:include|includes|included|are|"
+            rf"were|is|was)\s+)?\s*{PEOPLE}",
+        ),
+        ("speaker", rf"(?:presented|delivered|given)\s+by\s+{PEOPLE}"),
+        (
+            "program_chair",
+            rf"(?i:program(?:me)?\s+(?:co-)?chairs?)\b(?:[^.{PERSON_MARK}]{{0,80}}?)"
+            rf"(?::|\b(?:include|includes|included|including|are|were|is|was))"
+            rf"\s+{PEOPLE}",
+        ),
+        (
+            "program_chair",
+            rf"{PEOPLE}\s+(?:served|serve|serves|will\s+serve|is\s+serving|"
+            rf"are\s+serving|is|are|was|were)\s+(?:as\s+)?{ARTICLE}"
+            rf"(?:\w+\s+)?(?i:program(?:me)?\s+(?:co-)?chairs?)",
+        ),
+        (
+            "panelist",
+            rf"(?i:panel(?:ists?)?)\s*(?::|\b(?:include|includes|included|including|"
+            rf"featuring|with)\s+)\s*{PEOPLE}",
+        ),
+        (
+            "panelist",
+            rf"(?i:join)\s+{PEOPLE}\s+(?:for|in|at)\s+{ARTICLE}(?:live\s+)?"
+            rf"(?i:Q&A|panel|AMA|fireside)",
+        ),
+        (
+            "panelist",
+            rf"{PEOPLE}\s+(?:will\s+)?(?:join|joins|joined)\s+{ARTICLE}(?:live\s+)?"
+            rf"(?:Q&A\s+)?(?i:panel)",
+        ),
+        (
+            "participant",
+            rf"{QUOTE}\s+(?i:session)\b[^.]{{0,120}}?\b(?:including|includes|"
+            rf"include|with|featuring|featured|were)\s+{PEOPLE}",
+        ),
+        (
+            "participant",
+            rf"{PEOPLE}\s+(?:took|take|takes|will\s+take)\s+part\s+in\s+{ARTICLE}"
+            rf"{QUOTE}\s+(?i:session)",
+        ),
+    )
+)
+TITLED_PREDICATES = frozenset({"speaker", "panelist"})  # a quoted text is the talk's title
+SESSION_PREDICATES = frozenset({"participant"})  # a quoted text is the session's name
+
+# --- event names ----------------------------------------------------------------------------
+EVENT_RUN = re.compile(r"[A-Z0-9][\w'’&+.-]*(?: [A-Z0-9][\w'’&+.-]*)*")
+EVENT_WORDS = frozenset({"conference", "summit", "workshop", "symposium", "meetup", "hackathon",
+                         "forum", "expo", "congress", "gtc", "con", "devday", "q&a", "ama",
+                         "webinar"})  # fmt: skip
+EVENT_LEADING = frozenset({"the", "at", "in", "on", "for", "join", "meet", "during", "from",
+                           "this", "our", "welcome", "attend", "of", "and"})  # fmt: skip
+YEAR = re.compile(r"(?:19|20)\d\d")
+MONTHS = frozenset(
+    [
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+)
+
+# --- role changes of any body ----------------------------------------------------------------
+# a role as printed: "core maintainers", "the PMC", "the Leadership Council", "the Moderation Team
+# representative", "Node.js Project Lead", "committers", "its community manager"
+ROLE_WORDS = (
+    r"(?:maintainers?|committers?|collaborators?|members?|leads?|co-leads?|leaders?|"
+    r"chair(?:man|woman|person)?s?|co-chairs?|president|vice[- ]chair(?:man|person)?|secretary|"
+    r"treasurer|directors?|representatives?|reviewers?|owners?|managers?|PMC|TSC|council|"
+    r"committee|board|team|core\s+developers?|steering\s+council|officers?)"
+)
+BODY = r"(?:[A-Z][\w.&'’-]*\s+){0,5}"  # capitalised words before the role word
+ROLE_PHRASE = (
+    rf"(?P<role>(?:(?:the|a|an|our|its|their|his|her)\s+)?(?:new(?:ly\s+elected)?\s+)?"
+    rf"(?:[\w.&'’-]+\s+){{0,5}}?{ROLE_WORDS}\b(?:\s+(?:of|for|on|in)\s+(?:the\s+)?"
+    rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)"
+)
+JOIN_VERB = (
+    r"(?:(?:has|have)\s+(?:officially\s+)?(?:joined|become)|(?:will\s+be|is|are)\s+joining|"
+    r"joined|joins|join|became|becomes|(?:will|to)\s+join)"
+)
+ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (status, re.compile(p))
+    for status, p in (
+        ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+as\s+{ROLE_PHRASE}"),
+        ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
+        (
+            "current",
+            rf"{PEOPLE}\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|are|will\s+be)\s+)"
+            rf"(?:now\s+)?(?:re-?elected|elected|appointed|named|selected|promoted|added|"
+            rf"confirmed|chosen)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
+        ),
+        (
+            "current",
+            rf"(?i:voted\s+to\s+(?:add|appoint|elect))\s+{PEOPLE}\s+(?:as|to)\s+{ROLE_PHRASE}",
+        ),
+        ("current", rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s*,?\s+(?:as|to)\s+{ROLE_PHRASE}"),
+        ("current", rf"(?i:hired|appointed|named)\s+{PEOPLE}\s+as\s+{ROLE_PHRASE}"),
+        (
+            "emeritus",
+            rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:stepping|"
+            rf"stepped|steps|step)\s+(?:down|back|away)\s+(?:as|from)\s+(?:(?:his|her|their)\s+"
+            rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
+        ),
+        ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
+        ("emeritus", rf"(?i:retiring|outgoing|departing)\s+{ROLE_PHRASE}\s+{PEOPLE}"),
+    )
+)
+# a sentence that is about an election or an addition without the role in it ("Please
+# congratulate A, B and C, who will be joining ...", "join us in congratulating A and B");
+# the role comes from the title
+CONGRATULATE = re.compile(
+    rf"(?i:congratulat(?:e|ing)|please\s+welcome|join\s+(?:me|us)\s+in\s+welcoming)\s+{PEOPLE}"
+)
+JOINED_BY = re.compile(rf"(?i:will\s+be\s+joined\s+by|joined\s+by)\s+.{{0,80}}?{PEOPLE}")
+FIRST_PERSON_LEFT = re.compile(
+    r"\bI\b[^.]{0,80}?\b(?:step(?:ping)?|stepped)\s+(?:down|back)\s+(?:as|from)\s+"
+    r"(?P<role>(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:lead|leader|chair|maintainer|member)\b"
+    r"(?:\s+of\s+(?:the\s+)?[\w\s]{0,30}?)?)(?=\W)"
+)
+PRESENTED = re.compile(
+    rf"{PEOPLE}\s+(?:presented|delivered|gave)\s+(?:the\s+|a\s+)?(?P<talk>[^.]{{0,80}})"
+)
+CHAIR_DASH = re.compile(rf"(?i:chair)\s*[-–—:]\s*{PEOPLE}")
+# what a role's words say of its level and predicate
+LEAD_WORDS = re.compile(
+    r"\b(?:lead|leads|co-lead|leader|chair|chairs|chairman|chairwoman|chairperson|co-chair|"
+    r"president|executive\s+director|head)\b",
+    re.I,
+)
+VICE = re.compile(r"\bvice[- ]", re.I)
+CORE_WORD = re.compile(r"\bcore\b", re.I)
+COMPANY_ROLE = re.compile(r"\b(?:community\s+manager|engineer|employee|hired|staff)\b", re.I)

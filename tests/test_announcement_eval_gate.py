@@ -1,0 +1,58 @@
+"""Quality gate: the announcement extractor on the labelled posts stays at or above the floors
+of the `announcements` key of eval_floors.json, set by set (training posts, the fixtures).
+
+The floors are only ever raised by hand, in the commit that earns them; this test never writes
+the file. A missing set, figure or post fails, so a floor cannot disappear silently.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.evaluate_announcements import DEFAULT_SETS, score
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOORS = ROOT / "eval_floors.json"
+FIGURES = ("precision", "recall", "dates_right")
+
+
+def _floors() -> dict[str, dict[str, float]]:
+    entry = json.loads(FLOORS.read_text("utf-8")).get("announcements")
+    if not isinstance(entry, dict) or not isinstance(entry.get("sets"), dict):
+        pytest.fail("eval_floors.json has no 'announcements' entry with 'sets'")
+    if "metric" not in entry:
+        pytest.fail("eval_floors.json 'announcements' lacks 'metric'")
+    sets: dict[str, dict[str, float]] = entry["sets"]
+    for s in DEFAULT_SETS:
+        if s.label not in sets:
+            pytest.fail(f"eval_floors.json 'announcements' has no floors for the set '{s.label}'")
+        for key in ("posts", *FIGURES):
+            if key not in sets[s.label]:
+                pytest.fail(f"eval_floors.json 'announcements' set '{s.label}' lacks '{key}'")
+    return sets
+
+
+def test_every_labelled_post_is_scored_and_meets_its_floors() -> None:
+    floors = _floors()
+    before = FLOORS.read_bytes()
+    report = score()
+    below = []
+    for s in report.sets:
+        floor = floors[s.label]
+        assert len(s.posts) >= floor["posts"], (s.label, len(s.posts))
+        assert not [p.file for p in s.posts if p.error], s.label
+        total = s.total
+        for key in FIGURES:
+            got = getattr(total, key)
+            if got is None or got < floor[key]:
+                below.append(f"{s.label} {key}: {got} < floor {floor[key]}")
+    assert not below, "below the floors: " + "; ".join(below)
+    assert FLOORS.read_bytes() == before  # the gate never rewrites its floors
+
+
+def test_the_derived_set_stays_perfect() -> None:
+    """The fixtures: gold derived from their hand-checked golden files, all figures 1.0."""
+    assert all(_floors()["announcements"][key] == 1.0 for key in FIGURES)
