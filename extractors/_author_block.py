@@ -251,6 +251,8 @@ class BlockParser:
             buffer = ""
             return True
 
+        if join_segments(segments).rstrip().endswith(":"):
+            return None  # a label ("SUBJECT AREAS:", "Editor:")
         tokens = self._tokens(segments, glued_numbers=False, name_numbers=True)
         if len(tokens) > 1 and tokens[0][0] == "M" and tokens[1][1].strip()[:1].isupper():
             return None  # "¹ South African Astronomical Observatory": a marker leads affiliations

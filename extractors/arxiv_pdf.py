@@ -30,6 +30,7 @@ content streams. pypdf's log messages are captured, never printed.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from extractors._author_block import (
@@ -104,13 +105,14 @@ def matches(url: str, snapshot: Snapshot | None) -> bool:
 
 def _authors(pages: Pages, known_authors: list[str] | None) -> list[Author]:
     text = "\n".join(pages.texts)
-    found = BlockParser(known_authors).parse(pages.block, pages.lines, text)
+    in_block = {id(line) for line in pages.block}
+    outside = [line for line in pages.lines if id(line) not in in_block]  # footnotes, notes
+    found = BlockParser(known_authors).parse(pages.block, outside, text)
     trimmed = _without_sidebar(pages.block, found)
     if trimmed is not None:  # a margin column beside the block (correspondence, funding)
         pages.block = trimmed
-        found = BlockParser(known_authors).parse(pages.block, pages.lines, text)
-    in_block = {id(line) for line in pages.block}
-    attach_are_with(found, [line for line in pages.lines if id(line) not in in_block])
+        found = BlockParser(known_authors).parse(pages.block, outside, text)
+    attach_are_with(found, outside)
     return found
 
 
@@ -178,11 +180,13 @@ def _attach_later(found: list[Author], reader: PageReader) -> None:
 
 
 def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
-    """The block without the cells printed wholly left of the first name (a sidebar beside the
-    byline); None when there are none."""
+    """The block without the cells printed wholly left of the byline (a sidebar beside it);
+    None when there are none."""
     if not found:
         return None
-    left = found[0].x0 - SIDEBAR_GAP
+    # the byline: where most names start (a label in the sidebar may be read as a name too)
+    byline = Counter(round(a.x0) for a in found).most_common(1)[0][0]
+    left = byline - SIDEBAR_GAP
     if not any(c.x1 < left for line in block for c in line.cells):
         return None
     out: list[Line] = []
