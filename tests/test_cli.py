@@ -322,3 +322,15 @@ def test_bad_ports_and_urls_with_credentials_are_bad_usage(workspace: Settings) 
     code, _out, err = cli("extract", str(LATEST), "--url", "javascript:alert(1)//governance")
     assert code == 2 and "not an http:// or https:// URL" in err
     assert not workspace.home.exists()
+
+
+def test_extract_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """`ingest extract FILE --url URL | head`: no traceback, no error line, exit 0 (258 claims
+    are more than a pipe holds, so the write after `head` has gone fails for certain)."""
+    page = ROOT / "fixtures/governance/docs-2.13.persons_of_interest.97dd649d.md"
+    command = f"{sys.executable} -m ingest.cli extract {page} --url {STABLE_URL} | head -c 10"
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout == '{"subject"' and done.stderr == "", done.stderr
+    assert done.returncode == 0

@@ -39,6 +39,9 @@ def _fail_cleanly(func: F) -> F:
             sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # `ingest extract ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except Exception as exc:
             if _verbose():
                 raise
@@ -615,7 +618,7 @@ def review_list(
         for status_value in dict.fromkeys(c.status for c in found)
         for group in group_facts([c.to_json() for c in found if c.status == status_value])
     ]
-    titles = source_titles(store.source_states(sorted({c.source_url for c in found})))
+    titles = source_titles(store.sources.states(sorted({c.source_url for c in found})))
     for group in facts:
         lead = group[0]
         more = f"  [{len(group)} sources]" if len(group) > 1 else ""
