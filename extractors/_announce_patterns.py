@@ -143,33 +143,10 @@ EVENT_LEADING = frozenset({"the", "at", "in", "on", "for", "join", "meet", "duri
                            "this", "our", "welcome", "attend", "of", "and"})  # fmt: skip
 YEAR = re.compile(r"(?:19|20)\d\d")
 MONTHS = frozenset(
-    [
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "may",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "january",
-        "february",
-        "march",
-        "april",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-)
+    {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+     "january", "february", "march", "april", "june", "july", "august", "september", "october",
+     "november", "december"}
+)  # fmt: skip
 
 # --- role changes of any body ----------------------------------------------------------------
 # a role as printed: "core maintainers", "the PMC", "the Leadership Council", "the Moderation Team
