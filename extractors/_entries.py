@@ -149,6 +149,7 @@ class Entry:
     emeritus: bool = False
     lead: bool = False
     label: str | None = None  # the text before a colon that is not a name ("Role Title")
+    aside: str | None = None  # a name in parentheses ("@jroe (Jane Roe, Example Labs)")
 
 
 def looks_like_org(text: str) -> bool:
@@ -215,6 +216,10 @@ def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
         entry.label = "paren-handle"  # a handle only when a name stands beside it
         return True
     if YEARS.match(text) or TERM.search(text):
+        return True
+    first, _, rest = text.partition(", ")
+    if _people.looks_like_name(first) and (not rest or looks_like_org(rest)):
+        entry.aside = text  # a name (when only a handle stands outside) or an organisation
         return True
     if looks_like_org(text):
         entry.affiliation = entry.affiliation or text
@@ -396,6 +401,13 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     entry.github = entry.github or link_login
     paren_only = entry.label == "paren-handle" and not link_login
     entry.label = None
+    if entry.aside:  # "@jroe (Jane Roe, Example Labs)" or "Jane Roe (Red Hat)"
+        first, _, rest = entry.aside.partition(", ")
+        if not entry.name or entry.name == entry.github:
+            entry.name = first
+            entry.affiliation = entry.affiliation or rest or None
+        elif looks_like_org(entry.aside):
+            entry.affiliation = entry.affiliation or entry.aside
     if not entry.name:
         if entry.github and not paren_only:
             entry.name = entry.github

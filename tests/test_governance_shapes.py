@@ -45,6 +45,10 @@ def test_item_shapes() -> None:
     assert (entry.name, entry.github, entry.affiliation) == ("jroe", "jroe", "Example Labs, Inc.")
     entry = one("Jane Roe (Red Hat)")
     assert entry.affiliation == "Red Hat"
+    entry = one("@jroe (Jane Roe, Example Labs)")
+    assert (entry.name, entry.github, entry.affiliation) == ("Jane Roe", "jroe", "Example Labs")
+    entry = one("Jane Roe (she/her)")
+    assert (entry.name, entry.affiliation) == ("Jane Roe", None)
     entry = one("Jane Roe (Lightning founder)")
     assert entry.affiliation is None  # a note, not an organisation
     both = _entries.read("`storage`: Jane Roe (<jane@example.org> / @jroe), Max Muster (@mmuster)")
