@@ -25,6 +25,7 @@ from extractors._document import Links, collapse
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 SENTENCE_END = re.compile(r"[.!?][\"”’)\]*_]*\s+(?=[^\s])")
+ARTICLE_START = r"^(?:as\s+)?(?:the|a|an|our|its|their|his|her)\s+"
 ABBREVIATIONS = frozenset({"e.g", "i.e", "dr", "mr", "ms", "mrs", "prof", "st", "vs", "etc", "no"})
 BODY_IN_TITLE = re.compile(
     r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Steering\s+Committee|Steering\s+Council|"
@@ -154,6 +155,9 @@ def sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
     event = event_in(masked) or context.title_event
     if event is None:
         return
+    printed = dates.full_date(sentence.display)
+    when = printed or sentence.date  # an event is dated by a day printed, else the post's
+    extra = {}
     for predicate, pattern in pat.EVENT_PATTERNS:
         for match in pattern.finditer(masked):
             quoted = _quoted(match, masked, quotes)
@@ -183,10 +187,18 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
             if not role:
                 continue
             for index in names.indexes(match.group("people")):
-                if (index, role.lower()) in done:
+                if (index, status) in done:
                     continue
-                done.add((index, role.lower()))
+                done.add((index, status))
                 yield _role_claim(context, people[index], role, status, when, extra, sentence)
+    for match in pat.WHO_JOINED.finditer(masked):
+        org = collapse(match.group("org"))
+        for index in names.indexes(match.group("people")):
+            if (index, "affiliation") not in done:
+                done.add((index, "affiliation"))
+                qualifiers = {"role": f"joined {org}", "status": "current", "date": when, **extra}
+                yield context.claim(people[index], "affiliation", _body_name(org), qualifiers,
+                                    sentence.locator, sentence.quote)  # fmt: skip
     leaving = re.search(r"\band\s+(?:she|he|they)\s+(?:is|are)\s+also\s+stepping\s+down\s+from\s+"
                         r"(?P<role>(?:the\s+)?(?:[A-Z][\w-]*\s*){1,4})", masked)  # fmt: skip
     if leaving and done:
@@ -194,14 +206,16 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
         role = _clean_role(leaving.group("role"))
         if role:
             yield _role_claim(context, people[first], role, "emeritus", when, extra, sentence)
-    if done or not (context.title_is_news and context.title_body):
+    if any(status != "affiliation" for _, status in done):
+        return
+    if not (context.title_is_news and context.title_body):
         return
     for pattern in (pat.CONGRATULATE, pat.JOINED_BY):
         for match in pattern.finditer(masked):
             for index in names.indexes(match.group("people")):
-                if (index, "") in done:
+                if (index, "current") in done:
                     continue
-                done.add((index, ""))
+                done.add((index, "current"))
                 role = f"{context.title_body} member"
                 yield _role_claim(context, people[index], role, "current", when, extra, sentence)
 
@@ -244,7 +258,8 @@ def role_level(role: str) -> str:
 
 
 def _clean_role(role: str) -> str:
-    role = re.sub(r"^(?:the|a|an|our|its|their|his|her)\s+", "", collapse(role), flags=re.I)
+    role = re.sub(ARTICLE_START, "", collapse(role), flags=re.I)
+    role = re.sub(r"^as\s+", "", role)
     return role.strip(" ,.;:!")
 
 

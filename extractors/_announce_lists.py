@@ -36,6 +36,7 @@ TALK_SECTION = re.compile(
     r"posters?|lightning\s+talks?|quick\s+talks?|sessions?|presentations?)\b",
     re.I,
 )
+TALK_WORD = re.compile(r"\b(?:keynotes?|talks?|speakers?|presentations?|tutorials?)\b", re.I)
 ROLE_CUE = re.compile(
     r"\b(?:new(?:ly)?|elected|re-elected|winners?|vote-getters|added|welcome|joined|joining|"
     r"outgoing|retiring|former|stepping\s+down|appointed|will\s+be|are:|is:|announce)\b",
@@ -95,7 +96,9 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
     label = collapse(label or "")
     locator = f"{section.prefix}item {number}" if item.line is None else f"line {item.line}"
     when = section.date
-    talk = TALK_SECTION.match(label) or (TALK_SECTION.match(heading or "") if not label else None)
+    talk = TALK_SECTION.match(label) or TALK_SECTION.match(heading or "")
+    if talk and not TALK_SECTION.match(label) and label and not TALK_WORD.search(label):
+        talk = None
     if talk:
         kind = talk.group("kind").lower()
         predicate = "keynote" if kind.startswith("keynote") else "speaker"
@@ -109,13 +112,11 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
     committee = CONFERENCE_COMMITTEE.search(cue_text)
     prize = PRIZE.search(cue_text) and (heading and PRIZE.search(heading) or PRIZE.search(label))
     body = COMMITTEE.search(label)
-    if not (committee or prize or (body and ROLE_CUE.search(label))
+    if not (committee or prize or (body and (ROLE_CUE.search(label) or context.title_is_news))
             or (ELECTION.search(label) and context.title_is_news)):  # fmt: skip
         return
     status = "emeritus" if ENDED.search(label) else "current"
-    for entry in _entries.read(item.text, item.links):
-        if not _people.looks_like_name(entry.name) and not entry.github:
-            continue
+    for entry in _item_people(item):
         person = names.Person(entry.name, entry.github)
         titles = " ".join(entry.titles)
         extra = _item_role(item.text, entry.name)
@@ -143,6 +144,21 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
                       "status": status, "date": when}  # fmt: skip
         obj = context.title_body or context.title_project or context.title_event or role
         yield context.claim(person, "maintainer", obj, qualifiers, locator, item.quote)
+
+
+def _item_people(item: Item) -> list[_entries.Entry]:
+    """Who an item names: as role lists print people, else the name it starts with."""
+    found = [
+        e
+        for e in _entries.read(item.text, item.links)
+        if _people.looks_like_name(e.name) or e.github
+    ]
+    if found:
+        return found
+    masked, people, _ = names.mask(item.text, item.links)
+    if people and masked.startswith(names.PERSON_MARK):
+        return [_entries.Entry(name=people[0].name, github=people[0].github)]
+    return []
 
 
 def _item_role(text: str, name: str) -> str | None:

@@ -152,7 +152,7 @@ MONTHS = frozenset(
 # a role as printed: "core maintainers", "the PMC", "the Leadership Council", "the Moderation Team
 # representative", "Node.js Project Lead", "committers", "its community manager"
 ROLE_WORDS = (
-    r"(?:maintainers?|committers?|collaborators?|members?|leads?|co-leads?|leaders?|"
+    r"(?i:maintainers?|committers?|collaborators?|members?|leads?|co-leads?|leaders?|"
     r"chair(?:man|woman|person)?s?|co-chairs?|president|vice[- ]chair(?:man|person)?|secretary|"
     r"treasurer|directors?|representatives?|reviewers?|owners?|managers?|PMC|TSC|council|"
     r"committee|board|team|core\s+developers?|steering\s+council|officers?)"
@@ -182,7 +182,21 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "current",
             rf"(?i:voted\s+to\s+(?:add|appoint|elect))\s+{PEOPLE}\s+(?:as|to)\s+{ROLE_PHRASE}",
         ),
-        ("current", rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s*,?\s+(?:as|to)\s+{ROLE_PHRASE}"),
+        (
+            "current",
+            rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*(?:as|to)\s+"
+            rf"{ROLE_PHRASE}",
+        ),
+        (
+            "current",
+            rf"(?i:thank|thanks)[^.]{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
+            rf"{ROLE_PHRASE}",
+        ),
+        (
+            "current",
+            rf"{PEOPLE}\s*,?\s+(?:are|is|were|will\s+be)\s+(?:happy|honou?red|excited|proud|"
+            rf"pleased|delighted)\s+to\s+(?:be\s+involved|serve|join)\s+as\s+{ROLE_PHRASE}",
+        ),
         ("current", rf"(?i:hired|appointed|named)\s+{PEOPLE}\s+as\s+{ROLE_PHRASE}"),
         (
             "emeritus",
@@ -219,3 +233,8 @@ LEAD_WORDS = re.compile(
 VICE = re.compile(r"\bvice[- ]", re.I)
 CORE_WORD = re.compile(r"\bcore\b", re.I)
 COMPANY_ROLE = re.compile(r"\b(?:community\s+manager|engineer|employee|hired|staff)\b", re.I)
+# "<Name>, who joined the Rust Foundation last year", "Ahsen Khaliq who joined our company"
+WHO_JOINED = re.compile(
+    rf"{PEOPLE}\s*,?\s+who\s+(?:has\s+)?joined\s+(?P<org>our\s+company|the\s+(?:[A-Z][\w.&-]*\s*)"
+    rf"{{1,4}}|(?:[A-Z][\w.&-]*\s*){{1,4}})"
+)

@@ -44,6 +44,7 @@ PUBLISHED_SELECTORS = (
 )
 TITLE_SUFFIX = re.compile(r"\s+[-–—|]\s+[^-–—|]{2,60}$")
 MAX_HEADER_LINES = 400
+HTML_BODY = re.compile(r"\s*<(?!!--)[A-Za-z!]")  # a page body, not a comment before Markdown
 
 
 @dataclass
@@ -89,7 +90,7 @@ def read(snapshot: Snapshot) -> Post:
         return _discourse_json(text, snapshot.url)
     meta, body = header(text)
     if meta:
-        fmt = "html" if body.lstrip().startswith("<") else "markdown"
+        fmt = "html" if HTML_BODY.match(body) else "markdown"
         inner = Snapshot(url=snapshot.url, body=body.encode("utf-8"))
         document = _document.parse(inner, fmt)
     else:
