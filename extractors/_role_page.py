@@ -179,12 +179,16 @@ def _handle_group(label: str) -> re.Pattern[str]:
     return re.compile(r"\(\s*" + re.escape(label) + r"\s*\)")
 
 
-@functools.lru_cache(maxsize=1024)
 def scope_of(config: PageConfig, section: str) -> str:
     """A trailing "(token)" that looks like a module path is the scope; else the heading."""
+    return _scope(config.scope_hint, section)
+
+
+@functools.lru_cache(maxsize=1024)
+def _scope(scope_hint: re.Pattern[str], section: str) -> str:
     match = TRAILING_PAREN.search(section)
     if match:
         inner = match.group(1).strip()
-        if inner and not any(ch.isspace() for ch in inner) and config.scope_hint.search(inner):
+        if inner and not any(ch.isspace() for ch in inner) and scope_hint.search(inner):
             return inner
     return section
