@@ -187,9 +187,9 @@ def process_metadata(
             ),
             arxiv_id,
         )
-        state = store.source_state(source.url) or {}
+        state = store.sources.state(source.url)
         status: OutcomeStatus = (
-            "unchanged" if state.get("last_sha256") == snap.sha256 else "fetched"
+            "unchanged" if state and state.last_sha256 == snap.sha256 else "fetched"
         )
         outcomes.append(
             process_claims(
@@ -210,9 +210,9 @@ def process_metadata(
 
 def pdf_is_current(store: Store, paper: Paper) -> str | None:
     """The stored PDF snapshot's sha256 when this version's PDF was read before, else None."""
-    state = store.source_state(pdf_source(paper.id).url) or {}
-    if state.get("final_url") == paper.pdf_url and state.get("last_sha256"):
-        return str(state["last_sha256"])
+    state = store.sources.state(pdf_source(paper.id).url)
+    if state and state.final_url == paper.pdf_url and state.last_sha256:
+        return state.last_sha256
     return None
 
 
@@ -289,8 +289,8 @@ def process_search(
         title=f"arXiv author query {query}",
     )
     store.upsert_source(source)
-    state = store.source_state(source.url) or {}
-    status: OutcomeStatus = "unchanged" if state.get("last_sha256") == snap.sha256 else "fetched"
+    state = store.sources.state(source.url)
+    status: OutcomeStatus = "unchanged" if state and state.last_sha256 == snap.sha256 else "fetched"
     outcome = process_claims(
         store,
         settings,

@@ -32,6 +32,7 @@ from ingest.references import cited, refresh_accessed
 from ingest.settings import Settings
 from ingest.settled import settled_changes, settled_outcome
 from ingest.storage import Store
+from ingest.storage.sources import UnchangedCheck
 
 FetchJob = tuple[Source, dict[str, Any] | None]  # a source and its stored row (validators)
 FetchAnswer = FetchResult | IngestError  # what a batch fetch gives back for each job
@@ -93,10 +94,10 @@ def process_fetched(
     no extraction, no diff, no queue writes; those records go in one transaction per batch."""
     # read again, not taken from the jobs: a row may have changed since the batch was planned
     # (an editor's one-off run of the same URL, say); one query per batch
-    states = store.source_states([source.url for source, _state in jobs])
+    states = store.sources.states([source.url for source, _state in jobs])
     settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
     statuses = store.change_statuses(settled_ids) if settled_ids else {}
-    quick: list[dict[str, Any]] = []
+    quick: list[UnchangedCheck] = []
     outcomes: list[SourceOutcome] = []
     for (source, _state), answer in zip(jobs, answers, strict=True):
         if isinstance(answer, IngestError):
@@ -108,7 +109,7 @@ def process_fetched(
         state = states.get(source.url)
         outcome = None
         if answer.status == "unchanged" and state:
-            sha = answer.snapshot.sha256 if answer.snapshot else state.get("last_sha256")
+            sha = answer.snapshot.sha256 if answer.snapshot else state.last_sha256
             ratio = settings.layout_min_ratio
             outcome = settled_outcome(state, str(sha), profiles, ratio, statuses)
         if outcome is None:
@@ -122,14 +123,14 @@ def process_fetched(
             if status == "pending"
         ]
         quick.append(
-            {
-                "url": source.url,
-                "sha256": outcome.snapshot,
-                "http_status": answer.http_status,
-                "etag": answer.etag,
-                "last_modified": answer.last_modified,
-                "final_url": answer.final_url,
-            }
+            UnchangedCheck(
+                url=source.url,
+                sha256=outcome.snapshot,
+                http_status=answer.http_status,
+                etag=answer.etag,
+                last_modified=answer.last_modified,
+                final_url=answer.final_url,
+            )
         )
         if accessed is not None and cited(profiles, source.url):
             refresh_accessed(store, settings.profiles_dir, source.url, accessed)
@@ -151,7 +152,8 @@ def source_fetched(
         snapshot = fetched.snapshot
         status = fetched.status
         if snapshot is None:  # a 304: the stored snapshot still holds
-            last = (store.source_state(source.url) or {}).get("last_sha256")
+            state = store.sources.state(source.url)
+            last = state.last_sha256 if state else None
             if not last:
                 raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
             snapshot = store.get_snapshot(last)

@@ -16,7 +16,7 @@ import feedparser
 
 import extractors
 from ingest.documents import check_parse_size
-from ingest.errors import ExtractionError, NoExtractorError
+from ingest.errors import ExtractionError, IngestError, NoExtractorError
 from ingest.fetch import FetchResult
 from ingest.models import Snapshot, Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
@@ -118,10 +118,12 @@ def record_feed(
     with an alert naming the feed and the counts. `settings`: the run's (default: as the
     environment gives them)."""
     settings = settings or get_settings()
-    state = store.source_state(feed.url) or {}
+    state = store.sources.state(feed.url)
     snapshot = fetched.snapshot
     if snapshot is None:  # 304: the stored feed still holds
-        snapshot = store.get_snapshot(str(state["last_sha256"]))
+        if state is None or not state.last_sha256:
+            raise IngestError(f"feed '{feed.url}' answered 304 but no snapshot is stored")
+        snapshot = store.get_snapshot(state.last_sha256)
     check_parse_size(snapshot, settings.max_parse_bytes, what="feed")
     store.put_snapshot(snapshot)
     parsed = parse_feed(snapshot)
@@ -136,7 +138,7 @@ def record_feed(
             "older dropped"
         )
     found = _sources(feed, parsed.title, kept)
-    known = store.source_states([s.url for s in found])
+    known = store.sources.states([s.url for s in found])
     new = [s for s in found if s.url not in known]
     store.upsert_sources(new)
     store.update_source_state(

@@ -15,11 +15,14 @@ Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ingest.facts import level_of, org_tokens
 from ingest.models import stable_hash
 from ingest.names import fold
+
+if TYPE_CHECKING:
+    from ingest.storage import SourceRow
 
 # qualifiers that describe one source's printing of a fact, not the fact
 SOURCE_DETAILS = frozenset(
@@ -119,10 +122,6 @@ def source_label(change: Mapping[str, Any], title: str | None = None) -> str:
     return url
 
 
-def source_titles(metas: dict[str, dict[str, Any]]) -> dict[str, str]:
-    """Source URL -> its registered title, from `Store.source_states` rows."""
-    return {
-        url: str((row.get("meta") or {}).get("title"))
-        for url, row in metas.items()
-        if (row.get("meta") or {}).get("title")
-    }
+def source_titles(rows: Mapping[str, SourceRow]) -> dict[str, str]:
+    """Source URL -> its registered title, from `Store.sources.states` rows."""
+    return {url: row.title for url, row in rows.items() if row.title}

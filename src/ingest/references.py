@@ -77,11 +77,11 @@ def unreachable_changes(
     """Flags for references whose URL failed `after` times in a row, by URL."""
     out: dict[str, list[Change]] = {}
     for url, cited in citing(profiles).items():
-        state = store.source_state(url) or {}
-        streak = int(state.get("fail_streak") or 0)
-        if streak < after:
+        state = store.sources.state(url)
+        streak = (state.fail_streak or 0) if state else 0
+        if state is None or streak < after:
             continue
-        reason = str(state.get("last_error") or "unreachable")
+        reason = state.last_error or "unreachable"
         for pid, ref in cited:
             claim: dict[str, Any] = {
                 "subject": {"name": profiles[pid].name},
@@ -119,8 +119,8 @@ def record_reachable(
     if fetched.snapshot is not None:
         store.put_snapshot(fetched.snapshot)
         sha = fetched.snapshot.sha256
-    state = store.source_state(url) or {}
-    sha = sha or state.get("last_sha256")
+    state = store.sources.state(url)
+    sha = sha or (state.last_sha256 if state else None)
     store.update_source_state(
         url,
         last_status=fetched.status,

@@ -30,6 +30,7 @@ from typing import Any
 import extractors
 from ingest.models import Profile
 from ingest.outcome import SourceOutcome
+from ingest.storage import SourceRow
 
 _DIGESTS: dict[int, tuple[dict[str, Profile], str]] = {}  # id(profiles) -> (profiles, digest)
 
@@ -75,14 +76,14 @@ def settled_record(
     }
 
 
-def settled_changes(state: dict[str, Any] | None) -> dict[str, str]:
+def settled_changes(state: SourceRow | None) -> dict[str, str]:
     """The change ids (and statuses) a source's settled record names; {} without one."""
-    return dict(((state or {}).get("settled") or {}).get("changes") or {})
+    return dict(((state.settled if state else None) or {}).get("changes") or {})
 
 
-def current_tag(state: dict[str, Any]) -> str | None:
+def current_tag(state: SourceRow) -> str | None:
     """The current NAME/VERSION of the extractor that settled this source, if still known."""
-    settled = state.get("settled") or {}
+    settled = state.settled or {}
     name = str(settled.get("extractor") or "").split("/", 1)[0]
     if name not in extractors.REGISTRY:
         return None
@@ -90,7 +91,7 @@ def current_tag(state: dict[str, Any]) -> str | None:
 
 
 def settled_outcome(
-    state: dict[str, Any] | None,
+    state: SourceRow | None,
     snapshot_sha256: str,
     profiles: dict[str, Profile],
     ratio: float,
@@ -99,9 +100,9 @@ def settled_outcome(
     """The outcome of an unchanged source from its settled record, or None when it must be
     checked the full way (see the module's docstring). `statuses`: current statuses of (at
     least) the changes the record names."""
-    if not state or not state.get("settled") or state.get("last_sha256") != snapshot_sha256:
+    if not state or not state.settled or state.last_sha256 != snapshot_sha256:
         return None
-    settled = state["settled"]
+    settled = state.settled
     tag = current_tag(state)
     if tag is None or tag != settled.get("extractor"):
         return None
@@ -110,7 +111,7 @@ def settled_outcome(
     if any(statuses.get(cid) != status for cid, status in settled["changes"].items()):
         return None
     return SourceOutcome(
-        url=state["url"],
+        url=state.url,
         status="unchanged",
         snapshot=snapshot_sha256,
         final_url=settled.get("final_url"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -12,6 +13,18 @@ from ingest.storage.rows import SourceRow
 from ingest.storage.schema import fetches, sources
 
 _CHUNK = 500  # URLs to one IN (...) query
+
+
+@dataclass(frozen=True)
+class UnchangedCheck:
+    """One source found unchanged, recorded with `Sources.record_unchanged` (its row exists)."""
+
+    url: str
+    sha256: str | None
+    http_status: int | None
+    etag: str | None
+    last_modified: str | None
+    final_url: str | None
 
 
 class Sources:
@@ -63,9 +76,8 @@ class Sources:
                 out[row["url"]] = SourceRow.from_mapping(row)
         return out
 
-    def record_unchanged(self, checks: list[dict[str, Any]], run_id: str | None = None) -> None:
-        """Many unchanged sources checked at once, in one transaction: each dict holds `url`,
-        `sha256`, `http_status`, `etag`, `last_modified`, `final_url` (the row must exist)."""
+    def record_unchanged(self, checks: list[UnchangedCheck], run_id: str | None = None) -> None:
+        """Many unchanged sources checked at once, in one transaction (their rows exist)."""
         if not checks:
             return
         now = iso_z(utcnow())
@@ -82,19 +94,16 @@ class Sources:
                     last_modified=sa.bindparam("m"),
                     final_url=sa.bindparam("f"),
                 ),
-                [
-                    {"u": c["url"], "e": c["etag"], "m": c["last_modified"], "f": c["final_url"]}
-                    for c in checks
-                ],
+                [{"u": c.url, "e": c.etag, "m": c.last_modified, "f": c.final_url} for c in checks],
             )
             conn.execute(
                 fetches.insert(),
                 [
                     {
-                        "url": c["url"],
+                        "url": c.url,
                         "status": "unchanged",
-                        "sha256": c["sha256"],
-                        "http_status": c["http_status"],
+                        "sha256": c.sha256,
+                        "http_status": c.http_status,
                         "error": None,
                         "run_id": run_id,
                         "at": now,

@@ -29,7 +29,7 @@ from ingest.storage.review_queue import ReviewQueue
 from ingest.storage.rows import AuditEntry, ChangeRow, EditorRow, SnapshotRow
 from ingest.storage.runs import Runs
 from ingest.storage.snapshots import Snapshots
-from ingest.storage.sources import Sources
+from ingest.storage.sources import Sources, UnchangedCheck
 
 
 class Store:
@@ -95,7 +95,7 @@ class Store:
         """`source_state` of many URLs in one query (those with no row are left out)."""
         return {url: row.to_dict() for url, row in self.sources.states(urls).items()}
 
-    def record_unchanged(self, checks: list[dict[str, Any]], run_id: str | None = None) -> None:
+    def record_unchanged(self, checks: list[UnchangedCheck], run_id: str | None = None) -> None:
         self.sources.record_unchanged(checks, run_id)
 
     def update_source_state(self, url: str, **values: Any) -> None:

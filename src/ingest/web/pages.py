@@ -157,7 +157,7 @@ def _queue_context(
     if not source_totals:
         source_totals = {
             url: store.count_facts(QueueFilter(filters.status, filters.profile, url, filters.kind))
-            for url in {f[0]["source_url"] for f in facts}
+            for url in {f[0].source_url for f in facts}
         }
     return {
         "filters": filters,
@@ -168,7 +168,7 @@ def _queue_context(
         "groups": queue_groups(
             facts,
             source_totals,
-            source_titles(store.source_states(sorted({m["source_url"] for f in facts for m in f}))),
+            source_titles(store.sources.states(sorted({m.source_url for f in facts for m in f}))),
         ),
         "total": total,
         "page": page,
@@ -209,7 +209,7 @@ def bulk_accept(
     failed: list[tuple[str, str]] = [
         (i[:64], "not a change id") for i in dict.fromkeys(ids) if not is_change_id(i)
     ]
-    kinds = sorted({r["kind"] for r in rows})
+    kinds = sorted({r.kind for r in rows})
     context = _queue_context(request, store, filters, 1)
     if not rows:
         context["bulk"] = {
@@ -245,7 +245,7 @@ def bulk_accept(
                 decide(
                     store,
                     profiles_dir,
-                    row["id"],
+                    row.id,
                     "accepted",
                     editor,
                     note.strip() or None,
@@ -254,11 +254,9 @@ def bulk_accept(
                 )
             )
         except AlreadyDecidedError as exc:
-            conflicts.append(
-                {"id": row["id"], "status": exc.fields["status"], "by": exc.fields["by"]}
-            )
+            conflicts.append({"id": row.id, "status": exc.fields["status"], "by": exc.fields["by"]})
         except IngestError as exc:
-            failed.append((row["id"], str(exc)))
+            failed.append((row.id, str(exc)))
     record_bulk(store, editor, "accepted", bulk, done, note.strip() or None)
     context = _queue_context(request, store, filters, 1)
     context["bulk"] = {
@@ -314,7 +312,7 @@ def _next_after(store: StoreDep, filters: QueueFilter, row: ChangeRow) -> str | 
     found = store.fact_neighbour(filters, row, forward=True)
     if found is None:
         first = store.queue_rows(filters, limit=1)
-        found = first[0]["id"] if first and first[0]["id"] != row["id"] else None
+        found = first[0].id if first and first[0].id != row.id else None
     return found
 
 
@@ -340,7 +338,7 @@ def decide_change(
                     editor,
                     "skipped",
                     change_id=change_id,
-                    profile=row["profile"],
+                    profile=row.profile,
                     note=note_text,
                 )
         flash = [("ok", f"Skipped {row['profile']}: {describe(row)}.")]
@@ -361,7 +359,7 @@ def decide_change(
         except IngestError as exc:
             return _change_response(request, store, change_id, filters, [("error", str(exc))], 409)
         verb = ACTIONS[action].capitalize()
-        if row["kind"] == "removed":
+        if row.kind == "removed":
             verb += " removal"
         flash = [("ok", f"{verb}: {row['profile']}, {describe(row)}. Press u to undo.")]
     else:
@@ -440,7 +438,7 @@ def evidence_image(request: Request, change_id: str, editor: Editor, store: Stor
 
     images = ImageCache.under(request.app.state.settings.home)
     try:
-        png = images.png(sha, row["id"], load_pdf, claim_targets(row.get("claim") or {}))
+        png = images.png(sha, row.id, load_pdf, claim_targets(row.claim or {}))
     except (StoreError, NotPdfError) as exc:
         return PlainTextResponse(str(exc), status_code=404)
     except (PdfEvidenceError, ValueError) as exc:

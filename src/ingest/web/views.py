@@ -134,19 +134,19 @@ def snapshot_time(store: Store, sha256: str | None) -> SnapshotTime | None:
 def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
     """Each source of one fact: what tells it apart, its link, its quote and snapshot date."""
     out = []
-    titles = source_titles(store.source_states([m["source_url"] for m in members]))
+    titles = source_titles(store.sources.states([m.source_url for m in members]))
     for m in members:
-        evidence = (m.get("claim") or {}).get("evidence") or {}
+        evidence = (m.claim or {}).get("evidence") or {}
         out.append(
             {
-                "id": m["id"],
-                "label": source_label(m, titles.get(m["source_url"])),
-                "url": m["source_url"],
-                "link": web_url(m["source_url"]),
+                "id": m.id,
+                "label": source_label(m, titles.get(m.source_url)),
+                "url": m.source_url,
+                "link": web_url(m.source_url),
                 "quote": str(evidence.get("quote") or ""),
                 "locator": str(evidence.get("locator") or ""),
                 "when": snapshot_time(store, m.get("snapshot_sha256") or evidence.get("sha256")),
-                "status": m["status"],
+                "status": m.status,
             }
         )
     return out
@@ -162,9 +162,9 @@ def load_profile_or_none(profiles_dir: Path, profile_id: str) -> Profile | None:
 def change_view(
     store: Store, cache: TextCache, profiles_dir: Path, row: ChangeRow, filters: QueueFilter
 ) -> ChangeView:
-    claim = row.get("claim") or {}
-    previous = row.get("previous")
-    profile = load_profile_or_none(profiles_dir, row["profile"])
+    claim = row.claim or {}
+    previous = row.previous
+    profile = load_profile_or_none(profiles_dir, row.profile)
     related: list[Statement] = []
     if profile is not None and not previous:
         related = [
@@ -175,24 +175,24 @@ def change_view(
             if s is not None
         ]
     evidence = claim.get("evidence") or {}
-    members = store.fact_members(row, QueueFilter(status=row["status"]))
-    if not any(m["id"] == row["id"] for m in members):
+    members = store.fact_members(row, QueueFilter(status=row.status))
+    if not any(m.id == row.id for m in members):
         members = [row, *members]
-    decisions = history(store, row["id"])
-    decided_by = decisions[-1] if row["status"] != "pending" and decisions else None
+    decisions = history(store, row.id)
+    decided_by = decisions[-1] if row.status != "pending" and decisions else None
     return ChangeView(
         row=row,
         summary=describe(row),
-        candidate=statement(claim, previous if row["kind"] == "changed" else None),
-        current=statement(previous, claim if row["kind"] == "changed" else None),
+        candidate=statement(claim, previous if row.kind == "changed" else None),
+        current=statement(previous, claim if row.kind == "changed" else None),
         related=related,
         subject=claim.get("subject") or {},
         evidence=evidence_for(
             cache, row.get("snapshot_sha256") or evidence.get("sha256"), evidence.get("quote", "")
         ),
         locator=str(evidence.get("locator") or ""),
-        source_link=web_url(row["source_url"]),
-        profile_name=profile.name if profile else row["profile"],
+        source_link=web_url(row.source_url),
+        profile_name=profile.name if profile else row.profile,
         decisions=decisions,
         decided_by=decided_by,
         prev_id=store.fact_neighbour(filters, row, forward=False),
@@ -225,16 +225,16 @@ def queue_groups(
     for entry in facts:
         members = entry if isinstance(entry, list) else [entry]
         row = members[0]
-        if not groups or groups[-1].source_url != row["source_url"]:
+        if not groups or groups[-1].source_url != row.source_url:
             groups.append(
                 QueueGroup(
-                    source_url=row["source_url"],
-                    source_link=web_url(row["source_url"]),
-                    total=source_totals.get(row["source_url"], 0),
+                    source_url=row.source_url,
+                    source_link=web_url(row.source_url),
+                    total=source_totals.get(row.source_url, 0),
                     items=[],
                 )
             )
-        claim = row.get("claim") or {}
+        claim = row.claim or {}
         groups[-1].items.append(
             row.to_dict()
             | {
@@ -242,13 +242,13 @@ def queue_groups(
                 "subject_name": (claim.get("subject") or {}).get("name", ""),
                 "sources": [
                     {
-                        "label": source_label(m, titles.get(m["source_url"])),
-                        "url": m["source_url"],
-                        "id": m["id"],
+                        "label": source_label(m, titles.get(m.source_url)),
+                        "url": m.source_url,
+                        "id": m.id,
                     }
                     for m in members
                 ],
-                "members": [m["id"] for m in members],
+                "members": [m.id for m in members],
             }
         )
     return groups
