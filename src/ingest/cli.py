@@ -39,6 +39,9 @@ def _fail_cleanly(func: F) -> F:
             sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # `ingest extract ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except Exception as exc:
             if _verbose():
                 raise
@@ -100,7 +103,7 @@ def _verbose_option(func: F) -> F:
     )(func)
 
 
-class HttpURL(click.ParamType):
+class HttpURL(click.ParamType[str]):
     """An http(s) URL with a host: anything else is bad usage (exit 2), refused before any
     import, flow or database write."""
 
@@ -158,10 +161,12 @@ def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
         if op == "nightly":
             from flows.nightly import nightly_refresh
 
-            return nightly_refresh(**args)
+            done: dict[str, Any] = nightly_refresh(**args)
+            return done
         from flows.one_off import ingest_url
 
-        return ingest_url(**args)
+        one: dict[str, Any] = ingest_url(**args)
+        return one
 
 
 def _next_steps() -> None:
@@ -613,7 +618,7 @@ def review_list(
         for status_value in dict.fromkeys(c.status for c in found)
         for group in group_facts([c.to_json() for c in found if c.status == status_value])
     ]
-    titles = source_titles(store.source_states(sorted({c.source_url for c in found})))
+    titles = source_titles(store.sources.states(sorted({c.source_url for c in found})))
     for group in facts:
         lead = group[0]
         more = f"  [{len(group)} sources]" if len(group) > 1 else ""
