@@ -191,6 +191,14 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
                     continue
                 done.add((index, status))
                 yield _role_claim(context, people[index], role, status, when, extra, sentence)
+    for match in pat.RECRUITED.finditer(masked):
+        org = match.group("org") or context.title_project or _first_capitalised(context)
+        for index in names.indexes(match.group("people")):
+            if (index, "affiliation") not in done and org:
+                done.add((index, "affiliation"))
+                qualifiers = {"role": "recruited", "status": "current", "date": when, **extra}
+                yield context.claim(people[index], "affiliation", collapse(org), qualifiers,
+                                    sentence.locator, sentence.quote)  # fmt: skip
     for match in pat.WHO_JOINED.finditer(masked):
         org = collapse(match.group("org"))
         for index in names.indexes(match.group("people")):
@@ -247,6 +255,11 @@ def _first_person(sentence: Sentence, context: Context, stated: dates.When | Non
     role = _clean_role(match.group("role"))
     when = sentence.date
     yield _role_claim(context, names.Person(author), role, "emeritus", when, {}, sentence)
+
+
+def _first_capitalised(context: Context) -> str | None:
+    match = re.match(r"\s*([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,2})", context.post.title or "")
+    return match.group(1) if match else None
 
 
 def role_level(role: str) -> str:

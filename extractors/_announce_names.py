@@ -51,6 +51,7 @@ NOT_NAME_WORDS = _word_set(
     distinguished staff manager software research scientist professor university
     """
 )
+INITIALS = re.compile(r"^[A-Z]{2}$")  # "TJ Fontaine": initials before a name
 MAX_NAME_TOKENS = 4
 MAX_CAPITALISED = 3
 PERSON_MARK = "\ue000"
@@ -187,7 +188,9 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
         ends_sentence = token.endswith(".") and word != token
         if not contiguous:
             close()
-        if _is_name_token(word):
+        if INITIALS.match(word) and not run and _next_is_name(tokens, start):
+            run.append((start, start + len(word), word))
+        elif _is_name_token(word):
             run.append((start, start + len(word), word))
             if ends_sentence:
                 close()
@@ -197,6 +200,11 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
             close()
     close()
     return spans
+
+
+def _next_is_name(tokens: list[tuple[int, int, str]], start: int) -> bool:
+    following = [t for t in tokens if t[0] > start][:1]
+    return bool(following) and _is_name_token(following[0][2].rstrip(".,"))
 
 
 def _is_name_token(word: str) -> bool:

@@ -174,7 +174,8 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
         (
             "current",
-            rf"{PEOPLE}\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|are|will\s+be)\s+)"
+            rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
+            rf"are|will\s+be)\s+)"
             rf"(?:now\s+)?(?:re-?elected|elected|appointed|named|selected|promoted|added|"
             rf"confirmed|chosen)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
         ),
@@ -189,7 +190,7 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "current",
-            rf"(?i:thank|thanks)[^.]{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
+            rf"(?i:thank|thanks)\b.{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
             rf"{ROLE_PHRASE}",
         ),
         (
@@ -237,4 +238,9 @@ COMPANY_ROLE = re.compile(r"\b(?:community\s+manager|engineer|employee|hired|sta
 WHO_JOINED = re.compile(
     rf"{PEOPLE}\s*,?\s+who\s+(?:has\s+)?joined\s+(?P<org>our\s+company|the\s+(?:[A-Z][\w.&-]*\s*)"
     rf"{{1,4}}|(?:[A-Z][\w.&-]*\s*){{1,4}})"
+)
+# "I recruited my housemates A, B and C to release ... of Gradio in 2019", "hired A as ..."
+RECRUITED = re.compile(
+    rf"(?i:recruited|hired)\s+(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){{0,3}}?{PEOPLE}"
+    rf"(?:[^.]{{0,80}}?\b(?:at|of|to\s+join)\s+(?P<org>[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){{0,3}}))?"
 )
