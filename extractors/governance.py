@@ -350,9 +350,12 @@ class _Reader:
         entry = _heading_person(heading)
         if entry is None or self.areas or parent is None or not parent.says_role or parent.quiet:
             return None  # (a MAINTAINERS section title is an area, whatever it reads like)
-        siblings = [b for b in blocks[index + 1 :] if isinstance(b, Heading)][:1]
-        siblings += [b for b in reversed(blocks[:index]) if isinstance(b, Heading)][:1]
-        if not any(s.level == heading.level and _heading_person(s) for s in siblings):
+        after = (blocks[i] for i in range(index + 1, len(blocks)))  # read in place, not copied
+        before = (blocks[i] for i in range(index - 1, -1, -1))
+        siblings = [
+            next((b for b in run if isinstance(b, Heading)), None) for run in (after, before)
+        ]
+        if not any(s and s.level == heading.level and _heading_person(s) for s in siblings):
             return None
         while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
             self.frames.pop()
