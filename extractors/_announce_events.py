@@ -194,7 +194,7 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
     for match in pat.RECRUITED.finditer(masked):
         org = match.group("org") or context.title_project or _first_capitalised(context)
         for index in names.indexes(match.group("people")):
-            if (index, "affiliation") not in done and org:
+            if org and not any(i == index for i, _ in done):
                 done.add((index, "affiliation"))
                 qualifiers = {"role": "recruited", "status": "current", "date": when, **extra}
                 yield context.claim(people[index], "affiliation", collapse(org), qualifiers,

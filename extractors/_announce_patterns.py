@@ -206,6 +206,11 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
         ),
         ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
+        (
+            "emeritus",
+            rf"(?i:thank|thanks)\s+{PEOPLE}\s+for\s+(?:his|her|their)\s+(?:\d+|two|three|four|"
+            rf"five|many|several)\s+(?:terms?|years?)\s+(?:on|as|in)\s+{ROLE_PHRASE}",
+        ),
         ("emeritus", rf"(?i:retiring|outgoing|departing)\s+{ROLE_PHRASE}\s+{PEOPLE}"),
     )
 )
