@@ -604,3 +604,20 @@ def test_iter_claims_gives_what_extract_gives() -> None:
         streamed: Iterator[Any] = module.iter_claims(snap)
         claims = module.extract(snap)
         assert list(streamed) == claims and len(claims) >= 60
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "## {name}\n\nbio text\n\n",  # a heading per person, each with its bio
+        "{name}\n\n",  # person cards: one name a paragraph
+        "- `area{i}`: {name} (<a{i}@example.org> / @u{i}), Max Muster (@m{i})\n",  # area lists
+    ],
+)
+def test_markdown_shapes_read_in_linear_time(unit: str) -> None:
+    def extract(count: int) -> Callable[[], object]:
+        body = "# Maintainers\n\n" + "".join(unit.format(name=name(i), i=i) for i in range(count))
+        snap = Snapshot(url="https://example.org/MAINTAINERS.md", body=body.encode())
+        return lambda: governance.extract(snap)
+
+    assert_linear(extract, 1_000)
