@@ -456,3 +456,157 @@ def test_matches_post_like_content() -> None:
     assert announcement.matches(plain, Snapshot(url=plain, body=front))
     assert not announcement.matches(plain, Snapshot(url=plain, body=b"# A README\n\nText.\n"))
     assert not announcement.matches(plain, Snapshot(url=plain, body=b"{broken"))
+
+
+# ============================================================================================
+# issue 13: the forms real posts use (every input below is CONSTRUCTED for the test, in the
+# shape of the training posts; names are made up)
+
+
+def md_post(body: str, header: str = "---\ntitle: News\ndate: 2025-03-04\n---\n") -> list[Claim]:
+    return announcement.extract(Snapshot(url=URL, body=(header + "\n" + body).encode()))
+
+
+def facts(claims: list[Claim]) -> set[tuple[str, str | None, str, str]]:
+    return {
+        (c.subject.name, c.subject.github, c.predicate, str(c.qualifiers.get("status", "current")))
+        for c in claims
+    }
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("[@annlee] and [@bochen] joined the PMC.\n\n[@annlee]: https://github.com/annlee\n"
+         "[@bochen]: https://github.com/bochen\n",
+         {("annlee", "annlee", "maintainer", "current"),
+          ("bochen", "bochen", "maintainer", "current")}),
+        ("Jane Roe will be joining the Leadership Council as the Moderation Team representative.",
+         {("Jane Roe", None, "maintainer", "current")}),
+        ("Bo Chen (bo-chen) has joined the Moderation Team.",
+         {("Bo Chen", "bo-chen", "maintainer", "current")}),
+        ("Jane Roe will be stepping back from her post as Example Project Lead.",
+         {("Jane Roe", None, "maintainer", "emeritus")}),
+        ("Thank you to retiring board members Ann Lee and Bo Chen for their work!",
+         {("Ann Lee", None, "maintainer", "emeritus"),
+          ("Bo Chen", None, "maintainer", "emeritus")}),
+        ("The core maintainers voted to add Ann Lee, Bo Chen and Carla Diaz as core maintainers.",
+         {("Ann Lee", None, "maintainer", "current"), ("Bo Chen", None, "maintainer", "current"),
+          ("Carla Diaz", None, "maintainer", "current")}),
+        ("We, Ann Lee (ACME), Bo Chen (Initech), are happy to be involved as the initial members "
+         "of the committee.",
+         {("Ann Lee", None, "maintainer", "current"), ("Bo Chen", None, "maintainer", "current")}),
+        ("Jan Nose ([@jnose]), who joined the Example Foundation last year, leads it.\n\n"
+         "[@jnose]: https://github.com/jnose\n",
+         {("Jan Nose", "jnose", "affiliation", "current")}),
+    ],
+)  # fmt: skip
+def test_role_changes_of_any_body(
+    sentence: str, expected: set[tuple[str, str | None, str, str]]
+) -> None:
+    assert facts(md_post(sentence)) == expected
+
+
+def test_people_thanked_quoted_or_mentioned_get_nothing() -> None:
+    body = (
+        "Thanks to Ann Lee and Bo Chen for the release.\n\n"
+        "“This is a milestone,” said Carla Diaz, Executive Director of the Example Foundation.\n\n"
+        "Support for UNNEST (thanks [@annlee])\n\n[@annlee]: https://github.com/annlee\n"
+    )
+    assert md_post(body) == []
+
+
+def test_a_list_gets_the_role_its_lead_in_gives() -> None:
+    body = (
+        "The new Project Directors are:\n\n- [Ann Lee](https://github.com/annlee/)\n"
+        "- [Bo Chen](https://github.com/bochen)\n\nWe would also like to thank the outgoing "
+        "Project Directors for their service:\n\n- [Carla Diaz](https://github.com/cdiaz)\n\n"
+        "Our sponsors:\n\n- Dan Evans, Gold Sponsor\n"
+    )
+    assert facts(md_post(body)) == {
+        ("Ann Lee", "annlee", "maintainer", "current"),
+        ("Bo Chen", "bochen", "maintainer", "current"),
+        ("Carla Diaz", "cdiaz", "maintainer", "emeritus"),
+    }
+
+
+def test_talk_sections_give_one_claim_per_speaker() -> None:
+    body = (
+        "Keynotes:\n\n* Paths towards something - Ann Lee\n\nQuick Talks:\n\n"
+        "* A title - with a dash — inside - Bo Chen,  Carla Diaz\n\nProgram Committee:\n\n"
+        "* Dan Evans (Chair)\n* Eve Fox\n"
+    )
+    claims = md_post(body, "---\ntitle: Announcing the 2030 Example Meeting Program\n"
+                           "date: 2030-01-02\n---\n")  # fmt: skip
+    assert {(c.subject.name, c.predicate, c.qualifiers.get("role")) for c in claims} == {
+        ("Ann Lee", "keynote", "Keynote"),
+        ("Bo Chen", "speaker", "Quick Talk"),
+        ("Carla Diaz", "speaker", "Quick Talk"),
+        ("Dan Evans", "program_chair", "Program Committee: Chair"),
+        ("Eve Fox", "organizer", "Program Committee"),
+    }
+    assert all(c.qualifiers["date"] == "2030-01-02" for c in claims)
+
+
+def test_first_person_step_down_names_the_single_author() -> None:
+    header = '+++\ntitle = "Leadership change"\nauthors = ["Ann Lee"]\n+++\n'
+    body = "After four years, I expressed my intent to step down as lead of the team.\n"
+    claims = md_post(body, header)
+    assert [(c.subject.name, c.qualifiers["status"], c.qualifiers["level"]) for c in claims] == [
+        ("Ann Lee", "emeritus", "lead")
+    ]
+
+
+def test_toml_and_franklin_headers_date_the_post() -> None:
+    toml = '+++\npath = "inside/2025/05/30/x"\ntitle = "New members"\n+++\n'
+    franklin = '@def published = "10 August 2022"\n@def title = "Highlights"\n\n+++\nx = 1\n+++\n'
+    for header, day in ((toml, None), (franklin, "2022-08-10")):
+        claims = md_post("Ann Lee has joined the Example Team.\n", header)
+        assert [c.qualifiers.get("date") for c in claims] == [day]
+    url_dated = Snapshot(
+        url="https://blog.example.org/inside/2025/05/30/new-members/",
+        body=(toml + "\nAnn Lee has joined the Example Team.\n").encode(),
+    )
+    assert [c.qualifiers["date"] for c in announcement.extract(url_dated)] == ["2025-05-30"]
+
+
+def test_dates_keep_the_precision_printed() -> None:
+    claims = md_post("Ann Lee, who joined the Example Foundation last year, spoke.\n\n"
+                     "I recruited my friends Bo Chen and Carla Diaz to release the first version "
+                     "of Example in 2019.\n")  # fmt: skip
+    got = {(c.subject.name, c.qualifiers["date"], c.qualifiers.get("date_precision"),
+            c.qualifiers.get("date_printed")) for c in claims}  # fmt: skip
+    assert got == {
+        ("Ann Lee", "2024-01-01", "year", "last year"),
+        ("Bo Chen", "2019-01-01", "year", "2019"),
+        ("Carla Diaz", "2019-01-01", "year", "2019"),
+    }
+
+
+def test_br_lines_after_a_paragraph_are_a_list() -> None:
+    page = (
+        "---\ntitle: Announcing the new Example Board of Directors\ndate: 2018-09-18\n---\n\n"
+        "<p>The Example Foundation is pleased to announce its new Board of Directors:</p> "
+        "<br>Ann Lee <br>Bo Chen (Treasurer) <br>Carla Diaz (President) <p>Other news.</p>"
+    )
+    claims = announcement.extract(Snapshot(url=URL, body=page.encode()))
+    assert {(c.subject.name, c.qualifiers["level"]) for c in claims} == {
+        ("Ann Lee", "member"),
+        ("Bo Chen", "member"),
+        ("Carla Diaz", "lead"),
+    }
+    assert all(c.evidence.quote in page for c in claims)
+
+
+def test_an_undated_results_page_is_dated_by_the_latest_date_it_prints() -> None:
+    text = (
+        "Election\n========\n\nVoting ends: December 11, 2023.\n\nExtended voting ends: "
+        "December 12, 2023.\n\nResults\n=======\n\nThe top five vote-getters are:\n\n"
+        "* Ann Lee\n* Bo Chen\n"
+    )
+    snap = Snapshot(url="https://example.org/elections/2024/", body=text.encode())
+    claims = announcement.extract(snap)
+    assert {(c.subject.name, c.qualifiers["date"]) for c in claims} == {
+        ("Ann Lee", "2023-12-12"),
+        ("Bo Chen", "2023-12-12"),
+    }
