@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,9 @@ BASELINE_TOLERANCE = 0.3
 AVERAGE_GLYPH_WIDTH = 0.5
 # A gap wider than this many font sizes between two runs of a line separates columns.
 COLUMN_GAP = 2.5
+COLUMN_START_CELLS = 8  # cells starting at one x: a column's left edge
+# Runs of a size below this share of the other's are another column after a word-sized gap.
+OTHER_SIZE_RATIO = 0.85
 # Between runs pypdf joined without a space, a gap wider than this many font sizes is a space.
 WORD_GAP = 1.0
 # Guards against pathological pages.
@@ -59,6 +63,7 @@ MIN_LINE_NUMBERS = 8
 _MARKER_HEAD_RE = re.compile(
     r"\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑])(?:\s*,\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑]))*\s*,?\s+(?=[A-Z]\w)"
 )
+_WORD_RE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # two words: text, not a marker
 _LINE_NUMBER_RE = re.compile(r"\d{1,4}")
 _SPACE_RE = re.compile(r"\s+")
 # Fixed-pitch fonts (typewriter emails) are wider: 0.6 em a glyph.
@@ -285,7 +290,29 @@ def build_lines(runs: list[Run], page: int) -> list[Line]:
     for line in lines:
         line.segments.sort(key=lambda s: s.x)
         line.cells = _split_cells(line)
+    _split_at_column_starts(lines)
     return lines
+
+
+def _split_at_column_starts(lines: list[Line]) -> None:
+    """Cells cut where a segment starts at an x that many cells of the page start at (a column's
+    left edge): a margin column's line joined to the body text beside it is two cells."""
+    starts = Counter(round(c.x0) for line in lines for c in line.cells)
+    edges = {x for x, count in starts.items() if count >= COLUMN_START_CELLS}
+    if not edges:
+        return
+    for line in lines:
+        cells: list[Cell] = []
+        for cell in line.cells:
+            current: list[Segment] = []
+            for seg in cell.segments:
+                at_edge = any(abs(seg.x - x) <= 1 for x in edges)
+                if current and at_edge and not seg.sup and seg.x > max(s.end for s in current) - 1:
+                    cells.append(Cell(current, line.page, line.y))
+                    current = []
+                current.append(seg)
+            cells.append(Cell(current, line.page, line.y))
+        line.cells = cells
 
 
 def _segment(run: Run) -> Segment:
@@ -336,8 +363,8 @@ def _mark_superscripts(runs: list[Run]) -> None:
     by_y = sorted(runs, key=lambda r: r.y)
     ys = [r.y for r in by_y]
     for run in runs:
-        if len(run.text.strip()) > 12:
-            continue
+        if len(run.text.strip()) > 12 or _WORD_RE.search(run.text):
+            continue  # a marker is short and holds no word ("D Lewer MSc," is a margin note)
         lo = bisect.bisect_left(ys, run.y - SUPERSCRIPT_MAX_RISE * 30)
         hi = bisect.bisect_right(ys, run.y)
         for other in by_y[lo:hi]:
@@ -345,7 +372,8 @@ def _mark_superscripts(runs: list[Run]) -> None:
                 continue
             rise = run.y - other.y
             reach = 3 * other.size
-            end = other.end
+            # right of measured text a marker sits close (a margin note further off is not one)
+            end = other.end + (SUPERSCRIPT_REACH * other.size - reach if other.glyph else 0.0)
             if (
                 SUPERSCRIPT_MIN_RISE * other.size <= rise <= SUPERSCRIPT_MAX_RISE * other.size
                 and other.x - reach <= run.x <= end + reach
@@ -360,8 +388,14 @@ def _split_cells(line: Line) -> list[Cell]:
     for seg in line.segments:
         if current:
             prev_end = max(s.end for s in current)
-            gap_limit = COLUMN_GAP * max(seg.size, current[-1].size)
-            joined = seg.text.strip()[:1] in PUNCTUATION or current[-1].text.strip()[-1:] in "{(["
+            last = current[-1]
+            gap_limit = COLUMN_GAP * max(seg.size, last.size)
+            # text of another size after a word's gap: a margin column beside the body text
+            if not seg.sup and not last.sup:
+                small, large = sorted((seg.size, last.size))
+                if small < OTHER_SIZE_RATIO * large:
+                    gap_limit = WORD_GAP * small
+            joined = seg.text.strip()[:1] in PUNCTUATION or last.text.strip()[-1:] in "{(["
             if seg.column_start or (seg.x - prev_end > gap_limit and not seg.sup and not joined):
                 cells.append(Cell(current, line.page, line.y))
                 current = []

@@ -42,7 +42,7 @@ from extractors._author_block import (
     organisation_of,
 )
 from extractors._pdf_later import later_affiliations
-from extractors._pdf_notes import attach_are_with
+from extractors._pdf_notes import attach_are_with, attach_parenthesised
 from extractors._pdf_pages import (
     PDF_MAGIC,
     PageReader,
@@ -113,6 +113,7 @@ def _authors(pages: Pages, known_authors: list[str] | None) -> list[Author]:
         pages.block = trimmed
         found = BlockParser(known_authors).parse(pages.block, outside, text)
     attach_are_with(found, outside)
+    attach_parenthesised(found, outside)
     return found
 
 

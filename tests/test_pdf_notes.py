@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractors._author_block import Affiliation, Author
-from extractors._pdf_notes import attach_are_with
+from extractors._pdf_notes import attach_are_with, attach_parenthesised
 from extractors._pdf_text import Cell, Line, Segment
 from extractors.arxiv_pdf import parse_paper
 
@@ -42,3 +42,37 @@ def test_an_author_with_an_affiliation_keeps_it() -> None:
     ada = Author(name="Ada Lovelace", affiliations=[Affiliation("Printed Lab", "Printed Lab", 1)])
     attach_are_with([ada], [_line("The authors are with Other University, Rome, Italy.", 90)])
     assert [a.text for a in ada.affiliations] == ["Printed Lab"]
+
+
+def test_units_naming_their_people_in_parentheses_share_a_trailing_parent() -> None:
+    ada, bob = Author(name="Ada B Lovelace"), Author(name="Bob Smith")
+    column = [
+        "Engine Unit (Prof A B Lovelace PhD), and the",
+        "Difference Lab (A Lovelace, B Smith MD),",
+        "Example University, London, UK; Other",
+        "Trust, Leeds, UK (B Smith);",
+        "Correspondence to: Ada Lovelace",
+    ]
+    lines = [_line(text, 200 - 9 * i) for i, text in enumerate(column)]
+    attach_parenthesised([ada, bob], lines)
+    assert [a.text for a in ada.affiliations] == [
+        "Engine Unit, Example University, London, UK",
+        "Difference Lab, Example University, London, UK",
+    ]
+    assert [a.text for a in bob.affiliations] == [
+        "Difference Lab, Example University, London, UK",
+        "Other Trust, Leeds, UK",
+    ]
+
+
+def test_the_lancet_margin_paragraph() -> None:
+    paper = parse_paper(
+        (TRAIN / "lancet-2018-inclusion-health-morbidity-mortality.pdf").read_bytes()
+    )
+    hayward = next(a for a in paper.authors if a.name == "Andrew C Hayward")
+    assert [a.text for a in hayward.affiliations] == [
+        "Centre for Public Health Data Science, Institute of Health Informatics, University "
+        "College London, London, UK",
+        "The Farr Institute of Health Informatics Research, University College London, London, UK",
+        "Institute of Epidemiology and Health Care, University College London, London, UK",
+    ]
