@@ -63,7 +63,7 @@ MIN_LINE_NUMBERS = 8
 _MARKER_HEAD_RE = re.compile(
     r"\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑])(?:\s*,\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑]))*\s*,?\s+(?=[A-Z]\w)"
 )
-_WORD_RE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # two words: text, not a marker
+_WORD_RE = re.compile(r"[^\W\d_]{3,}")  # a word: text, not a marker
 _LINE_NUMBER_RE = re.compile(r"\d{1,4}")
 _SPACE_RE = re.compile(r"\s+")
 # Fixed-pitch fonts (typewriter emails) are wider: 0.6 em a glyph.
@@ -364,7 +364,7 @@ def _mark_superscripts(runs: list[Run]) -> None:
     ys = [r.y for r in by_y]
     for run in runs:
         if len(run.text.strip()) > 12 or _WORD_RE.search(run.text):
-            continue  # a marker is short and holds no word ("D Lewer MSc," is a margin note)
+            continue  # a marker is short and holds no word ("London, UK" is a margin note)
         lo = bisect.bisect_left(ys, run.y - SUPERSCRIPT_MAX_RISE * 30)
         hi = bisect.bisect_right(ys, run.y)
         for other in by_y[lo:hi]:
@@ -372,8 +372,7 @@ def _mark_superscripts(runs: list[Run]) -> None:
                 continue
             rise = run.y - other.y
             reach = 3 * other.size
-            # right of measured text a marker sits close (a margin note further off is not one)
-            end = other.end + (SUPERSCRIPT_REACH * other.size - reach if other.glyph else 0.0)
+            end = other.end
             if (
                 SUPERSCRIPT_MIN_RISE * other.size <= rise <= SUPERSCRIPT_MAX_RISE * other.size
                 and other.x - reach <= run.x <= end + reach
