@@ -78,6 +78,12 @@ ORG_WORDS = frozenset(
         "cloud",
     ]
 )
+AREA_ENDING = re.compile(r"(?:ing|tion|sion|ment|ity|ics|ance|ence|age)$", re.I)
+AREA_WORDS = _people.wordset(  # words of a project's parts, not of an employer
+    "tag tcg wg sig team group project subproject committee working council board docs api core "
+    "release releases build ci infrastructure infra security testing website community "
+    "compiler runtime library libraries language tooling tools design"
+)
 ORG_LOWER = frozenset(
     [
         "of",
@@ -430,12 +436,15 @@ def _only_document_link(text: str, links: Links) -> bool:
 
 
 def _names_org(part: str, parts: list[str], index: int) -> bool:
-    """A part after a dash is an organisation (not an area) when it is the last part and says
-    so by a word organisations carry ("Inc.", "University", "Foundation", "Labs")."""
+    """A part after a dash is an organisation (not an area) when it is the last part, reads as
+    an organisation and names no part of a project: "Jane Roe - QuantStack", "- Example Labs"
+    (but "- relay, topi", "- TAG Security", "- Release Team" are areas)."""
     words = {w.strip(".,()").lower() for w in part.split()}
     last = all(not p for p in parts[index + 1 :])
-    return last and looks_like_org(part) and bool(words & ORG_WORDS or any(
-        ORG_SUFFIX.match(w) for w in words))  # fmt: skip
+    said = bool(words & ORG_WORDS or any(ORG_SUFFIX.match(w) for w in words))
+    if len(words) == 1 and AREA_ENDING.search(part):
+        return False  # "Networking", "Documentation", "Security": what they work on
+    return last and looks_like_org(part) and (said or not words & AREA_WORDS)
 
 
 def _org_with_suffix(parts: list[str], index: int) -> str:

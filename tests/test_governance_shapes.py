@@ -47,6 +47,8 @@ def test_item_shapes() -> None:
     assert entry.affiliation == "Red Hat"
     entry = one("@jroe (Jane Roe, Example Labs)")
     assert (entry.name, entry.github, entry.affiliation) == ("Jane Roe", "jroe", "Example Labs")
+    dashed = [_entries.read(f"Jane Roe - {after}")[0] for after in ("QuantStack", "Networking")]
+    assert [(e.affiliation, e.area) for e in dashed] == [("QuantStack", None), (None, "Networking")]
     entry = one("Jane Roe (she/her)")
     assert (entry.name, entry.affiliation) == ("Jane Roe", None)
     entry = one("Jane Roe (Lightning founder)")
