@@ -23,7 +23,7 @@ import yaml
 from selectolax.lexbor import LexborHTMLParser
 
 from extractors import _announce_dates as dates
-from extractors import _doc_html, _document
+from extractors import _doc_feed, _doc_html, _document
 from extractors._document import Block, Heading, Item, Para, Row, Term, collapse, decode
 from ingest.documents import parse_html
 from ingest.errors import ExtractionError, UnsupportedFormatError
@@ -89,6 +89,13 @@ def read(snapshot: Snapshot) -> Post:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return _discourse_json(text, snapshot.url)
+    if _doc_feed.is_feed(text):
+        return _of_entries(_doc_feed.feed_entries(snapshot.body), None)
+    if _doc_feed.is_mbox(snapshot.body):
+        return _of_entries(_doc_feed.mbox_messages(snapshot.body), None)
+    if _doc_feed.is_pipermail(text):
+        message = _doc_feed.pipermail_message(text)
+        return _of_entries([message] if message else [], None)
     meta, body = header(text)
     if meta:
         fmt = "html" if HTML_BODY.match(body) else "markdown"
@@ -287,6 +294,16 @@ def _discourse_html(tree: LexborHTMLParser) -> list[Section]:
         document = _doc_html.from_tree(inner, ("body",))
         sections.append(Section(list(document.blocks), when, f"post {number}, "))
     return sections
+
+
+def _of_entries(entries: list[_doc_feed.Entry], title: str | None) -> Post:
+    """A feed or a mailing-list archive: a section per entry, each with its own date."""
+    sections = [Section(e.blocks, e.date, f"{e.label}, ") for e in entries]
+    first = entries[0] if entries else None
+    post = Post(title or (first.title if first else None), first.date if first else None, [],
+                sections, {})  # fmt: skip
+    post.declared = post.date is not None
+    return post
 
 
 def _discourse_json(text: str, url: str) -> Post:

@@ -610,3 +610,51 @@ def test_an_undated_results_page_is_dated_by_the_latest_date_it_prints() -> None
         ("Ann Lee", "2023-12-12"),
         ("Bo Chen", "2023-12-12"),
     }
+
+
+# CONSTRUCTED feed, mbox and pipermail documents (made-up people and lists)
+FEED = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Example news</title>
+<item><title>New maintainers</title><link>https://example.org/blog/a/</link>
+<pubDate>Tue, 04 Mar 2025 10:00:00 +0000</pubDate>
+<description>&lt;p&gt;Ann Lee has joined the Example Steering Committee.&lt;/p&gt;
+</description></item>
+<item><title>Farewell</title><link>https://example.org/blog/b/</link>
+<pubDate>Wed, 09 Apr 2025 10:00:00 +0000</pubDate>
+<description>&lt;p&gt;Bo Chen is stepping down from the Example Steering Committee.
+&lt;/p&gt;</description>
+</item></channel></rss>"""
+MBOX = b"""From alice@example.org Tue Mar  4 10:00:00 2025
+From: Alice <alice@example.org>
+Subject: [ANNOUNCE] New committers
+Date: Tue, 04 Mar 2025 10:00:00 +0000
+
+Hi all,
+
+Please welcome Ann Lee and Bo Chen as committers of the Example Project.
+
+From bob@example.org Wed Apr  9 10:00:00 2025
+From: Bob <bob@example.org>
+Subject: Re: [ANNOUNCE] New committers
+Date: Wed, 09 Apr 2025 10:00:00 +0000
+
+Congratulations!
+"""
+PIPERMAIL = (
+    "<html><body><h1>[ANNOUNCE] Example PMC</h1><b>Alice</b> <a href='mailto:a'>a</a><br>"
+    "<i>Tue Mar  4 10:00:00 UTC 2025</i><p><!--beginarticle--><pre>Hi all,\n\n"
+    "Carla Diaz has joined the Example PMC.\n</pre><!--endarticle--></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (FEED, {("Ann Lee", "current", "2025-03-04"), ("Bo Chen", "emeritus", "2025-04-09")}),
+        (MBOX, {("Ann Lee", "current", "2025-03-04"), ("Bo Chen", "current", "2025-03-04")}),
+        (PIPERMAIL.encode(), {("Carla Diaz", "current", "2025-03-04")}),
+    ],
+)
+def test_feeds_and_mailing_list_archives(body: bytes, expected: set[tuple[str, str, str]]) -> None:
+    claims = announcement.extract(Snapshot(url="https://lists.example.org/archive/1", body=body))
+    got = {(c.subject.name, c.qualifiers["status"], c.qualifiers["date"]) for c in claims}
+    assert got == expected
