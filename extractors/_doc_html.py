@@ -186,10 +186,10 @@ class _Walk:
                     found[owner][1].append((label, href or ""))
             children = list(current.iter(include_text=True))
             stack.extend((c, depth, owner, parent) for c in reversed(children))
-        for text_parts, links, depth, parent_at in found:
+        for text_parts, links, level, parent_at in found:
             own = collapse("".join(text_parts))
-            parent = collapse("".join(found[parent_at][0])) if parent_at >= 0 else None
-            yield Item(own, own, tuple(links), list_no, depth, parent)
+            above = collapse("".join(found[parent_at][0])) if parent_at >= 0 else None
+            yield Item(own, own, tuple(links), list_no, level, above)
 
     def _terms(self, node: LexborNode, list_no: int) -> Iterator[Term]:
         term = None

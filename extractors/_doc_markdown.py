@@ -100,16 +100,17 @@ def inline(token: Token | None) -> tuple[str, Links, tuple[str, ...]]:
         elif kind == "hardbreak":
             parts.append("\n")
         elif kind == "html_inline":
-            match = HTML_TAG.match(child.content)
-            name = match.group(2).lower() if match else ""
+            tag = HTML_TAG.match(child.content)
+            name = tag.group(2).lower() if tag else ""
+            closing = bool(tag and tag.group(1))
             if name == "br":
                 parts.append("\n")
-            elif name == "a" and not match.group(1):
-                href = HREF.search(child.content)
-                open_links.append((href.group(2) if href else "", len(parts)))
+            elif name == "a" and not closing:
+                found = HREF.search(child.content)
+                open_links.append((found.group(2) if found else "", len(parts)))
             elif name == "a" and open_links:
-                href, at = open_links.pop()
-                links.append((collapse("".join(parts[at:])), href))
+                target, at = open_links.pop()
+                links.append((collapse("".join(parts[at:])), target))
             elif name not in FORMATTING_TAGS:
                 parts.append(child.content)  # other markup is shown as the text it is
         elif kind == "link_open":
@@ -241,8 +242,8 @@ class _Reader:
                 text, links, lines = inline(token)
                 cells.append(Cell(text, links, lines))
             elif kind == "tr_close" and row_token is not None:
-                lines = self.lines(row_token)
-                quote = lines[0].strip() if lines else " | ".join(c.text for c in cells)
+                source = self.lines(row_token)
+                quote = source[0].strip() if source else " | ".join(c.text for c in cells)
                 rows.append(
                     Row(
                         quote,

@@ -234,7 +234,7 @@ def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
 
 
 def _emails(text: str) -> list[str]:
-    found = []
+    found: list[str] = []
     rest = text
     while True:
         match = _people.find_email(rest)

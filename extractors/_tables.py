@@ -127,8 +127,8 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
             if i != people and i not in column.values():
                 texts = [r.cells[i].text for r in body if i < len(r.cells)]
                 texts = [t for t in texts if t.strip().lower() not in EMPTY]
-                orgs = sum(_entries.looks_like_org(t.split(" (")[0]) for t in texts)
-                if texts and orgs >= PEOPLE_SHARE * len(texts):
+                org_cells = sum(_entries.looks_like_org(t.split(" (")[0]) for t in texts)
+                if texts and org_cells >= PEOPLE_SHARE * len(texts):
                     column.setdefault("affiliation", i)
     several = sum(len(row[people]) > 1 for row in cells) >= PEOPLE_SHARE * len(body)
     label_at = next((i for i in range(width) if i != people and i not in column.values()), None)

@@ -444,13 +444,13 @@ class _Reader:
         self.counts["li"] = first + len(items)
         for offset, (item, people) in enumerate(zip(items, found, strict=True), 1):
             for entry in people:
-                nested = item.depth > 0 and item.parent and entry.area is None
-                if nested and not _entries.read(item.parent or ""):
+                under = item.depth > 0 and bool(item.parent) and entry.area is None
+                if under and not _entries.read(item.parent or ""):
                     entry.area = _area_label(item.parent or "")
                 yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
 
     def _terms(self, terms: list[Term]) -> Iterator[Claim]:
-        found = []
+        found: list[tuple[Term, list[Entry], str | None]] = []
         for term in terms:
             people = _entries.read(term.term, term.links)
             if people:
@@ -599,7 +599,7 @@ def _run(blocks: list[Block], start: int) -> list[Block]:
     first = blocks[start]
     if isinstance(first, Para | Code):
         return [first]
-    out = [first]
+    out: list[Block] = [first]
     for index in range(start + 1, len(blocks)):
         block = blocks[index]
         if type(block) is not type(first) or _group(block) != _group(first):
