@@ -29,6 +29,7 @@ from extractors._emails import (
 from extractors._pdf_footnotes import read_footnotes
 from extractors._pdf_patterns import (
     CONNECTOR_END_RE,
+    COUNTRIES,
     GLUED_NUMBER_RE,
     GRADE_RE,
     IGNORE_RE,
@@ -459,7 +460,14 @@ class BlockParser:
         else:
             column, owners = 0, band
         previous = self._column_aff.get(column)
-        if previous is not None and previous[1] == number - 1:
+        complete = previous is not None and _ends_with_country(previous[0].text)
+        if (
+            previous is not None
+            and previous[1] == number - 1
+            and not (
+                complete and text[:1].isupper()  # an address ended: the next line is another
+            )
+        ):
             aff = previous[0]
             aff.text = _join(aff.text, text)
             aff.quote = f"{aff.quote}\n{quote}"
@@ -558,6 +566,11 @@ def _is_name_fragment(text: str) -> bool:
         and all(ch.isalpha() or ch in "-'’" for ch in text)
         and fold(text) not in NOT_NAME_WORDS
     )
+
+
+def _ends_with_country(text: str) -> bool:
+    last = text.rsplit(",", 1)[-1]
+    return fold(last).strip(" .") in COUNTRIES
 
 
 def _join(first: str, second: str) -> str:

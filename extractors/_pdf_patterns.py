@@ -49,6 +49,17 @@ MULTI_CAMPUS = (
     "university of texas", "university of wisconsin", "university of colorado",
     "university of maryland", "university of north carolina", "university of missouri",
 )  # fmt: skip
+# Countries an address ends with (folded): after one, an institution line starts a new address.
+COUNTRIES = frozenset({
+    "usa", "united states", "uk", "united kingdom", "canada", "brazil", "austria", "germany",
+    "france", "italy", "spain", "portugal", "switzerland", "netherlands", "the netherlands",
+    "belgium", "denmark", "sweden", "norway", "finland", "ireland", "poland", "czech republic",
+    "greece", "israel", "turkey", "russia", "china", "japan", "korea", "south korea", "singapore",
+    "india", "australia", "new zealand", "south africa", "mexico", "chile", "argentina",
+    "colombia", "hong kong", "taiwan", "iran", "egypt", "hungary", "romania", "luxembourg",
+    "estonia", "qatar", "united arab emirates", "saudi arabia", "pakistan", "vietnam", "thailand",
+    "malaysia", "indonesia",
+})  # fmt: skip
 URL_RE = re.compile(r"https?://|www\.", re.I)
 # Words that never occur in a person's name (folded); they stop a text from being a name.
 NOT_NAME_WORDS = set(INSTITUTION_WORDS) | {
