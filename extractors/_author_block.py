@@ -63,6 +63,7 @@ __all__ = [
     "is_name_like",
     "is_prose",
     "organisation_of",
+    "semicolon_byline",
 ]
 
 # A single affiliation line whose centre lies this close (fraction of the names' span) to the
@@ -581,3 +582,31 @@ def _join(first: str, second: str) -> str:
     if first.endswith((",", ";")) or CONNECTOR_END_RE.search(first) or second[:1].islower():
         return clean(f"{first} {second}")
     return clean(f"{first}, {second}")
+
+
+def semicolon_byline(block: list[Line], known: list[str] | None = None) -> list[Author]:
+    """A byline of "Name, Affiliation; Name and Name, Affiliation; ..." wrapped over lines (the
+    USENIX cover page): its authors, each group's names sharing its affiliation; [] when the
+    block's first lines are not such a byline."""
+    lines: list[Line] = []
+    for line in block:
+        if "," not in line.text and ";" not in line.text:
+            break
+        lines.append(line)
+    text = " ".join(line.text for line in lines)
+    groups = [g.strip() for g in text.split(";") if g.strip()]
+    if len(groups) < 2:
+        return []
+    parser = BlockParser(known)
+    authors: list[Author] = []
+    for group in groups:
+        head, sep, rest = group.partition(",")
+        names = [clean(p) for p in NAME_SEPARATOR_RE.split(head) if clean(p)]
+        if not sep or not names or not all(parser._is_name(n) for n in names):
+            return []
+        if not is_institution(rest):
+            return []
+        page = lines[0].page
+        aff = Affiliation(text=clean(rest), quote=rest.strip(" ,"), page=page, index=1)
+        authors += [Author(name=n, quote=n, affiliations=[aff], page=page) for n in names]
+    return authors

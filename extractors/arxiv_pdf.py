@@ -40,6 +40,7 @@ from extractors._author_block import (
     clean,
     fix_accents,
     organisation_of,
+    semicolon_byline,
 )
 from extractors._pdf_later import later_affiliations
 from extractors._pdf_notes import attach_are_with, attach_parenthesised
@@ -107,6 +108,9 @@ def _authors(pages: Pages, known_authors: list[str] | None) -> list[Author]:
     text = "\n".join(pages.texts)
     in_block = {id(line) for line in pages.block}
     outside = [line for line in pages.lines if id(line) not in in_block]  # footnotes, notes
+    found = semicolon_byline(pages.block, known_authors)
+    if found:
+        return found
     found = BlockParser(known_authors).parse(pages.block, outside, text)
     trimmed = _without_sidebar(pages.block, found)
     if trimmed is not None:  # a margin column beside the block (correspondence, funding)
