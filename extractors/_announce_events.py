@@ -25,6 +25,8 @@ from extractors._document import Links, collapse
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 SENTENCE_END = re.compile(r"[.!?][\"”’)\]*_]*\s+(?=[^\s])")
+KEYNOTE = re.compile(r"\bkeynote\b", re.I)
+ROLE_WORD = re.compile(rf"\b{pat.ROLE_WORDS}\b")
 ARTICLE_START = r"^(?:as\s+)?(?:the|a|an|our|its|their|his|her)\s+"
 ABBREVIATIONS = frozenset({"e.g", "i.e", "dr", "mr", "ms", "mrs", "prof", "st", "vs", "etc", "no"})
 BODY_IN_TITLE = re.compile(
@@ -129,6 +131,12 @@ def sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
                 yield make(index, "maintainer", project, _joined(level, None, when))
             for index in names.indexes(match.group("old")):
                 yield make(index, "maintainer", project, _left(level, None, when))
+    emeritus = {
+        index
+        for pattern in pat.EMERITUS_PATTERNS
+        for match in pattern.finditer(masked)
+        for index in names.indexes(match.group("people"))
+    }
     for family, patterns in (("join", pat.JOIN_PATTERNS), ("left", pat.LEFT_PATTERNS)):
         for pattern in patterns:
             for match in pattern.finditer(masked):
@@ -137,15 +145,21 @@ def sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
                 level = _level(match.group("level"))
                 scope = _scope(match, level)
                 for index in names.indexes(match.group("people")):
+                    if family == "left" and index in emeritus:
+                        continue  # "steps back ... and is moving to emeritus": one claim
                     found = True
                     made = _joined if family == "join" else _left
                     yield make(index, "maintainer", project, made(level, scope, when))
+    seen_emeritus: set[int] = set()
     for pattern in pat.EMERITUS_PATTERNS:
         for match in pattern.finditer(masked):
             level = level_in(sentence.display) or context.title_level
             if project is None or level is None:
                 continue
             for index in names.indexes(match.group("people")):
+                if index in seen_emeritus:
+                    continue
+                seen_emeritus.add(index)
                 found = True
                 yield make(index, "maintainer", project,
                            {"level": level, "status": "emeritus", "since": when,
@@ -166,6 +180,8 @@ def sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
                 qualifiers["title"] = quoted
             elif predicate in pat.SESSION_PREDICATES:
                 qualifiers["session"] = quoted
+            if predicate == "speaker" and KEYNOTE.search(masked):
+                predicate = "keynote"
             for index in names.indexes(match.group("people")):
                 yield make(index, predicate, event, qualifiers)
     for match in pat.PRESENTED.finditer(masked):
@@ -198,6 +214,25 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
                 done.add((index, "affiliation"))
                 qualifiers = {"role": "recruited", "status": "current", "date": when, **extra}
                 yield context.claim(people[index], "affiliation", collapse(org), qualifiers,
+                                    sentence.locator, sentence.quote)  # fmt: skip
+    for status, pattern in (
+        ("current", pat.JOINED_ORG),
+        ("emeritus", pat.LEFT_ORG),
+        ("current", pat.LEFT_TO_JOIN),
+    ):
+        for match in pattern.finditer(masked):
+            org = collapse(match.group("org")).rstrip(".")
+            if ROLE_WORD.search(org):
+                continue  # a team, council or committee: a role, read above
+            for index in names.indexes(match.group("people")):
+                if {(index, "current"), (index, "emeritus"), (index, f"org-{status}")} & done:
+                    continue
+                done.add((index, f"org-{status}"))
+                job = match.groupdict().get("job")
+                verb = "joined" if status == "current" else "left"
+                qualifiers = {"role": collapse(job) if job else f"{verb} {org}", "status": status,
+                              "date": when, **extra}  # fmt: skip
+                yield context.claim(people[index], "affiliation", org, qualifiers,
                                     sentence.locator, sentence.quote)  # fmt: skip
     for match in pat.WHO_JOINED.finditer(masked):
         org = collapse(match.group("org"))

@@ -47,6 +47,7 @@ COMMITTEE = re.compile(
     r"directors?|team\s+leads?|leads?|collaborators?|committers?|maintainers?|pmc|tsc|members?))\b",
     re.I,
 )
+THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?)\b", re.I)
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
 ENDED = re.compile(r"\b(?:outgoing|retiring|former|emeritus|stepping\s+down|departing)\b", re.I)
 CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
@@ -116,6 +117,9 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
             or (ELECTION.search(label) and context.title_is_news)):  # fmt: skip
         return
     status = "emeritus" if ENDED.search(label) else "current"
+    thanked = THANKS.search(label) and not (ROLE_CUE.search(label) or committee or prize)
+    if thanked and status == "current":
+        return  # "Thanks to our maintainers:", "Sponsors": people thanked hold no new role
     for entry in _item_people(item):
         person = names.Person(entry.name, entry.github)
         titles = " ".join(entry.titles)

@@ -49,6 +49,7 @@ NOT_NAME_WORDS = _word_set(
     awards technical talks talk tutorials posters poster lightning quick student panels
     representative representatives executive engineer engineering senior principal head
     distinguished staff manager software research scientist professor university
+    corp corporation inc ltd llc gmbh labs technologies systems networks cloud group company
     """
 )
 INITIALS = re.compile(r"^[A-Z]{2}$")  # "TJ Fontaine": initials before a name

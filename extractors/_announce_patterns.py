@@ -29,6 +29,7 @@ SCOPE = r"(?:\s+(?:of|for)\s+(?P<scope>[A-Za-z_][\w./+-]*[\w/+]))?"
 LEVELS = {"lead core": "lead", "lead": "lead", "core": "core", "module": "module",
           "module-level": "module", "module level": "module", "library": "library",
           "library-level": "library", "library level": "library"}  # fmt: skip
+DECIDED = r"(?:(?:has\s+|have\s+)?(?:decided|chosen|chose|wants|intends)\s+to\s+)?"
 PROJECTS = ("PyTorch", "ExecuTorch", "TorchTitan", "torchtune", "TorchVision", "TorchAudio")
 
 JOIN_PATTERNS = tuple(
@@ -62,14 +63,16 @@ SUCCESSION_PATTERNS = tuple(
 LEFT_PATTERNS = tuple(
     re.compile(p)
     for p in (
-        rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
-        rf"(?:stepping|stepped|steps|step)\s+down\s+(?:as|from)\s+(?:(?:his|her|their)\s+role\s+"
-        rf"as\s+)?{ARTICLE}{ROLE}{SCOPE}",
+        rf"{PEOPLE}\s+{DECIDED}(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
+        rf"(?:stepping|stepped|steps|step)\s+(?:down|back)\s+(?:as|from)\s+(?:(?:his|her|their)\s+"
+        rf"role\s+as\s+)?{ARTICLE}{ROLE}{SCOPE}",
     )
 )
 EMERITUS_PATTERNS = tuple(
     re.compile(p)
     for p in (
+        rf"{PEOPLE}[^.]{{0,160}}?\b(?:is|are|will\s+be)\s+(?:moving|transitioning|going)\s+to\s+"
+        rf"(?:an?\s+)?(?i:emeritus)",
         rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+)?(?:moving|moved|moves|move|"
         rf"transitioning|transitioned|transitions|going)\s+to\s+(?:an?\s+)?(?i:emeritus)",
         rf"{PEOPLE}\s+(?:is|are|has\s+become|have\s+become|becomes|become)\s+(?:an?\s+)?"
@@ -160,17 +163,24 @@ ROLE_WORDS = (
 BODY = r"(?:[A-Z][\w.&'’-]*\s+){0,5}"  # capitalised words before the role word
 ROLE_PHRASE = (
     rf"(?P<role>(?:(?:the|a|an|our|its|their|his|her)\s+)?(?:new(?:ly\s+elected)?\s+)?"
-    rf"(?:[\w.&'’-]+\s+){{0,5}}?{ROLE_WORDS}\b(?:\s+(?:of|for|on|in)\s+(?:the\s+)?"
+    rf"(?:[\w.&'’-]+\s+){{0,5}}?{ROLE_WORDS}(?:\s+{ROLE_WORDS})?\b(?:\s+(?:of|for|on|in)\s+"
+    rf"(?:the\s+)?"
     rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)"
 )
 JOIN_VERB = (
     r"(?:(?:has|have)\s+(?:officially\s+)?(?:joined|become)|(?:will\s+be|is|are)\s+joining|"
-    r"joined|joins|join|became|becomes|(?:will|to)\s+join)"
+    r"joined|joins|join|became|becomes|(?:will|to)\s+(?:join|become))"
 )
 ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (status, re.compile(p))
     for status, p in (
         ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+as\s+{ROLE_PHRASE}"),
+        ("current", rf"{PEOPLE}\s+(?:is|are)\s+now\s+(?:an?\s+)?{ROLE_PHRASE}"),
+        (
+            "current",
+            rf"{PEOPLE}(?:\s+(?:from|of|at)\s+[A-Z][\w.&-]*)?\s+(?:is|are|will\s+be)\s+"
+            rf"(?:our|the)\s+new\s+{ROLE_PHRASE}",
+        ),
         ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
         (
             "current",
@@ -248,4 +258,18 @@ WHO_JOINED = re.compile(
 RECRUITED = re.compile(
     rf"(?i:recruited|hired)\s+(?:(?:my|our|the)\s+)?(?:[\w-]+\s+){{0,3}}?{PEOPLE}"
     rf"(?:[^.]{{0,80}}?\b(?:at|of|to\s+join)\s+(?P<org>[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){{0,3}}))?"
+)
+# people joining or leaving an organisation (no role word: a company, a foundation's staff)
+ORG = r"(?P<org>[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3})"
+JOINED_ORG = re.compile(
+    rf"{PEOPLE}\s+(?:has\s+|have\s+)?(?:joined|joins|is\s+joining|will\s+join|to\s+join)\s+"
+    rf"(?:the\s+)?{ORG}(?:\s+as\s+(?:an?\s+|its\s+|our\s+)?(?P<job>[^.,;]{{2,60}}))?"
+)
+LEFT_ORG = re.compile(
+    rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+)?(?:leaving|left|departing|"
+    rf"departed)\s+(?:the\s+)?{ORG}"
+)
+LEFT_TO_JOIN = re.compile(
+    rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+)?(?:leaving|left|departing)\s+[^.]{{1,60}}?\s+"
+    rf"to\s+join\s+(?:the\s+)?{ORG}"
 )

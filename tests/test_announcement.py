@@ -230,7 +230,7 @@ def test_no_claim_without_a_person_taking_a_role(sentence: str) -> None:
 EVENTS = [
     ("Jane Roe will present “Scaling Up” at PyTorch Day 2026.", "speaker", "PyTorch Day 2026",
      {"title": "Scaling Up"}),
-    ("The keynote at PyTorch Conference 2025 is featuring Jane Roe.", "speaker",
+    ("The keynote at PyTorch Conference 2025 is featuring Jane Roe.", "keynote",
      "PyTorch Conference 2025", {}),
     ("Speaker: Jane Roe (NVIDIA GTC 2026)", "speaker", "NVIDIA GTC 2026", {}),
     ("Jane Roe is speaking at PyTorch Day 2026.", "speaker", "PyTorch Day 2026", {}),
@@ -505,6 +505,38 @@ def test_role_changes_of_any_body(
     sentence: str, expected: set[tuple[str, str | None, str, str]]
 ) -> None:
     assert facts(md_post(sentence)) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Jane Roe has decided to step back from her role as a PyTorch core maintainer and is "
+         "moving to emeritus status.", {("Jane Roe", None, "maintainer", "emeritus")}),
+        ("Bo Chen and Carla Diaz are now committers.",
+         {("Bo Chen", None, "maintainer", "current"),
+          ("Carla Diaz", None, "maintainer", "current")}),
+        ("Frank Green (@fgreen) from ACME is our new TSC chair.",
+         {("Frank Green", "fgreen", "maintainer", "current")}),
+        ("Ivy Jones is leaving Example Corp to join Initech.",
+         {("Ivy Jones", None, "affiliation", "emeritus"),
+          ("Ivy Jones", None, "affiliation", "current")}),
+    ],
+)  # fmt: skip
+def test_more_role_change_forms(
+    sentence: str, expected: set[tuple[str, str | None, str, str]]
+) -> None:
+    assert facts(md_post(sentence)) == expected
+
+
+def test_an_effective_day_without_a_year_is_in_the_posts_year() -> None:
+    [claim] = md_post("Ann Lee will become the new executive director of the Example Foundation "
+                      "as of March 1.")  # fmt: skip
+    assert (claim.qualifiers["date"], claim.qualifiers["level"]) == ("2025-03-01", "lead")
+
+
+def test_a_thanked_list_gives_nothing_even_under_news() -> None:
+    header = "---\ntitle: Announcing Example 2.0\ndate: 2025-03-04\n---\n"
+    assert md_post("Thanks to our maintainers:\n\n- Ann Lee\n- Bo Chen\n", header) == []
 
 
 def test_people_thanked_quoted_or_mentioned_get_nothing() -> None:
