@@ -34,6 +34,9 @@ BODY_IN_TITLE = re.compile(
     r"Technical\s+Committee|Governance\s+Committee|Leadership\s+Committee|Leadership\s+Council|"
     r"Board\s+of\s+Directors|Board|Council|Committee|PMC|TSC|[Tt]eam))"
 )
+OF_BODY = re.compile(
+    r"\b(?:of|for|on)\s+(?:the\s+)?(?P<body>[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*)*)"
+)
 TITLE_ROLE_CUES = re.compile(
     r"\b(?:election|elected|elects|results|new\s+members?|announcing|welcome|joins)\b", re.I
 )
@@ -63,6 +66,7 @@ class Context:
         match = BODY_IN_TITLE.search(title)
         self.title_body = _body_name(match.group("body")) if match else None
         self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
+        self.known: dict[str, names.Person] = {}  # first names of people named so far
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
@@ -107,7 +111,16 @@ def split(text: str) -> list[str]:
 
 
 def sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
-    masked, people, quotes = names.mask(sentence.display, sentence.links)
+    """The sentence's claims; the people they name are remembered by first name."""
+    claims = list(_sentence_claims(sentence, context))
+    claimed = {(c.subject.name, c.subject.github) for c in claims}
+    names.remember(context.known, [names.Person(n, g) for n, g in claimed])
+    yield from claims
+
+
+def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
+    known = {k: v for k, v in context.known.items() if v.name}
+    masked, people, quotes = names.mask(sentence.display, sentence.links, known)
     stated = dates.sentence_date(sentence.display, sentence.date)
     if not people:
         yield from _first_person(sentence, context, stated)
@@ -312,7 +325,8 @@ def _clean_role(role: str) -> str:
 
 
 def _body_of(role: str) -> str | None:
-    match = BODY_IN_TITLE.search(role)
+    """The body a role names: "... of the Example Project", "the Leadership Council"."""
+    match = OF_BODY.search(role) or BODY_IN_TITLE.search(role)
     return _body_name(match.group("body")) if match else None
 
 

@@ -52,6 +52,7 @@ NOT_NAME_WORDS = _word_set(
     corp corporation inc ltd llc gmbh labs technologies systems networks cloud group company
     """
 )
+FIRST_NAME = re.compile(r"(?<![\w@.])[A-Z][a-z]{2,}(?![\w@])")
 INITIALS = re.compile(r"^[A-Z]{2}$")  # "TJ Fontaine": initials before a name
 MAX_NAME_TOKENS = 4
 MAX_CAPITALISED = 3
@@ -77,8 +78,11 @@ class Person:
     note: str | None = None  # the parenthesis printed after the name, when not a handle
 
 
-def mask(display: str, links: Links = ()) -> tuple[str, list[Person], list[str]]:
-    """The sentence with quoted spans and people replaced by numbered placeholders."""
+def mask(
+    display: str, links: Links = (), known: dict[str, Person] | None = None
+) -> tuple[str, list[Person], list[str]]:
+    """The sentence with quoted spans and people replaced by numbered placeholders; `known`
+    maps the first names of people the post named before to them ("Luca joined ...")."""
     quotes: list[str] = []
 
     def quote_mark(match: re.Match[str]) -> str:
@@ -86,11 +90,19 @@ def mask(display: str, links: Links = ()) -> tuple[str, list[Person], list[str]]
         return f"{QUOTE_MARK}{len(quotes) - 1}{QUOTE_END}"
 
     masked = QUOTED.sub(quote_mark, display)
+    resolved: dict[int, Person] = {}
     spans = _link_spans(masked, links)
     taken = [(b, e) for b, e, _ in spans]
     for begin, end in _name_spans(masked):
         if not any(begin < e and b < end for b, e in taken):
             spans.append((begin, end, None))
+    if known:
+        taken = [(b, e) for b, e, _ in spans]
+        for match in FIRST_NAME.finditer(masked):
+            whole = known.get(match.group(0))
+            if whole and not any(match.start() < e and b < match.end() for b, e in taken):
+                spans.append((match.start(), match.end(), whole.github))
+                resolved[match.start()] = whole
     spans.sort()
     people: list[Person] = []
     out: list[str] = []
@@ -112,11 +124,24 @@ def mask(display: str, links: Links = ()) -> tuple[str, list[Person], list[str]]
         if github is None:
             github = _link_github(name, links)
         out.append(masked[position:begin])
-        people.append(Person(name, github, note))
+        whole = resolved.get(begin)
+        people.append(Person(whole.name, github, note) if whole else Person(name, github, note))
         out.append(f"{PERSON_MARK}{len(people) - 1}{PERSON_END}")
         position = end
     out.append(masked[position:])
     return "".join(out), people, quotes
+
+
+def remember(known: dict[str, Person], people: list[Person]) -> None:
+    """Learn the first names of people named in full; a first name two people share is no one's."""
+    for person in people:
+        tokens = person.name.split()
+        if len(tokens) < 2 or not FIRST_NAME.fullmatch(tokens[0]):
+            continue
+        if tokens[0] in known and known[tokens[0]].name != person.name:
+            known[tokens[0]] = Person("")  # ambiguous
+        else:
+            known[tokens[0]] = person
 
 
 def indexes(people: str) -> list[int]:

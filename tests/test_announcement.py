@@ -534,6 +534,16 @@ def test_an_effective_day_without_a_year_is_in_the_posts_year() -> None:
     assert (claim.qualifiers["date"], claim.qualifiers["level"]) == ("2025-03-01", "lead")
 
 
+def test_a_first_name_is_the_person_named_in_full_before() -> None:
+    body = (
+        "Please welcome Ann Lee as a committer of the Example Project. Later, Ann joined "
+        "Initech as a research engineer. Rust joined nothing.\n"
+    )
+    got = {(c.subject.name, c.predicate, c.object) for c in md_post(body)}
+    assert got == {("Ann Lee", "maintainer", "Example Project"),
+                   ("Ann Lee", "affiliation", "Initech")}  # fmt: skip
+
+
 def test_a_thanked_list_gives_nothing_even_under_news() -> None:
     header = "---\ntitle: Announcing Example 2.0\ndate: 2025-03-04\n---\n"
     assert md_post("Thanks to our maintainers:\n\n- Ann Lee\n- Bo Chen\n", header) == []
