@@ -26,19 +26,23 @@ from extractors._emails import (
     email_text,
     expand_emails,
 )
+from extractors._pdf_cells import (
+    drop_grades,
+    ends_with_country,
+    join_wrapped,
+    merged_plain,
+    shared_by_grid,
+)
 from extractors._pdf_footnotes import read_footnotes
+from extractors._pdf_names import (
+    is_name,
+    name_and_affiliation,
+    read_names,
+    semicolon_byline,
+    tokens_of,
+)
 from extractors._pdf_patterns import (
-    CONNECTOR_END_RE,
-    COUNTRIES,
-    GLUED_NUMBER_RE,
-    GRADE_RE,
     IGNORE_RE,
-    INLINE_MARKER_RE,
-    LONE_SOCIETY_RE,
-    NAME_NUMBER_RE,
-    NAME_SEPARATOR_RE,
-    NOT_NAME_WORDS,
-    SPACED_NUMBER_RE,
     URL_RE,
     clean,
     fix_accents,
@@ -50,7 +54,6 @@ from extractors._pdf_patterns import (
 )
 from extractors._pdf_text import Cell, Line, Segment, join_segments
 from extractors._pdf_values import Affiliation, Author, Piece
-from ingest.names import fold, same_person_name
 
 # re-exported: the reader's values and text helpers, as arxiv_pdf and the tests import them
 __all__ = [
@@ -66,10 +69,6 @@ __all__ = [
     "semicolon_byline",
 ]
 
-# A single affiliation line whose centre lies this close (fraction of the names' span) to the
-# centre of a grid of names belongs to all of them ("Microsoft Research" under four names).
-SHARED_CENTRE_TOLERANCE = 0.1
-SHARED_OVERLAP = 0.25  # ... or lies under at least this much of two names' columns
 SOFT_WRAP_MARGIN = 2.0  # sizes: a line ending this close to the block's right edge runs on
 
 
@@ -126,7 +125,7 @@ class BlockParser:
         kinds: list[tuple[str, Cell, object]] = []
         self._right = max([self._right, *(c.x1 for c in line.cells)])
         for cell in line.cells:
-            _drop_grades(cell)
+            drop_grades(cell)
             text = cell.text
             if not text or IGNORE_RE.search(cell.plain or text) or URL_RE.search(text):
                 kinds.append(("skip", cell, None))
@@ -201,108 +200,25 @@ class BlockParser:
         name_numbers: bool = False,
         spaced_numbers: bool = False,
     ) -> list[tuple[str, str, float]]:
-        """("M", marker, x) and ("T", text, x) tokens; x where the token starts (estimated
-        within a segment by its share of the characters)."""
-        tokens: list[tuple[str, str, float]] = []
-        for seg in segments:
-            if seg.sup:
-                tokens.append(("M", seg.text, seg.x))
-                continue
-            text = seg.text
-            if name_numbers:
-                text = NAME_NUMBER_RE.sub(lambda m: "\x01" + m.group(1) + "\x02", text)
-            if glued_numbers:
-                text = GLUED_NUMBER_RE.sub(lambda m: "\x01" + m.group(1) + "\x02", text)
-            if spaced_numbers:
-                text = SPACED_NUMBER_RE.sub(self._named_number, text)
-            pos = 0
-            step = (seg.end - seg.x) / max(len(text), 1)
-            for m in re.finditer(f"\x01([\\d,\\s]+)\x02|{INLINE_MARKER_RE.pattern}", text):
-                if m.start() > pos:
-                    tokens.append(("T", text[pos : m.start()], seg.x + pos * step))
-                tokens.append(("M", m.group(1) or m.group(0), seg.x + m.start() * step))
-                pos = m.end()
-            if pos < len(text):
-                tokens.append(("T", text[pos:], seg.x + pos * step))
-        return tokens
-
-    def _named_number(self, m: re.Match[str]) -> str:
-        """A spaced number before an affiliation, as a marker when a name carries it."""
-        if any(m.group(1) in a.markers for a in self.authors):
-            return "\x01" + m.group(1) + "\x02"
-        return m.group(0)
+        named = {k for a in self.authors for k in a.markers} if spaced_numbers else set()
+        return tokens_of(
+            segments,
+            glued_numbers=glued_numbers,
+            name_numbers=name_numbers,
+            spaced_numbers=spaced_numbers,
+            named=named,
+        )
 
     def _names(self, segments: list[Segment]) -> list[Author] | None:
-        """The names of a names cell, with their markers; None when the cell is not names."""
-        items: list[Author] = []
-        raw: list[str] = []
-        buffer = ""
-
-        def flush() -> bool:
-            nonlocal buffer
-            for raw_part in NAME_SEPARATOR_RE.split(buffer):
-                part = clean(raw_part)
-                if not part:
-                    continue
-                # the end of a name broken across lines: "Lee" of "...Germain / Lee4"
-                fragment = not items and _is_name_fragment(part)
-                if not fragment and not self._is_name(part):
-                    return False
-                items.append(Author(name=part, quote=raw_part.strip(" ,;:")))
-                raw.append(part)
-            buffer = ""
-            return True
-
-        if join_segments(segments).rstrip().endswith(":"):
-            return None  # a label ("SUBJECT AREAS:", "Editor:")
-        tokens = self._tokens(segments, glued_numbers=False, name_numbers=True)
-        if len(tokens) > 1 and tokens[0][0] == "M" and tokens[1][1].strip()[:1].isupper():
-            return None  # "¹ South African Astronomical Observatory": a marker leads affiliations
-        for kind, text, _x in tokens:
-            if kind == "T":
-                buffer += text
-                continue
-            if not flush():
-                return None
-            keys = marker_keys(text)
-            if items and keys:
-                items[-1].markers.extend(keys)
-        if not flush() or not items:
-            return None
-        if len(items) == 1 and len(items[0].name.split()) == 1:
-            return None  # a lone word is not a names line
-        x0 = segments[0].x
-        x1 = max(s.end for s in segments)
-        for item in items:
-            item.x0, item.x1 = x0, x1
-        return items
+        return read_names(segments, self.known)
 
     def _is_name(self, text: str) -> bool:
-        if self.known and any(same_person_name(text, k) for k in self.known):
-            return True
-        return is_name_like(text)
+        return is_name(text, self.known)
 
     def _name_and_affiliation(
         self, segments: list[Segment]
     ) -> tuple[list[Author], str, str] | None:
-        """ACM's 'NAME, Affiliation, Country' line (or 'NAME and NAME, Affiliation') ->
-        (authors, affiliation text, quote)."""
-        text = "".join(s.text for s in segments if not s.sup)
-        head, sep, rest = text.partition(",")
-        heads = [p for p in NAME_SEPARATOR_RE.split(head) if clean(p)]
-        if not sep or not heads or not all(self._is_name(clean(p)) for p in heads):
-            return None
-        if not rest.strip():
-            return None
-        rest_parts = [clean(p) for p in NAME_SEPARATOR_RE.split(rest) if clean(p)]
-        if rest_parts and all(self._is_name(p) for p in rest_parts):
-            return None
-        fonts_differ = len({s.font for s in segments if s.text.strip() and not s.sup}) > 1
-        if not (is_institution(rest) or fonts_differ):
-            return None
-        x0, x1 = segments[0].x, max(s.end for s in segments)
-        authors = [Author(name=clean(p), quote=p.strip(" ,"), x0=x0, x1=x1) for p in heads]
-        return authors, clean(rest), rest.strip(" ,")
+        return name_and_affiliation(segments, self.known)
 
     def _names_row(self, number: int, cells: list[tuple[Cell, object]]) -> None:
         new: list[Author] = []
@@ -379,7 +295,7 @@ class BlockParser:
 
     def _pieces(self, cell: Cell, *, in_block: bool = False) -> list[Piece]:
         pieces: list[Piece] = []
-        segments = _merged_plain(cell.segments) if in_block else cell.segments
+        segments = merged_plain(cell.segments) if in_block else cell.segments
         for kind, text, x in self._tokens(segments, glued_numbers=True, spaced_numbers=in_block):
             if kind == "M":
                 keys = marker_keys(text)
@@ -431,7 +347,9 @@ class BlockParser:
                 side_by_side = len(self._row_keys) > 1 and not self._alone
                 key = self._key_above(cell) if side_by_side else self._last_key
                 aff = self.keyed[key]
-                aff.text = clean(f"{aff.text} {text}") if soft_wrap else _join(aff.text, text)
+                aff.text = (
+                    clean(f"{aff.text} {text}") if soft_wrap else join_wrapped(aff.text, text)
+                )
                 aff.quote = f"{aff.quote}\n{quote}"
                 self._last_key_line = number
                 continue
@@ -450,7 +368,7 @@ class BlockParser:
             return
         self._band_closed = True
         columns = sorted({(a.x0, a.x1) for a in band})
-        if len(columns) > 1 and self._alone and _shared(cell, columns):
+        if len(columns) > 1 and self._alone and shared_by_grid(cell, columns):
             column, owners = -1, band  # one line centred under a grid of names: everyone's
         elif len(columns) > 1:
             column = min(
@@ -461,7 +379,7 @@ class BlockParser:
         else:
             column, owners = 0, band
         previous = self._column_aff.get(column)
-        complete = previous is not None and _ends_with_country(previous[0].text)
+        complete = previous is not None and ends_with_country(previous[0].text)
         if (
             previous is not None
             and previous[1] == number - 1
@@ -470,7 +388,7 @@ class BlockParser:
             )
         ):
             aff = previous[0]
-            aff.text = _join(aff.text, text)
+            aff.text = join_wrapped(aff.text, text)
             aff.quote = f"{aff.quote}\n{quote}"
             self._column_aff[column] = (aff, number)
             return
@@ -521,92 +439,3 @@ class BlockParser:
                 x0, x1 = min(columns, key=lambda c: abs((c[0] + c[1]) / 2 - x))
                 column = [a for a in band if (a.x0, a.x1) == (x0, x1)]
             self.email_groups.append(EmailGroup(group, band, column, after))
-
-
-def _drop_grades(cell: Cell) -> None:
-    """Society grades after names ("Qiang Yang, Fellow, IEEE") removed from the cell's text."""
-    if not GRADE_RE.search(cell.text):
-        return
-    for seg in cell.segments:
-        seg.text = GRADE_RE.sub("", seg.text)
-        if LONE_SOCIETY_RE.fullmatch(seg.text):
-            seg.text = ""
-    cell.segments = [s for s in cell.segments if s.text] or cell.segments
-
-
-def _merged_plain(segments: list[Segment]) -> list[Segment]:
-    """Neighbouring full-size segments as one (a bold "1" and its affiliation), so that a
-    number printed before an affiliation is seen with the text it introduces."""
-    out: list[Segment] = []
-    for seg in segments:
-        if out and not seg.sup and not out[-1].sup and not seg.column_start:
-            last = out[-1]
-            out[-1] = Segment(last.text + seg.text, False, last.x, last.size, last.font)
-        else:
-            out.append(seg)
-    return out
-
-
-def _shared(cell: Cell, columns: list[tuple[float, float]]) -> bool:
-    """The cell sits centred under the columns' span, or straddles two or more of them."""
-    left, right = columns[0][0], max(c[1] for c in columns)
-    if abs(cell.center - (left + right) / 2) <= SHARED_CENTRE_TOLERANCE * (right - left):
-        return True
-    under = [
-        c
-        for c in columns
-        if min(c[1], cell.x1) - max(c[0], cell.x0) >= SHARED_OVERLAP * (c[1] - c[0])
-    ]
-    return len(under) >= 2
-
-
-def _is_name_fragment(text: str) -> bool:
-    return (
-        len(text.split()) == 1
-        and text[:1].isupper()
-        and all(ch.isalpha() or ch in "-'’" for ch in text)
-        and fold(text) not in NOT_NAME_WORDS
-    )
-
-
-def _ends_with_country(text: str) -> bool:
-    last = text.rsplit(",", 1)[-1]
-    return fold(last).strip(" .") in COUNTRIES
-
-
-def _join(first: str, second: str) -> str:
-    """A wrapped affiliation's lines: a phrase that runs on (a line ending in a connector or
-    punctuation, or a next line starting in lower case) joins with a space, else ", "."""
-    if first.endswith("-") and second[:1].islower():
-        return clean(first[:-1] + second)
-    if first.endswith((",", ";")) or CONNECTOR_END_RE.search(first) or second[:1].islower():
-        return clean(f"{first} {second}")
-    return clean(f"{first}, {second}")
-
-
-def semicolon_byline(block: list[Line], known: list[str] | None = None) -> list[Author]:
-    """A byline of "Name, Affiliation; Name and Name, Affiliation; ..." wrapped over lines (the
-    USENIX cover page): its authors, each group's names sharing its affiliation; [] when the
-    block's first lines are not such a byline."""
-    lines: list[Line] = []
-    for line in block:
-        if "," not in line.text and ";" not in line.text:
-            break
-        lines.append(line)
-    text = " ".join(line.text for line in lines)
-    groups = [g.strip() for g in text.split(";") if g.strip()]
-    if len(groups) < 2:
-        return []
-    parser = BlockParser(known)
-    authors: list[Author] = []
-    for group in groups:
-        head, sep, rest = group.partition(",")
-        names = [clean(p) for p in NAME_SEPARATOR_RE.split(head) if clean(p)]
-        if not sep or not names or not all(parser._is_name(n) for n in names):
-            return []
-        if not is_institution(rest):
-            return []
-        page = lines[0].page
-        aff = Affiliation(text=clean(rest), quote=rest.strip(" ,"), page=page, index=1)
-        authors += [Author(name=n, quote=n, affiliations=[aff], page=page) for n in names]
-    return authors

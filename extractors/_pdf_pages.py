@@ -26,15 +26,9 @@ from datetime import datetime
 from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
 
+from extractors._pdf_layout import drop_line_numbers, split_joined_columns
 from extractors._pdf_patterns import clean, is_prose
-from extractors._pdf_text import (
-    Line,
-    Run,
-    build_lines,
-    drop_line_numbers,
-    page_runs,
-    split_joined_columns,
-)
+from extractors._pdf_text import Line, Run, build_lines, page_runs
 from ingest.errors import ExtractionError, UnsupportedFormatError
 
 # The margin stamp: "arXiv:1111.2011v2  [cond-mat.str-el]  2 Apr 2012"
