@@ -50,8 +50,10 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
     Extractors written for one kind of source (the PyTorch page, arXiv) go first, by URL and
     then by content. The two generic ones are decided by what the document holds: a dated post
     at a post URL is an announcement; a page that lists people in role lists is a governance
-    page, whatever its URL (a GitHub README, a raw OWNERS file); then any other dated post; then
-    a governance-looking URL or title. Without a snapshot (planning a run), URLs alone decide."""
+    page, whatever its URL (a GitHub README, a raw OWNERS file), unless it is a published page
+    titled as election results or role news (not a file read in its repository); then any other
+    dated post; then a governance-looking URL or title. Without a snapshot (planning a run), URLs
+    alone decide."""
     if name:
         return get(name)
     specific = [m for m in REGISTRY.values() if m not in GENERIC]
@@ -67,6 +69,8 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
         if module.matches(url, snapshot):
             return module
     if announcement.matches(url, None) and announcement.matches(url, snapshot):
+        return announcement
+    if announcement.titled_as_news(url, snapshot):  # a published page of election results
         return announcement
     if governance.lists_people(snapshot):
         return governance

@@ -43,6 +43,11 @@ URL_PATTERNS = (
     ),
 )
 NOT_ANNOUNCEMENTS = re.compile(r"persons_of_interest|governance\.(?:rst|md|html)", re.IGNORECASE)
+REPOSITORY_FILE = re.compile(
+    r"^https?://(?:(?:www\.)?github\.com/[^/]+/[^/]+/(?:blob|raw)/|raw\.githubusercontent\.com/|"
+    r"gitlab\.com/.+/-/(?:blob|raw)/)",
+    re.IGNORECASE,
+)
 # a title that says the document reports role news, whatever its URL (a PEP of election results)
 NEWS_TITLE = re.compile(
     r"\b(?:election|elections|elects|results|announcing|announcement|welcom\w*|joins|"
@@ -63,13 +68,17 @@ def matches(url: str, snapshot: Snapshot | None) -> bool:
     return post.declared and (post.title is not None or has_blocks)
 
 
-def titled_as_news(snapshot: Snapshot) -> bool:
-    """A dated document whose title reports role news ("2026 Term Steering Council election")."""
+def titled_as_news(url: str, snapshot: Snapshot) -> bool:
+    """A published page whose title reports role news ("2026 Term Steering Council election"),
+    whatever its URL: election results are news. The same file read in its repository (a GitHub
+    blob or raw URL) stays a document of record, for the governance reader."""
+    if REPOSITORY_FILE.match(url) or NOT_ANNOUNCEMENTS.search(url):
+        return False
     try:
         post = source.read(snapshot)
     except ExtractionError:
         return False
-    return post.declared and bool(NEWS_TITLE.search(post.title or ""))
+    return post.date is not None and bool(NEWS_TITLE.search(post.title or ""))
 
 
 def extract(snapshot: Snapshot) -> list[Claim]:

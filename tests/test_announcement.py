@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from extractors import announcement
+from extractors import announcement, choose
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 from tests.announcement_golden import FIXTURE_DIR, GOLDEN_URLS, golden_path, render, snapshot
@@ -700,3 +700,23 @@ def test_feeds_and_mailing_list_archives(body: bytes, expected: set[tuple[str, s
     claims = announcement.extract(Snapshot(url="https://lists.example.org/archive/1", body=body))
     got = {(c.subject.name, c.qualifiers["status"], c.qualifiers["date"]) for c in claims}
     assert got == expected
+
+
+def test_a_published_results_page_is_news_its_repository_file_is_not() -> None:
+    # CONSTRUCTED: a PEP-like election page; read at its published URL it is an announcement,
+    # read as a file in its repository it is left to the governance reader
+    text = (
+        b"PEP: 9999\nTitle: 2031 Term Example Council election\nAuthor: Ann Lee\n\n"
+        b"Schedule\n========\n\nVoting ends: December 12, 2030.\n\nResults\n=======\n\n"
+        b"The top five vote-getters are:\n\n* Bo Chen\n* Carla Diaz\n* Dan Evans\n"
+    )
+    published = "https://peps.example.org/pep-9999/"
+    repository = "https://github.com/example/peps/blob/0123abc/peps/pep-9999.rst"
+    assert choose(published, Snapshot(url=published, body=text)) is announcement
+    assert not announcement.titled_as_news(repository, Snapshot(url=repository, body=text))
+    claims = announcement.extract(Snapshot(url=published, body=text))
+    assert {(c.subject.name, c.qualifiers["date"]) for c in claims} == {
+        ("Bo Chen", "2030-12-12"),
+        ("Carla Diaz", "2030-12-12"),
+        ("Dan Evans", "2030-12-12"),
+    }
