@@ -55,16 +55,18 @@ CARD_MAX_CHARS = 160
 BLOCK_TAGS = frozenset({"p", "div", "section", "pre", "table", "ul", "ol", "dl", "blockquote"})
 
 
-def document(text: str, url: str) -> Document:
+def document(text: str, url: str, *, lists_only: bool = False) -> Document:
     tree = parse_html(text)
     if "<" in text[:2048]:
         target = stub_target_in(tree, url)
         if target:
             raise RedirectStubError(url, target)
-    return from_tree(tree)
+    return from_tree(tree, lists_only=lists_only)
 
 
-def from_tree(tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS) -> Document:
+def from_tree(
+    tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS, *, lists_only: bool = False
+) -> Document:
     node = tree.css_first("head title")
     title = collapse(node.text(deep=True)) if node is not None else None
     meta = {}
@@ -74,7 +76,7 @@ def from_tree(tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS) ->
         if key and value and key not in meta:
             meta[key] = value
     root = prepared_root(tree, roots)
-    blocks = list(_blocks(root)) if root is not None else []
+    blocks = list(_Walk(lists_only).blocks(root)) if root is not None else []
     return Document(title or None, blocks, "html", meta)
 
 
@@ -118,9 +120,13 @@ def links_of(node: LexborNode) -> Links:
 
 
 class _Walk:
-    def __init__(self) -> None:
+    """The blocks of a subtree, in document order; `lists_only`: headings and list items alone
+    (tables, paragraphs and cards are not built)."""
+
+    def __init__(self, lists_only: bool = False) -> None:
         self.lists = 0
         self.tables = 0
+        self.lists_only = lists_only
 
     def blocks(self, root: LexborNode) -> Iterator[Block]:
         stack = list(reversed(list(root.iter(include_text=False))))
@@ -136,6 +142,8 @@ class _Walk:
             elif tag in LIST_TAGS:
                 self.lists += 1
                 yield from self._list(node, self.lists)
+            elif self.lists_only:
+                stack.extend(reversed(list(node.iter(include_text=False))))
             elif tag == "dl":
                 self.lists += 1
                 yield from self._terms(node, self.lists)
@@ -217,10 +225,6 @@ class _Walk:
                 row_no=row_no,
                 header=header,
             )
-
-
-def _blocks(root: LexborNode) -> Iterator[Block]:
-    return _Walk().blocks(root)
 
 
 def _card_text(node: LexborNode) -> str:

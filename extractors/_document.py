@@ -160,32 +160,36 @@ def format_of(snapshot: Snapshot) -> str:
     return fmt
 
 
-_RECENT: dict[tuple[str, str, str], Document] = {}  # the last document parsed
+_RECENT: dict[tuple[str, str, str, bool], Document] = {}  # the last document parsed
 RECENT_MAX_BYTES = 8 << 20  # larger bodies are parsed each time they are asked for
 
 
-def parse(snapshot: Snapshot, fmt: str | None = None) -> Document:
+def parse(snapshot: Snapshot, fmt: str | None = None, *, lists_only: bool = False) -> Document:
     """The snapshot as a Document; UnsupportedFormatError for PDF, feeds and JSON.
 
     Choosing an extractor and running it both read the document: the last one parsed is kept
-    (documents are not changed by their readers), so a page is parsed once for both."""
+    (documents are not changed by their readers), so a page is parsed once for both.
+
+    `lists_only`: only headings and list items are wanted (the PyTorch page's reader); an HTML
+    page is then walked for those alone."""
     fmt = fmt or format_of(snapshot)
-    key = (snapshot.sha256, snapshot.url, fmt)
+    lists_only = lists_only and fmt == "html"
+    key = (snapshot.sha256, snapshot.url, fmt, lists_only)
     if key in _RECENT:
         return _RECENT[key]
-    document = _parse(snapshot, fmt)
+    document = _parse(snapshot, fmt, lists_only)
     _RECENT.clear()
     if len(snapshot.body) <= RECENT_MAX_BYTES:
         _RECENT[key] = document
     return document
 
 
-def _parse(snapshot: Snapshot, fmt: str) -> Document:
+def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
     text = decode(snapshot.body)
     if fmt == "html":
         from extractors import _doc_html
 
-        return _doc_html.document(text, snapshot.url)
+        return _doc_html.document(text, snapshot.url, lists_only=lists_only)
     if fmt in ("markdown", "text"):
         from extractors import _doc_markdown
 

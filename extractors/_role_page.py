@@ -132,8 +132,9 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
 
 def person_of(item: Item) -> tuple[str, str | None, bool] | None:
     """(name, github user, emeritus) of a list item, or None when it names nobody."""
-    text, markers = EMERITUS.subn(" ", item.text)
-    text = collapse(text)
+    text, markers = EMERITUS.subn(" ", item.text)  # item texts come collapsed from the layer
+    if markers:
+        text = collapse(text)
     github: str | None = None
     handle_label: str | None = item.links[0][0] if item.links else None
     for label, target in item.links:
@@ -142,11 +143,19 @@ def person_of(item: Item) -> tuple[str, str | None, bool] | None:
             github, handle_label = match.group(1).lower(), label
             break
     if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
-        span = _last_handle_group(text, collapse(handle_label))
+        span = _last_handle_group(text, handle_label)
         if span is not None:
             text = text[: span[0]] + " " + text[span[1] :]
-    name = collapse(without_controls(text)).strip(NAME_EDGE_PUNCT)
+    if span_or_controls(text):
+        text = collapse(without_controls(text))
+    name = text.strip(NAME_EDGE_PUNCT)
     return (name, github, markers > 0) if name else None
+
+
+def span_or_controls(text: str) -> bool:
+    """The text needs collapsing again: a removed group left a double space, or it holds
+    control characters."""
+    return "  " in text or not text.isprintable()
 
 
 def _last_handle_group(text: str, label: str) -> tuple[int, int] | None:

@@ -135,7 +135,7 @@ def _parse(snapshot: Snapshot) -> _document.Document:
         raise UnsupportedFormatError(
             snapshot.url, f"{fmt} is not a format {NAME} reads (HTML, Markdown, reStructuredText)"
         )
-    return _document.parse(snapshot, fmt)
+    return _document.parse(snapshot, fmt, lists_only=True)
 
 
 def _validated(rows: Iterator[dict[str, Any]]) -> Iterator[Claim]:
