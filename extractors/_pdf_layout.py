@@ -72,6 +72,10 @@ def _layout_rows(layout: str) -> list[list[tuple[int, str]]]:
     ]
 
 
+def _key(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -85,11 +89,18 @@ def split_joined_columns(runs: list[Run], layout: str) -> list[Run]:
         for i, (col, text) in enumerate(chunks):
             starts.setdefault(text, set()).add(col)
             for j in range(i + 2, len(chunks) + 1):
-                spans.setdefault(" ".join(t for _, t in chunks[i:j]), chunks[i:j])
+                spans.setdefault(_key(" ".join(t for _, t in chunks[i:j])), chunks[i:j])
     flat = [r for r in runs if r.font != "rotated" and "\n" not in r.text.strip()]
     if not flat:
         return runs
-    joined = {id(r): spans[_norm(r.text)] for r in flat if _norm(r.text) in spans}
+    # a run printed as a column of its own (after a gap in its layout row) starts a cell, however
+    # wide its glyphs are said to be ("Google Research" beside "Google Research")
+    later = {_key(t) for chunks in rows for _, t in chunks[1:] if len(t.split()) >= 2}
+    for run in flat:
+        if _key(run.text) in later:
+            run.column_start = True
+    # matched without spaces: pypdf may join two columns with none ("Google ResearchGoogle ...")
+    joined = {id(r): spans[_key(r.text)] for r in flat if _key(r.text) in spans}
     if not joined:
         return runs
     # a text printed elsewhere within one chunk is not a column gap ("Mukund Sundararajan * 1"

@@ -23,7 +23,7 @@ from extractors._pdf_patterns import (
     is_name_like,
     marker_keys,
 )
-from extractors._pdf_text import Line, Segment, join_segments
+from extractors._pdf_text import WORD_GAP, Line, Segment, join_segments
 from extractors._pdf_values import Affiliation, Author
 from ingest.names import same_person_name
 
@@ -45,11 +45,23 @@ def tokens_of(
         return "\x01" + m.group(1) + "\x02" if m.group(1) in named else m.group(0)
 
     tokens: list[tuple[str, str, float]] = []
-    for seg in segments:
+    for i, seg in enumerate(segments):
+        if seg.sup and glued_numbers and _inside_word(segments, i):
+            tokens.append(("T", seg.text, seg.x))  # "NLP²CT Lab": part of a word
+            continue
         if seg.sup:
             tokens.append(("M", seg.text, seg.x))
             continue
         text = seg.text
+        previous = segments[i - 1] if i > 0 else None
+        if (  # two runs printed apart that pypdf gave no space between
+            previous is not None
+            and not previous.sup
+            and text[:1].strip()
+            and previous.text[-1:].strip()
+            and seg.x - previous.end > WORD_GAP * max(seg.size, previous.size)
+        ):
+            text = " " + text
         if name_numbers:
             text = NAME_NUMBER_RE.sub(lambda m: "\x01" + m.group(1) + "\x02", text)
         if glued_numbers:
@@ -66,6 +78,20 @@ def tokens_of(
         if pos < len(text):
             tokens.append(("T", text[pos:], seg.x + pos * step))
     return tokens
+
+
+def _inside_word(segments: list[Segment], i: int) -> bool:
+    """The raised segment `i` sits between two letters with no space: a superscript in a word."""
+    before = segments[i - 1].text if i > 0 else ""
+    after = segments[i + 1].text if i + 1 < len(segments) else ""
+    return (
+        segments[i].text.strip().isdigit()
+        and len(segments[i].text.strip()) == 1
+        and before[-1:].isupper()
+        and after[:1].isupper()
+        and not segments[i - 1].sup
+        and not segments[i + 1].sup
+    )
 
 
 def read_names(segments: list[Segment], known: list[str]) -> list[Author] | None:

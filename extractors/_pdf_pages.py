@@ -47,6 +47,8 @@ BLOCK_END_RE = re.compile(
 PDF_MAGIC = b"%PDF"
 MAX_CONTENT_BYTES = 8_000_000  # decoded content stream of one page
 MAX_BLOCK_LINES = 60
+# A word running into a capitalised one with no space ("ResearchGoogle"): two columns' texts.
+GLUED_WORDS_RE = re.compile(r"[a-z]{2}[A-Z][a-z]")
 GLUED_ROW_WORDS = 4  # capitalised words in one run without separators: maybe glued columns
 TITLE_MIN_RATIO = 1.15  # title text is at least this much larger than body text
 TITLE_REGION = 0.45  # the title sits in the top part of the page
@@ -289,6 +291,8 @@ def glued_row(block: list[Line]) -> bool:
     """A byline line printed as one run of several unseparated names ("Kaiming He Xiangyu
     Zhang Shaoqing Ren Jian Sun"): only the layout-mode text shows its column gaps."""
     for line in block:
+        if any(GLUED_WORDS_RE.search(c.text) for c in line.cells):  # "ResearchGoogle"
+            return True
         for seg in line.segments:
             words = seg.text.split()
             if (

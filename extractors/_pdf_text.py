@@ -35,7 +35,7 @@ BASELINE_TOLERANCE = 0.3
 # Average glyph width as a fraction of the font size (proportional Latin fonts).
 AVERAGE_GLYPH_WIDTH = 0.5
 # A gap wider than this many font sizes between two runs of a line separates columns.
-COLUMN_GAP = 2.5
+COLUMN_GAP = 2.2
 COLUMN_START_CELLS = 8  # cells starting at one x: a column's left edge
 # Runs of a size below this share of the other's are another column after a word-sized gap.
 OTHER_SIZE_RATIO = 0.85

@@ -53,7 +53,7 @@ from extractors._pdf_pages import (
     open_pdf,
     quiet_pypdf,
 )
-from extractors._pdf_text import Line
+from extractors._pdf_text import Cell, Line
 from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
 
@@ -69,7 +69,8 @@ ARXIV_PDF_URL_RE = re.compile(
 DOI_RE = re.compile(r"\b(?:doi\.org/|doi:\s*|DOI:?\s*)(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;])", re.I)
 MAX_PAGES_READ = 2
 MAX_LATER_PAGES = 12  # pages read for an affiliation list printed after page 1
-SIDEBAR_GAP = 5.0  # points: cells ending this far left of every name are a sidebar
+SIDEBAR_GAP = 5.0  # points: cells ending this far left of the byline ...
+SIDEBAR_SIZE_RATIO = 0.9  # ... in type smaller than the names' are a sidebar
 
 
 @dataclass
@@ -185,18 +186,24 @@ def _attach_later(found: list[Author], reader: PageReader) -> None:
 
 
 def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
-    """The block without the cells printed wholly left of the byline (a sidebar beside it);
-    None when there are none."""
+    """The block without the cells printed wholly left of the byline in smaller type (a sidebar
+    beside it); None when there are none."""
     if not found:
         return None
     # the byline: where most names start (a label in the sidebar may be read as a name too)
     byline = Counter(round(a.x0) for a in found).most_common(1)[0][0]
     left = byline - SIDEBAR_GAP
-    if not any(c.x1 < left for line in block for c in line.cells):
+    starts = {round(a.x0) for a in found}
+    names = max((c.size for line in block for c in line.cells if round(c.x0) in starts), default=0)
+
+    def sidebar(cell: Cell) -> bool:
+        return cell.x1 < left and cell.size < SIDEBAR_SIZE_RATIO * names
+
+    if not any(sidebar(c) for line in block for c in line.cells):
         return None
     out: list[Line] = []
     for line in block:
-        cells = [c for c in line.cells if c.x1 >= left]
+        cells = [c for c in line.cells if not sidebar(c)]
         if cells:
             segments = [s for c in cells for s in c.segments]
             out.append(Line(y=line.y, page=line.page, segments=segments, cells=cells))
