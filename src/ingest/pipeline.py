@@ -21,7 +21,6 @@ from ingest.names import fold
 from ingest.outcome import OutcomeStatus, SourceOutcome
 from ingest.resolve import Resolver
 from ingest.settings import Settings, get_settings
-from ingest.settled import settle_key, settled_record
 
 if TYPE_CHECKING:  # the database layer loads only where a step uses it: `ingest extract` never
     from ingest.store import Store
@@ -172,6 +171,7 @@ def process_claims(
     """
     from ingest.queue import enqueue
     from ingest.references import cited, refresh_accessed
+    from ingest.settled import settle_key, settled_record  # the database layer: here only
 
     outcome = SourceOutcome(
         url=source.url,
