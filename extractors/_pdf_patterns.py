@@ -78,7 +78,10 @@ IGNORE_RE = re.compile(
     r"^accepted\b|^published\b|^copyright|^proceedings\b|work performed|performed while|"
     r"done while|while (at|visiting)|internship|^editors?:|^orientador|^co-orientador|"
     r"^(advisor|supervisor)s?\b|\binterns? at\b|supported by|funded by|^\(?©|"
-    r"(?-i:^[a-z0-9.-]+\.(com|org|net|edu|gov|io|ai)(\.[a-z]{2})?$)",
+    r"(?-i:^[a-z0-9.-]+\.(com|org|net|edu|gov|io|ai)(\.[a-z]{2})?$)|"
+    # a date alone on its line: "March 3, 2024", "3 March 2024", "2024-03-03"
+    r"^(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
+    r"(?:\d{1,2},?\s+)?\d{4}$|^\d{4}-\d{2}-\d{2}$",
     re.I,
 )
 # Spacing accents that some TeX fonts draw before the letter ("Teˇsanovi´c" -> "Tešanović").

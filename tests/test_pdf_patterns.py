@@ -1,0 +1,42 @@
+"""Text tests of the author block reader (extractors._pdf_patterns, extractors._pdf_cells)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors._pdf_cells import drop_grades, ends_with_country, join_wrapped
+from extractors._pdf_patterns import IGNORE_RE, fix_accents, is_name_like
+from extractors._pdf_text import Cell, Segment
+
+
+@pytest.mark.parametrize("text", ["March 3, 2024", "3 March 2024", "2024-03-03", "Dec. 2019"])
+def test_a_date_alone_is_not_an_affiliation(text: str) -> None:
+    assert IGNORE_RE.search(text)
+
+
+@pytest.mark.parametrize("text", ["Marchetti Lab", "University of Maryland", "May Lee"])
+def test_names_and_places_that_look_like_months_are_kept(text: str) -> None:
+    assert not IGNORE_RE.search(text)
+
+
+def test_accents_drawn_before_or_after_their_letter() -> None:
+    assert fix_accents("Teˇsanovi´c") == "Tešanović"  # TeX: before the letter
+    assert fix_accents("He´ le` ne, Universite´ Paris") == "Hélène, Université Paris"  # after
+
+
+def test_society_grades_leave_the_names() -> None:
+    seg = Segment("Ann Lee, Student Member, IEEE, Bo Chen, Fellow, IEEE", False, 0, 10, "Times")
+    cell = Cell([seg], 1, 700)
+    drop_grades(cell)
+    assert cell.text == "Ann Lee, Bo Chen"
+
+
+def test_wrapped_lines_and_finished_addresses() -> None:
+    assert join_wrapped("Department of", "Physics") == "Department of Physics"
+    assert join_wrapped("Univer-", "sity of Oslo") == "University of Oslo"
+    assert (
+        join_wrapped("Dept. of Physics", "Lund University") == "Dept. of Physics, Lund University"
+    )
+    assert ends_with_country("Rua Xavier Sigaud 150, Rio de Janeiro, Brazil")
+    assert not ends_with_country("Department of Physics, Lund University")
+    assert not is_name_like("South Africa Observatory")
