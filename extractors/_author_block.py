@@ -399,6 +399,7 @@ class BlockParser:
         self._column_aff[column] = (aff, number)
 
     def _resolve_markers(self, page_lines: list[Line], block: list[Line]) -> None:
+        self._split_runs_of_digits()
         wanted = {k for a in self.authors for k in a.markers if k not in self.keyed}
         if any(a.markers for a in self.authors):  # footnotes below: affiliations, or emails
             in_block = {id(line) for line in block}
@@ -422,6 +423,24 @@ class BlockParser:
                     author.affiliations.append(ordered[0])
         rest = [a for a in self.affiliations if a not in ordered]
         self.affiliations = ordered + rest
+
+    def _split_runs_of_digits(self) -> None:
+        """ "Firstname Last135": a run of digits no affiliation is keyed by, whose every digit
+        is one, is that many markers."""
+        for author in self.authors:
+            markers: list[str] = []
+            for key in author.markers:
+                digits = list(key)
+                if (
+                    key.isdigit()
+                    and len(key) > 1
+                    and key not in self.keyed
+                    and all(d in self.keyed for d in digits)
+                ):
+                    markers.extend(digits)
+                else:
+                    markers.append(key)
+            author.markers = markers
 
     # -- emails
 

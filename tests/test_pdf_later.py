@@ -1,5 +1,6 @@
-"""An affiliation list printed on a later page (extractors._pdf_later) and footnote affiliations
-(extractors._pdf_footnotes), on real papers and on text."""
+"""An affiliation list printed on a later page (extractors._pdf_later), footnote affiliations
+(extractors._pdf_footnotes) and markers glued to names, on real papers, text and a constructed
+page."""
 
 from __future__ import annotations
 
@@ -54,4 +55,31 @@ def test_a_footnote_affiliation_wrapped_over_two_lines_and_cut_before_its_note()
     paper = parse_paper((TRAIN / "1902.01046v1.pdf").read_bytes())
     assert {a.affiliations[0].text for a in paper.authors} == {
         "Google Inc., Mountain View, CA, USA"
+    }
+
+
+def test_a_run_of_digits_glued_to_a_name_is_one_marker_per_digit() -> None:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(
+        "pdfgen", Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "pdfgen.py"
+    )
+    assert spec is not None and spec.loader is not None
+    pdfgen = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("pdfgen", pdfgen)
+    spec.loader.exec_module(pdfgen)
+    T = pdfgen.TextItem
+    page = [
+        T(72, 700, "Markers Glued To Names", 16, "Helvetica-Bold"),
+        T(72, 670, "Ann Lee135, Bo Chen2", 11),
+        T(72, 652, "1Cedar Valley University, 2Nimbus Labs, 3Aurora Institute,", 9),
+        T(72, 640, "5Lakeside College", 9),
+        T(72, 610, "Abstract", 12, "Helvetica-Bold"),
+    ]
+    paper = parse_paper(pdfgen.make_pdf([page]))
+    by_name = {a.name: [x.text for x in a.affiliations] for a in paper.authors}
+    assert by_name == {
+        "Ann Lee": ["Cedar Valley University", "Aurora Institute", "Lakeside College"],
+        "Bo Chen": ["Nimbus Labs"],
     }
