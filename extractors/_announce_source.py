@@ -126,6 +126,21 @@ def read(snapshot: Snapshot) -> Post:
     return post
 
 
+def title_of(snapshot: Snapshot) -> str | None:
+    """The document's title, cheaply: from the document layer's (cached) parse of the page, or
+    from the page's own header when it has one."""
+    text = decode(snapshot.body[:65536])
+    if text.lstrip().startswith("{") or _doc_feed.is_feed(text) or _doc_feed.is_mbox(snapshot.body):
+        return None
+    meta, _ = header(text)
+    if meta:
+        return _title(meta, None, "markdown")
+    document = _document.parse(snapshot)
+    return _title(dict(document.meta), document.title, document.format) or _first_heading(
+        document.blocks
+    )
+
+
 def header(text: str) -> tuple[dict[str, Any], str]:
     """The header's fields and the body with the header blanked out (same line numbers)."""
     lines = text.splitlines(keepends=True)

@@ -74,7 +74,9 @@ def titled_as_news(url: str, snapshot: Snapshot) -> bool:
     blob or raw URL) stays a document of record, for the governance reader."""
     if REPOSITORY_FILE.match(url) or NOT_ANNOUNCEMENTS.search(url):
         return False
-    try:
+    try:  # the title first, from the document the governance reader would parse anyway
+        if not NEWS_TITLE.search(source.title_of(snapshot) or ""):
+            return False
         post = source.read(snapshot)
     except ExtractionError:
         return False
