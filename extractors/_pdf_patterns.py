@@ -21,7 +21,12 @@ MARKER_CHARS = SYMBOL_MARKERS + GREEK_MARKERS
 # Pieces of a superscript run that are marker keys: numbers, single letters, symbols.
 MARKER_KEY_RE = re.compile(r"\d+|[^\W\d_]|[^\w\s,;.()\[\]]")
 # An inline (full-size) symbol marker inside text ("#1515" is a number, not a marker).
-INLINE_MARKER_RE = re.compile(f"#(?!\\d)|[{re.escape(MARKER_CHARS.replace('#', ''))}]")
+# "+" and "$" only where a marker stands: after a name ("Schapire+,") or before an affiliation
+# ("+Dept. of ..."), never inside a word ("KB+Text", "C++").
+INLINE_MARKER_RE = re.compile(
+    f"#(?!\\d)|[{re.escape(MARKER_CHARS.replace('#', ''))}]|"
+    r"(?<=[^\W\d_])[+$](?=[\s,;*∗†‡]|$)|(?:(?<=^)|(?<=\s))[+$](?=[A-Z])"
+)
 # A number glued to the capital that starts an affiliation ("1MoE Key Lab"), at the start of a
 # cell or after a comma: an unraised numeric marker.
 GLUED_NUMBER_RE = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=[,;]))(\d{1,2})(?=[A-Z][a-z])")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractors._pdf_cells import drop_grades, ends_with_country, join_wrapped
-from extractors._pdf_patterns import IGNORE_RE, fix_accents, is_name_like
+from extractors._pdf_patterns import IGNORE_RE, INLINE_MARKER_RE, fix_accents, is_name_like
 from extractors._pdf_text import Cell, Segment
 
 
@@ -40,3 +40,17 @@ def test_wrapped_lines_and_finished_addresses() -> None:
     assert ends_with_country("Rua Xavier Sigaud 150, Rio de Janeiro, Brazil")
     assert not ends_with_country("Department of Physics, Lund University")
     assert not is_name_like("South Africa Observatory")
+
+
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [
+        ("Robert Schapire+, Ann Lee$", ["+", "$"]),
+        ("+Dept. of Computer Science", ["+"]),
+        ("KB+Text search", []),
+        ("C++ Lab, costs $5", []),
+        ("Ann Lee*#, #1515 Main St", ["*", "#"]),
+    ],
+)
+def test_symbol_markers_only_where_a_marker_stands(text: str, markers: list[str]) -> None:
+    assert [m.group(0) for m in INLINE_MARKER_RE.finditer(text)] == markers
