@@ -14,29 +14,33 @@ and may define
         iterator is exhausted (`claims_of` gives either, one claim at a time)
 
 `choose(url, snapshot, name=None)` picks one: by explicit name, else by URL and content (see it).
+This package is an `ingest.extraction.ExtractorSet`: flows/ and the command line pass it to the
+library functions that choose or run an extractor (ingest never imports extractors).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from types import ModuleType
 
 from ingest.errors import NoExtractorError
+from ingest.extraction import AtomReader, Extractor, PaperReader
 from ingest.models import Claim, Snapshot
 
 from . import announcement, arxiv_atom, arxiv_pdf, governance, pytorch_governance
 
-REGISTRY: dict[str, ModuleType] = {
+REGISTRY: dict[str, Extractor] = {
     pytorch_governance.NAME: pytorch_governance,
     arxiv_atom.NAME: arxiv_atom,
     arxiv_pdf.NAME: arxiv_pdf,
     announcement.NAME: announcement,
     governance.NAME: governance,
 }
-GENERIC = (announcement, governance)  # chosen by content when there is a snapshot
+GENERIC: tuple[Extractor, ...] = (announcement, governance)  # chosen by content, given a snapshot
+ARXIV_ATOM: AtomReader = arxiv_atom  # the arXiv stage's readers: API answers, and a paper's PDF
+ARXIV_PDF: PaperReader = arxiv_pdf
 
 
-def get(name: str) -> ModuleType:
+def get(name: str) -> Extractor:
     try:
         return REGISTRY[name]
     except KeyError:
@@ -44,7 +48,7 @@ def get(name: str) -> ModuleType:
         raise NoExtractorError(name, f"no extractor named '{name}' (known: {known})") from None
 
 
-def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) -> ModuleType:
+def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) -> Extractor:
     """The extractor for a URL (and, given it, the snapshot's content).
 
     Extractors written for one kind of source (the PyTorch page, arXiv) go first, by URL and
@@ -83,13 +87,13 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
     raise NoExtractorError(url, "no extractor claims this URL or its content")
 
 
-def claims_of(module: ModuleType, snapshot: Snapshot) -> Iterator[Claim]:
+def claims_of(module: Extractor, snapshot: Snapshot) -> Iterator[Claim]:
     """The module's claims of the snapshot, one at a time (its `iter_claims` when it has one)."""
     stream = getattr(module, "iter_claims", None)
     found = stream(snapshot) if stream is not None else module.extract(snapshot)
     return iter(found)
 
 
-def tag(module: ModuleType) -> str:
+def tag(module: Extractor) -> str:
     """The `extractor` field claims carry, e.g. 'pytorch_governance/1'."""
     return f"{module.NAME}/{module.VERSION}"

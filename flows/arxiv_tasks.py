@@ -14,6 +14,7 @@ from typing import Any
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
+import extractors
 from flows.tasks import ARXIV_RETRIES, ARXIV_RETRY_DELAYS, fetch_source, retry_transient
 from ingest.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult, AtomPage
 from ingest.arxiv_stage import (
@@ -66,7 +67,9 @@ def process_metadata_task(
     profiles: dict[str, Profile],
     accessed: date | None = None,
 ) -> list[SourceOutcome]:
-    return process_metadata(store, settings, batch.pages, ids, profiles, accessed)
+    return process_metadata(
+        store, settings, batch.pages, ids, profiles, accessed, extractors=extractors
+    )
 
 
 @task(name="process-arxiv-pdf", cache_policy=NO_CACHE)
@@ -81,7 +84,14 @@ def process_pdf_task(
 ) -> SourceOutcome:
     try:
         return process_pdf(
-            store, settings, paper, snapshot, profiles, status=status, accessed=accessed
+            store,
+            settings,
+            paper,
+            snapshot,
+            profiles,
+            status=status,
+            accessed=accessed,
+            extractors=extractors,
         )
     except IngestError as exc:
         return record_failure(store, pdf_source(paper.id, paper.title), exc, fetch=True)
@@ -138,7 +148,10 @@ def check_arxiv(
             )
         else:
             outcomes += process_metadata_task(store, settings, batch, ids, profiles, accessed)
-            papers = {pid: paper for pid, (paper, _snap) in papers_in(batch.pages).items()}
+            papers = {
+                pid: paper
+                for pid, (paper, _snap) in papers_in(batch.pages, extractors=extractors).items()
+            }
     new: dict[str, Paper] = {}
     for pid in sorted(profiles):
         for name in author_names(profiles[pid]):
@@ -151,7 +164,9 @@ def check_arxiv(
                     record_failure(store, Source(url=f"arxiv author query {name}"), exc)
                 )
                 continue
-            outcome, mine = process_search(store, settings, pid, found.query, found.pages, profiles)
+            outcome, mine = process_search(
+                store, settings, pid, found.query, found.pages, profiles, extractors=extractors
+            )
             if outcome is not None:
                 outcomes.append(outcome)
             for paper in mine:
@@ -183,7 +198,7 @@ def check_paper(
     if keep:
         keep(batch.pages)
     [meta] = process_metadata_task(store, settings, batch, [arxiv_id], profiles, accessed)
-    found = papers_in(batch.pages)
+    found = papers_in(batch.pages, extractors=extractors)
     if arxiv_id not in found:
         return meta
     paper = found[arxiv_id][0]

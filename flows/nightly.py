@@ -16,6 +16,7 @@ from prefect import flow
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
+import extractors
 from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
 from flows.dask_runner import dask_runner
@@ -114,7 +115,7 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
     )
     accessed = None if replay else utcnow().date()  # a replay is not an access
     try:
-        todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles)
+        todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles, extractors=extractors)
         ctx.store.upsert_sources(todo.sources)
         ctx.store.start_run(report.run_id, "nightly")
         with ctx.client(replay, day) as client, dask_runner(ctx.settings) as runner:

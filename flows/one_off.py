@@ -9,6 +9,7 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 
+import extractors
 from flows.arxiv_tasks import check_paper
 from flows.context import RunContext
 from flows.tasks import fetch_source, process_feed, process_file, process_source
@@ -27,7 +28,8 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
     ctx = RunContext.open()
     report = RunReport(run_id=uuid.uuid4().hex[:12], kind="one-off", started=iso_z(utcnow()))
     try:
-        source = source_for(url, load_registry(ctx.settings.sources_file), extractor)
+        registry = load_registry(ctx.settings.sources_file)
+        source = source_for(url, registry, extractor, extractors=extractors)
         ctx.store.upsert_source(source)
         outcome: SourceOutcome
         accessed = None if ctx.settings.replay else utcnow().date()  # a replay is no access

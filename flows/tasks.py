@@ -11,6 +11,7 @@ from typing import Any
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
+import extractors
 from flows.context import open_client, replay_of
 from ingest.batches import (
     FetchAnswer,
@@ -99,7 +100,9 @@ def process_batch(
 ) -> list[SourceOutcome]:
     """Store, extract, diff and enqueue one fetched batch (unchanged sources whose last check
     still holds: only recorded as checked), in this process: the database has one writer."""
-    return process_fetched(store, settings, jobs, answers, profiles, accessed, run_id)
+    return process_fetched(
+        store, settings, jobs, answers, profiles, accessed, run_id, extractors=extractors
+    )
 
 
 @task(name="process-source", cache_policy=NO_CACHE)
@@ -112,7 +115,9 @@ def process_source(
     accessed: date | None = None,
 ) -> SourceOutcome:
     """Store, extract (unless unchanged), diff and enqueue one fetched source."""
-    return source_fetched(store, settings, source, fetched, profiles, accessed)
+    return source_fetched(
+        store, settings, source, fetched, profiles, accessed, extractors=extractors
+    )
 
 
 @task(name="process-file", cache_policy=NO_CACHE)
@@ -130,7 +135,14 @@ def process_file(
         "unchanged" if state.get("last_sha256") == snapshot.sha256 else "fetched"
     )
     outcome = process_snapshot(
-        store, settings, source, snapshot, profiles, status=status, extractor_name=extractor
+        store,
+        settings,
+        source,
+        snapshot,
+        profiles,
+        status=status,
+        extractor_name=extractor,
+        extractors=extractors,
     )
     store.record_fetch(source.url, status, sha256=snapshot.sha256)
     return outcome
@@ -151,4 +163,4 @@ def check_reference(
 @task(name="process-feed", cache_policy=NO_CACHE)
 def process_feed(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
     """A feed: stored, and its new entries registered as sources."""
-    return feed_fetched(store, source, fetched)
+    return feed_fetched(store, source, fetched, extractors=extractors)

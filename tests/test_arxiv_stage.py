@@ -9,10 +9,13 @@ from __future__ import annotations
 import httpx
 import pytest
 
+import extractors
 from flows.arxiv_tasks import process_pdf_task, read_pdf
 from flows.tasks import fetch_source
 from ingest.arxiv_client import AtomPage
 from ingest.arxiv_stage import (
+    ATOM_EXTRACTOR,
+    PDF_EXTRACTOR,
     Paper,
     arxiv_id_of,
     author_names,
@@ -41,6 +44,14 @@ def page_for(fragment: str) -> AtomPage:
 
 def batch_page() -> AtomPage:
     return page_for("id_list=1511.06434%2C")
+
+
+def test_the_stage_names_the_extractors_it_is_handed() -> None:
+    # ingest does not import extractors: the sources it registers name them by these constants
+    assert extractors.ARXIV_ATOM.NAME == ATOM_EXTRACTOR
+    assert extractors.ARXIV_PDF.NAME == PDF_EXTRACTOR
+    assert extractors.get(ATOM_EXTRACTOR) is extractors.ARXIV_ATOM
+    assert extractors.get(PDF_EXTRACTOR) is extractors.ARXIV_PDF
 
 
 def test_arxiv_ids_from_urls_and_works() -> None:
@@ -74,7 +85,12 @@ def test_metadata_confirms_cited_authorship_and_flags_what_profiles_lack(
 ) -> None:
     profiles = load_profiles(workspace.profiles_dir)
     ids = cited_ids(profiles)
-    outcomes = {o.url: o for o in process_metadata(store, workspace, [batch_page()], ids, profiles)}
+    outcomes = {
+        o.url: o
+        for o in process_metadata(
+            store, workspace, [batch_page()], ids, profiles, extractors=extractors
+        )
+    }
     assert len(outcomes) == len(ids)
     gpt = outcomes["https://arxiv.org/abs/2410.21276"]
     assert gpt.status == "failed" and "2410.21276" in (gpt.error or "")
@@ -84,12 +100,12 @@ def test_metadata_confirms_cited_authorship_and_flags_what_profiles_lack(
     # Natalia's and Alban's authorship are confirmed; Soumith's profile lacks it
     assert flagged == {("soumith-chintala", "added", "arXiv:1912.01703")}
     assert "Adam Paszke" in paper.unknown_people
-    again = process_metadata(store, workspace, [batch_page()], ids, profiles)
+    again = process_metadata(store, workspace, [batch_page()], ids, profiles, extractors=extractors)
     assert {o.url: o.status for o in again}["https://arxiv.org/abs/1912.01703"] == "unchanged"
 
 
 def seed_paper(arxiv_id: str) -> tuple[Paper, Snapshot]:
-    return papers_in([batch_page()])[arxiv_id]
+    return papers_in([batch_page()], extractors=extractors)[arxiv_id]
 
 
 def pdf_snapshot(paper: Paper) -> Snapshot:
@@ -100,7 +116,15 @@ def pdf_snapshot(paper: Paper) -> Snapshot:
 def test_pdf_confirms_the_seed_affiliations(store: Store, workspace: Settings) -> None:
     profiles = load_profiles(workspace.profiles_dir)
     paper, _ = seed_paper("1912.01703")
-    outcome = process_pdf(store, workspace, paper, pdf_snapshot(paper), profiles, status="fetched")
+    outcome = process_pdf(
+        store,
+        workspace,
+        paper,
+        pdf_snapshot(paper),
+        profiles,
+        status="fetched",
+        extractors=extractors,
+    )
     assert outcome.status == "fetched" and not outcome.alerts
     flags = [
         (c["profile"], c["kind"], c["claim"]["predicate"], c["claim"]["object"])
@@ -132,7 +156,13 @@ def test_an_older_papers_affiliation_is_never_removed_by_a_newer_one(
     )
     paper, _ = seed_paper("1805.02867")
     outcome = process_pdf(
-        store, workspace, paper, pdf_snapshot(paper), {"ada": profile}, status="fetched"
+        store,
+        workspace,
+        paper,
+        pdf_snapshot(paper),
+        {"ada": profile},
+        status="fetched",
+        extractors=extractors,
     )
     assert not [c for c in outcome.changes if c["kind"] == "removed"]
     assert [
@@ -192,7 +222,13 @@ def test_author_query_adds_new_authorship_of_that_person_only(
     profiles = load_profiles(workspace.profiles_dir)
     page = page_for("Soumith+Chintala")
     outcome, papers = process_search(
-        store, workspace, "soumith-chintala", 'au:"Soumith Chintala"', [page], profiles
+        store,
+        workspace,
+        "soumith-chintala",
+        'au:"Soumith Chintala"',
+        [page],
+        profiles,
+        extractors=extractors,
     )
     assert outcome is not None and not outcome.alerts
     assert {c["profile"] for c in outcome.changes} == {"soumith-chintala"}
@@ -208,16 +244,28 @@ def test_author_queries_of_known_papers_flag_nothing_new(
 ) -> None:
     profiles = load_profiles(workspace.profiles_dir)
     pid = "alban-desmaison" if "Alban" in fragment else "natalia-gimelshein"
-    outcome, _ = process_search(store, workspace, pid, fragment, [page_for(fragment)], profiles)
+    outcome, _ = process_search(
+        store, workspace, pid, fragment, [page_for(fragment)], profiles, extractors=extractors
+    )
     assert outcome is not None
     assert [c for c in outcome.changes if c["claim"]["predicate"] == "author_of"] == []
 
 
 def test_the_same_fact_from_metadata_and_pdf_is_one_flag(store: Store, workspace: Settings) -> None:
     profiles = load_profiles(workspace.profiles_dir)
-    process_metadata(store, workspace, [batch_page()], ["1912.01703"], profiles)
+    process_metadata(
+        store, workspace, [batch_page()], ["1912.01703"], profiles, extractors=extractors
+    )
     paper, _ = seed_paper("1912.01703")
-    process_pdf(store, workspace, paper, pdf_snapshot(paper), profiles, status="fetched")
+    process_pdf(
+        store,
+        workspace,
+        paper,
+        pdf_snapshot(paper),
+        profiles,
+        status="fetched",
+        extractors=extractors,
+    )
     authorship = [
         c
         for c in store.list_changes(status="pending", profile="soumith-chintala")

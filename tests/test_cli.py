@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import extractors
 from ingest.cli import main
 from ingest.settings import Settings
 
@@ -87,6 +88,7 @@ def test_review_commands_round_trip(workspace: Settings) -> None:
         source,
         snapshot_from_file(STABLE_URL, LATEST, 10**8),
         load_profiles(workspace.profiles_dir),
+        extractors=extractors,
     )
     store.close()
 

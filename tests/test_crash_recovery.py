@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import extractors
 from ingest.documents import snapshot_from_file
 from ingest.models import Source
 from ingest.pipeline import process_snapshot
@@ -163,6 +164,7 @@ def test_kill_9_mid_run_then_rerun_loses_and_doubles_nothing(
         src,
         snapshot_from_file(src.url, GOVERNANCE / "persons_of_interest.7f149bc3.md", 10**8),
         load_profiles(workspace.profiles_dir),
+        extractors=extractors,
     )
     decide(store, workspace.profiles_dir, outcome.changes[0]["id"], "rejected", "ed", note="no")
     store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import extractors
 from ingest.errors import ExtractionError
 from ingest.feeds import FEED, entries, record_feed
 from ingest.fetch import FetchResult
@@ -39,12 +40,12 @@ def test_rss_and_atom_entries() -> None:
 
 def test_new_entries_become_sources_once(store: Store) -> None:
     feed = Source(url=FEED_URL, extractor=FEED, publisher="PyTorch")
-    first = record_feed(store, feed, fetched(RSS))
+    first = record_feed(store, feed, fetched(RSS), extractors=extractors)
     assert first.alerts == ["feed: new entry https://pytorch.org/blog/pytorch-at-nvidia-gtc-2026/"]
     [found] = store.discovered_sources()
     assert found.feed == FEED_URL and found.title == "PyTorch at NVIDIA GTC 2026"
     assert found.kind == "Announcement" and found.published == "2026-03-09"
-    again = record_feed(store, feed, fetched(RSS))
+    again = record_feed(store, feed, fetched(RSS), extractors=extractors)
     assert again.alerts == [] and len(store.discovered_sources()) == 1
 
 

@@ -376,7 +376,9 @@ def council_profiles(workspace: Settings) -> dict[str, str]:
 
 def run_pep(store: Store, settings: Settings, name: str):
     snap = snapshot(name, PEP13_URL)
-    return process_snapshot(store, settings, SOURCE, snap, load_profiles(settings.profiles_dir))
+    return process_snapshot(
+        store, settings, SOURCE, snap, load_profiles(settings.profiles_dir), extractors=extractors
+    )
 
 
 def replay(store: Store, settings: Settings) -> list[tuple[str, set[tuple[str, str]]]]:
@@ -459,7 +461,12 @@ def test_affiliation_change_is_flagged_for_that_person_only(
     def run(name: str):
         snap = snapshot(name, AFFILIATION_URL)
         return process_snapshot(
-            store, workspace, AFFILIATION_SOURCE, snap, load_profiles(workspace.profiles_dir)
+            store,
+            workspace,
+            AFFILIATION_SOURCE,
+            snap,
+            load_profiles(workspace.profiles_dir),
+            extractors=extractors,
         )
 
     first = run("constructed/constructed-affiliation.v1.md")

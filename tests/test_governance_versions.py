@@ -37,6 +37,7 @@ from pathlib import Path
 
 import pytest
 
+import extractors
 from flows.tasks import process_file
 from ingest.documents import snapshot_from_file
 from ingest.facts import org_tokens
@@ -181,7 +182,7 @@ def flags_of(outcome: SourceOutcome) -> list[tuple[str, str, str]]:
 
 def run_file(store: Store, settings: Settings, url: str, name: str) -> SourceOutcome:
     """What `ingest run URL --file FILE` does after starting its flow."""
-    source = source_for(url, load_registry(settings.sources_file))
+    source = source_for(url, load_registry(settings.sources_file), extractors=extractors)
     store.upsert_source(source)
     snapshot = snapshot_from_file(url, TRAIN / name, settings.max_bytes)
     profiles = load_profiles(settings.profiles_dir)

@@ -155,6 +155,7 @@ print(json.dumps({{
 
 PIPELINE = """
 {setup}
+import extractors
 from ingest.batches import source_fetched
 from ingest.fetch import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
@@ -166,13 +167,14 @@ store = Store.open(settings)
 snap = Snapshot(url=URL, headers={{"content-type": "text/html"}}, body=BODY)
 answer = FetchResult(status="fetched", snapshot=snap, url=URL, final_url=URL, http_status=200)
 def run():
-    outcome = source_fetched(store, settings, Source(url=URL), answer, {{}})
+    outcome = source_fetched(store, settings, Source(url=URL), answer, {{}}, extractors=extractors)
     return {{"status": outcome.status, "claims": outcome.claims, "alerts": outcome.alerts[:3],
             "error": outcome.error, "size": len(BODY)}}
 """
 
 FEED_RUN = """
 {setup}
+import extractors
 from ingest.batches import feed_fetched
 from ingest.fetch import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
@@ -192,7 +194,9 @@ del items
 snap = Snapshot(url=URL, headers={{"content-type": "application/rss+xml"}}, body=BODY)
 answer = FetchResult(status="fetched", snapshot=snap, url=URL, final_url=URL, http_status=200)
 def run():
-    outcome = feed_fetched(store, Source(url=URL, extractor="feed"), answer, settings)
+    outcome = feed_fetched(
+        store, Source(url=URL, extractor="feed"), answer, settings, extractors=extractors
+    )
     return {{"status": outcome.status, "alerts": outcome.alerts[:1], "error": outcome.error,
             "sources": len(store.discovered_sources()), "size": len(BODY)}}
 """
@@ -312,11 +316,11 @@ def test_a_text_document_over_the_parse_limit_fails_and_keeps_what_was_stored(
     settings = workspace.model_copy(update={"max_parse_bytes": 20_000})
     source = Source(url=PAGE_URL)
     first = Snapshot(url=PAGE_URL, body=closed_page(3).encode())
-    done = source_fetched(store, settings, source, fetched(first), {})
+    done = source_fetched(store, settings, source, fetched(first), {}, extractors=extractors)
     assert done.status == "fetched" and done.claims == 3
 
     big = Snapshot(url=PAGE_URL, body=closed_page(2_000).encode())
-    failed = source_fetched(store, settings, source, fetched(big), {})
+    failed = source_fetched(store, settings, source, fetched(big), {}, extractors=extractors)
     assert failed.status == "failed"
     assert failed.error == (
         f"could not extract claims from '{PAGE_URL}': the document is {len(big.body)} bytes, "
@@ -356,7 +360,9 @@ def test_claims_are_capped_with_an_alert_and_no_removals(workspace: Settings, st
     settings = workspace.model_copy(update={"max_claims": 50})
     chair = f"<p>{name(2)} is the chair.</p>"  # marks a kept claim lead, after the list
     snap = Snapshot(url=PAGE_URL, body=closed_page(120).replace("</ul>", "</ul>" + chair).encode())
-    outcome = process_snapshot(store, settings, Source(url=PAGE_URL), snap, {})
+    outcome = process_snapshot(
+        store, settings, Source(url=PAGE_URL), snap, {}, extractors=extractors
+    )
     assert outcome.claims == 50
     assert outcome.alerts[0] == (
         f"claims capped at 50 of 120 from '{PAGE_URL}' (INGEST_MAX_CLAIMS): 70 dropped, "
@@ -365,7 +371,7 @@ def test_claims_are_capped_with_an_alert_and_no_removals(workspace: Settings, st
     state = store.source_state(PAGE_URL) or {}
     assert state.get("last_sha256") is None  # not healthy: nothing removed, nothing settled
     assert store.claims_for(snap.sha256) == []  # not stored: the next run reads it again
-    again = process_snapshot(store, settings, Source(url=PAGE_URL), snap, {})
+    again = process_snapshot(store, settings, Source(url=PAGE_URL), snap, {}, extractors=extractors)
     assert again.alerts[0] == outcome.alerts[0]
 
     kept = capped(extractors.claims_of(governance, snap), 50)
@@ -392,14 +398,18 @@ def test_a_feed_keeps_its_newest_entries(workspace: Settings, store: Store) -> N
 
     settings = workspace.model_copy(update={"max_feed_entries": 10})
     snap = Snapshot(url=FEED_URL, body=rss_feed(30, dated))
-    outcome = feed_fetched(store, Source(url=FEED_URL, extractor=FEED), fetched(snap), settings)
+    outcome = feed_fetched(
+        store, Source(url=FEED_URL, extractor=FEED), fetched(snap), settings, extractors=extractors
+    )
     assert outcome.alerts[0] == (
         f"feed: '{FEED_URL}' lists 30 entries, over the limit of 10 "
         "(INGEST_MAX_FEED_ENTRIES): the 10 newest read, 20 older dropped"
     )
     found = {s.url.rsplit("/", 2)[1] for s in store.discovered_sources()}
     assert found == {"29", "28", "26", "25", "23", "22", "20", "19", "17", "16"}
-    again = feed_fetched(store, Source(url=FEED_URL, extractor=FEED), fetched(snap), settings)
+    again = feed_fetched(
+        store, Source(url=FEED_URL, extractor=FEED), fetched(snap), settings, extractors=extractors
+    )
     assert again.alerts == [outcome.alerts[0]]  # nothing new the second time
 
     undated = parse_feed(Snapshot(url=FEED_URL, body=rss_feed(12))).entries
@@ -415,7 +425,9 @@ def test_a_feed_over_the_parse_limit_never_reaches_feedparser(
     monkeypatch.setattr("ingest.feeds.feedparser.parse", refuse)
     settings = workspace.model_copy(update={"max_parse_bytes": 1_000})
     snap = Snapshot(url=FEED_URL, body=rss_feed(50))
-    outcome = feed_fetched(store, Source(url=FEED_URL, extractor=FEED), fetched(snap), settings)
+    outcome = feed_fetched(
+        store, Source(url=FEED_URL, extractor=FEED), fetched(snap), settings, extractors=extractors
+    )
     assert outcome.status == "failed" and "the feed is" in (outcome.error or "")
     assert store.discovered_sources() == []
 

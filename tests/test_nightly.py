@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import extractors
 from ingest.profiles import load_profiles
 from ingest.registry import load_registry, plan
 from ingest.settings import Settings
@@ -28,7 +29,11 @@ def nightly(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_plan_covers_registry_and_profile_references(workspace: Settings) -> None:
-    todo = plan(load_registry(workspace.sources_file), load_profiles(workspace.profiles_dir))
+    todo = plan(
+        load_registry(workspace.sources_file),
+        load_profiles(workspace.profiles_dir),
+        extractors=extractors,
+    )
     assert [s.url for s in todo.sources] == [
         STABLE_URL,
         "https://pytorch.org/feed.xml",

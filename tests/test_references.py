@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+import extractors
 from ingest.errors import HTTPStatusError
 from ingest.fetch import FetchResult
 from ingest.models import Snapshot, Source
@@ -40,9 +41,12 @@ def test_a_real_access_refreshes_accessed_and_a_replay_does_not(
     )
     snap = snapshot_from_file(STABLE_URL, GOVERNANCE / "persons_of_interest.7f149bc3.md", 10**8)
     profiles = load_profiles(workspace.profiles_dir)
-    process_snapshot(store, workspace, source, snap, profiles)  # replay/--file: no access
+    # replay/--file: no access
+    process_snapshot(store, workspace, source, snap, profiles, extractors=extractors)
     assert accessed_of(workspace, "alban-desmaison", STABLE_URL) == {"2026-10-21"}
-    process_snapshot(store, workspace, source, snap, profiles, accessed=date(2026, 11, 29))
+    process_snapshot(
+        store, workspace, source, snap, profiles, accessed=date(2026, 11, 29), extractors=extractors
+    )
     assert accessed_of(workspace, "alban-desmaison", STABLE_URL) == {"2026-11-29"}
     assert accessed_of(workspace, "natalia-gimelshein", STABLE_URL) == {"2026-11-29"}
     audit = [e for e in store.audit_entries() if e["action"] == "accessed-refreshed"]
@@ -63,6 +67,7 @@ def test_a_broken_page_refreshes_nothing(store: Store, workspace: Settings) -> N
         login,
         load_profiles(workspace.profiles_dir),
         accessed=date(2026, 11, 29),
+        extractors=extractors,
     )
     assert outcome.alerts
     assert accessed_of(workspace, "alban-desmaison", STABLE_URL) == {"2026-10-21"}

@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+import extractors
 from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ProfileError, ReviewError
 from ingest.models import Source
 from ingest.pipeline import process_snapshot
@@ -45,7 +46,9 @@ CORE = [
 
 def run_page(store: Store, settings: Settings, snap):
     store.upsert_source(SOURCE)
-    return process_snapshot(store, settings, SOURCE, snap, load_profiles(settings.profiles_dir))
+    return process_snapshot(
+        store, settings, SOURCE, snap, load_profiles(settings.profiles_dir), extractors=extractors
+    )
 
 
 def test_same_change_is_queued_once(store: Store, workspace: Settings) -> None:
@@ -219,7 +222,12 @@ def test_renamed_heading_seen_under_another_url_is_one_change(
     )
     store.upsert_source(other)
     outcome = process_snapshot(
-        store, workspace, other, renamed, load_profiles(workspace.profiles_dir)
+        store,
+        workspace,
+        other,
+        renamed,
+        load_profiles(workspace.profiles_dir),
+        extractors=extractors,
     )
     alban = [
         c

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import extractors
 from ingest.documents import snapshot_from_file
 from ingest.models import Source
 from ingest.pipeline import process_snapshot
@@ -26,6 +27,7 @@ def test_seed_roles_are_confirmed_not_flagged(store: Store, workspace: Settings)
         source,
         snapshot_from_file(STABLE_URL, GOVERNANCE / NEWEST, 10**8),
         profiles,
+        extractors=extractors,
     )
     assert outcome.claims == 258 and not outcome.alerts
     by_profile: dict[str, list[dict]] = {}
@@ -79,7 +81,7 @@ def test_seed_announcements_confirm_the_seed_profiles(store: Store, workspace: S
     folder = Path(GOVERNANCE).parent / "announcements"
     seen = {}
     for name, url in ANNOUNCEMENTS:
-        source = source_for(url, [])
+        source = source_for(url, [], extractors=extractors)
         assert source.extractor == "announcement"
         outcome = process_snapshot(
             store,
@@ -87,6 +89,7 @@ def test_seed_announcements_confirm_the_seed_profiles(store: Store, workspace: S
             source,
             snapshot_from_file(url, folder / name, 10**8),
             load_profiles(workspace.profiles_dir),
+            extractors=extractors,
         )
         seen[name] = outcome
         assert outcome.claims and not outcome.alerts

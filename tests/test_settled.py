@@ -35,9 +35,9 @@ def full_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = ingest.batches.source_fetched
 
-    def spy(store: Store, settings: Settings, source: Source, *args: Any) -> Any:
+    def spy(store: Store, settings: Settings, source: Source, *args: Any, **kwargs: Any) -> Any:
         seen.append(source.url)
-        return real(store, settings, source, *args)
+        return real(store, settings, source, *args, **kwargs)
 
     monkeypatch.setattr(ingest.batches, "source_fetched", spy)
     return seen

@@ -108,7 +108,9 @@ def profiles_2022(workspace: Settings) -> dict[str, str]:
 
 def run(store: Store, settings: Settings, name: str):
     snap = snapshot_from_file(STABLE_URL, GOVERNANCE / name, 10**8)
-    return process_snapshot(store, settings, SOURCE, snap, load_profiles(settings.profiles_dir))
+    return process_snapshot(
+        store, settings, SOURCE, snap, load_profiles(settings.profiles_dir), extractors=extractors
+    )
 
 
 def test_replaying_history_keeps_every_profile_exact(

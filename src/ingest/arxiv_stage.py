@@ -20,8 +20,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-import extractors
-from extractors import arxiv_atom, arxiv_pdf
 from ingest.arxiv_client import (
     NEW_STYLE_ID,
     OLD_STYLE_ID,
@@ -30,6 +28,7 @@ from ingest.arxiv_client import (
     split_version,
 )
 from ingest.errors import IngestError
+from ingest.extraction import ExtractorSet
 from ingest.facts import work_key
 from ingest.models import Claim, Profile, Snapshot, Source
 from ingest.outcome import OutcomeStatus, SourceOutcome
@@ -50,6 +49,10 @@ ARXIV_LINK = re.compile(
 )
 ARXIV_WORK = re.compile(r"^arxiv:\s*(?P<id>\S+)$", re.IGNORECASE)
 MAX_NEW_PDFS = 25  # PDFs of newly found papers fetched per night, at most
+# the registry names of the extractors that read arXiv's API answers and a paper's PDF (the
+# ExtractorSet's ARXIV_ATOM and ARXIV_PDF): the sources the stage registers name them
+ATOM_EXTRACTOR = "arxiv_atom"
+PDF_EXTRACTOR = "arxiv_pdf"
 
 
 @dataclass
@@ -97,7 +100,7 @@ def cited_ids(profiles: dict[str, Profile]) -> list[str]:
 def abs_source(arxiv_id: str, title: str | None = None) -> Source:
     return Source(
         url=f"https://arxiv.org/abs/{arxiv_id}",
-        extractor=arxiv_atom.NAME,
+        extractor=ATOM_EXTRACTOR,
         title=title,
         publisher="arXiv",
         kind="Paper",
@@ -107,7 +110,7 @@ def abs_source(arxiv_id: str, title: str | None = None) -> Source:
 def pdf_source(arxiv_id: str, title: str | None = None) -> Source:
     return Source(
         url=f"https://arxiv.org/pdf/{arxiv_id}",
-        extractor=arxiv_pdf.NAME,
+        extractor=PDF_EXTRACTOR,
         title=f"{title}, paper PDF with author affiliations" if title else None,
         publisher="arXiv",
         kind="Paper",
@@ -123,12 +126,15 @@ def author_names(profile: Profile) -> list[str]:
     return names
 
 
-def papers_in(pages: Iterable[AtomPage]) -> dict[str, tuple[Paper, Snapshot]]:
-    """Each paper of the answer pages, by unversioned id, with the page it came in."""
+def papers_in(
+    pages: Iterable[AtomPage], *, extractors: ExtractorSet
+) -> dict[str, tuple[Paper, Snapshot]]:
+    """Each paper of the answer pages, by unversioned id, with the page it came in (read by
+    `extractors.ARXIV_ATOM`)."""
     out: dict[str, tuple[Paper, Snapshot]] = {}
     for page in pages:
         snap = page.to_snapshot()
-        for entry in arxiv_atom.entries(snap):
+        for entry in extractors.ARXIV_ATOM.entries(snap):
             base, version = split_version(entry.id)
             version = entry.version or version
             pdf = entry.pdf_url or f"https://arxiv.org/pdf/{base}{version or ''}"
@@ -163,12 +169,15 @@ def process_metadata(
     wanted: list[str],
     profiles: dict[str, Profile],
     accessed: date | None = None,
+    *,
+    extractors: ExtractorSet,
 ) -> list[SourceOutcome]:
     """One outcome per wanted paper, from the batch answers that carry it."""
     outcomes = []
+    atom = extractors.ARXIV_ATOM
     for page in pages:
         store.put_snapshot(page.to_snapshot())
-    found = papers_in(pages)
+    found = papers_in(pages, extractors=extractors)
     for arxiv_id in wanted:
         source = abs_source(arxiv_id)
         if arxiv_id not in found:
@@ -182,9 +191,7 @@ def process_metadata(
         source.title = paper.title
         store.upsert_source(source)
         claims = _of_work(
-            stored_or_extracted(
-                store, snap, source.url, extractors.tag(arxiv_atom), arxiv_atom.extract
-            ),
+            stored_or_extracted(store, snap, source.url, extractors.tag(atom), atom.extract),
             arxiv_id,
         )
         state = store.sources.state(source.url)
@@ -200,8 +207,8 @@ def process_metadata(
                 claims,
                 profiles,
                 status=status,
-                extractor=arxiv_atom.NAME,
-                tag=extractors.tag(arxiv_atom),
+                extractor=ATOM_EXTRACTOR,
+                tag=extractors.tag(atom),
                 accessed=accessed,
             )
         )
@@ -216,9 +223,9 @@ def pdf_is_current(store: Store, paper: Paper) -> str | None:
     return None
 
 
-def pdf_claims(snapshot: Snapshot, paper: Paper) -> list[Claim]:
+def pdf_claims(snapshot: Snapshot, paper: Paper, *, extractors: ExtractorSet) -> list[Claim]:
     """Affiliations (and authorship) the PDF prints, with the metadata's names and dates."""
-    return arxiv_pdf.extract_with_metadata(
+    return extractors.ARXIV_PDF.extract_with_metadata(
         snapshot, authors=paper.authors, work=f"arXiv:{paper.id}", date=paper.published
     )
 
@@ -232,6 +239,7 @@ def process_pdf(
     *,
     status: OutcomeStatus,
     accessed: date | None = None,
+    extractors: ExtractorSet,
 ) -> SourceOutcome:
     source = pdf_source(paper.id, paper.title)  # its extractor: arxiv_pdf
     store.upsert_source(source)
@@ -243,7 +251,8 @@ def process_pdf(
         profiles,
         status=status,
         accessed=accessed,
-        extract=lambda snap: pdf_claims(snap, paper),
+        extract=lambda snap: pdf_claims(snap, paper, extractors=extractors),
+        extractors=extractors,
     )
     store.update_source_state(source.url, final_url=paper.pdf_url)
     return outcome
@@ -256,6 +265,8 @@ def process_search(
     query: str,
     pages: list[AtomPage],
     profiles: dict[str, Profile],
+    *,
+    extractors: ExtractorSet,
 ) -> tuple[SourceOutcome | None, list[Paper]]:
     """A profile's author query: authorships of that person the profile lacks are `added`.
 
@@ -267,13 +278,12 @@ def process_search(
     snap = pages[0].to_snapshot()
     own: list[Claim] = []
     papers: list[Paper] = []
-    found = papers_in(pages)
+    atom = extractors.ARXIV_ATOM
+    found = papers_in(pages, extractors=extractors)
     for page in pages:
         psnap = page.to_snapshot()
         store.put_snapshot(psnap)
-        claims = stored_or_extracted(
-            store, psnap, page.url, extractors.tag(arxiv_atom), arxiv_atom.extract
-        )
+        claims = stored_or_extracted(store, psnap, page.url, extractors.tag(atom), atom.extract)
         mine = [c for c in claims if resolver.resolve(c.subject) == profile_id]
         own.extend(mine)
     ids = {
@@ -283,7 +293,7 @@ def process_search(
     papers = [found[i][0] for i in sorted(i for i in ids if i and i in found)]
     source = Source(
         url=pages[0].url,
-        extractor=arxiv_atom.NAME,
+        extractor=ATOM_EXTRACTOR,
         publisher="arXiv",
         kind="Paper",
         title=f"arXiv author query {query}",
@@ -299,8 +309,8 @@ def process_search(
         own,
         {profile_id: profiles[profile_id]},
         status=status,
-        extractor=arxiv_atom.NAME,
-        tag=extractors.tag(arxiv_atom),
+        extractor=ATOM_EXTRACTOR,
+        tag=extractors.tag(atom),
         layout_guard=False,
     )
     outcome.unknown_people = []

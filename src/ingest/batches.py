@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any
 
 from ingest.errors import IngestError
+from ingest.extraction import ExtractorSet
 from ingest.feeds import FEED, record_feed
 from ingest.fetch import FetchResult
 from ingest.models import Profile, Source
@@ -88,10 +89,13 @@ def process_fetched(
     profiles: dict[str, Profile],
     accessed: date | None,
     run_id: str,
+    *,
+    extractors: ExtractorSet,
 ) -> list[SourceOutcome]:
     """Store, extract, diff and enqueue one fetched batch, source by source (one writer). An
     unchanged source whose last check still holds (ingest.settled) is only recorded as checked:
-    no extraction, no diff, no queue writes; those records go in one transaction per batch."""
+    no extraction, no diff, no queue writes; those records go in one transaction per batch.
+    `extractors`: the set the sources' extractors come from."""
     # read again, not taken from the jobs: a row may have changed since the batch was planned
     # (an editor's one-off run of the same URL, say); one query per batch
     states = store.sources.states([source.url for source, _state in jobs])
@@ -104,16 +108,22 @@ def process_fetched(
             outcomes.append(record_failure(store, source, answer, fetch=True, run_id=run_id))
             continue
         if source.extractor == FEED:
-            outcomes.append(feed_fetched(store, source, answer, settings))
+            outcomes.append(feed_fetched(store, source, answer, settings, extractors=extractors))
             continue
         state = states.get(source.url)
         outcome = None
         if answer.status == "unchanged" and state:
             sha = answer.snapshot.sha256 if answer.snapshot else state.last_sha256
             ratio = settings.layout_min_ratio
-            outcome = settled_outcome(state, str(sha), profiles, ratio, statuses)
+            outcome = settled_outcome(
+                state, str(sha), profiles, ratio, statuses, extractors=extractors
+            )
         if outcome is None:
-            outcomes.append(source_fetched(store, settings, source, answer, profiles, accessed))
+            outcomes.append(
+                source_fetched(
+                    store, settings, source, answer, profiles, accessed, extractors=extractors
+                )
+            )
             # its queue writes may touch changes other sources settled on: read them again
             statuses = store.change_statuses(settled_ids) if settled_ids else {}
             continue
@@ -146,6 +156,8 @@ def source_fetched(
     fetched: FetchResult,
     profiles: dict[str, Profile],
     accessed: date | None = None,
+    *,
+    extractors: ExtractorSet,
 ) -> SourceOutcome:
     """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue."""
     try:
@@ -158,7 +170,14 @@ def source_fetched(
                 raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
             snapshot = store.get_snapshot(last)
         outcome = process_snapshot(
-            store, settings, source, snapshot, profiles, status=status, accessed=accessed
+            store,
+            settings,
+            source,
+            snapshot,
+            profiles,
+            status=status,
+            accessed=accessed,
+            extractors=extractors,
         )
         store.update_source_state(
             source.url,
@@ -175,10 +194,15 @@ def source_fetched(
 
 
 def feed_fetched(
-    store: Store, source: Source, fetched: FetchResult, settings: Settings | None = None
+    store: Store,
+    source: Source,
+    fetched: FetchResult,
+    settings: Settings | None = None,
+    *,
+    extractors: ExtractorSet,
 ) -> SourceOutcome:
     """A fetched feed: stored, and its new entries registered as sources (`record_feed`)."""
     try:
-        return record_feed(store, source, fetched, settings)
+        return record_feed(store, source, fetched, settings, extractors=extractors)
     except IngestError as exc:
         return record_failure(store, source, exc, fetch=True)

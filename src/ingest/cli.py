@@ -259,11 +259,12 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
 
     Example: ingest extract page.md --url https://docs.pytorch.org/docs/stable/community/persons_of_interest.html
     """
+    import extractors
     from ingest.documents import snapshot_from_file
     from ingest.pipeline import extract_claims
 
     snapshot = snapshot_from_file(url, file, get_settings().max_bytes)
-    _tag, claims = extract_claims(snapshot, extractor, url)
+    _tag, claims = extract_claims(snapshot, extractor, url, extractors=extractors)
     for claim in claims:
         click.echo(claim.to_line())
 

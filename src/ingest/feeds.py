@@ -14,9 +14,9 @@ from typing import Any
 
 import feedparser
 
-import extractors
 from ingest.documents import check_parse_size
 from ingest.errors import ExtractionError, IngestError, NoExtractorError
+from ingest.extraction import ExtractorSet
 from ingest.fetch import FetchResult
 from ingest.models import Snapshot, Source, iso_z, utcnow
 from ingest.outcome import SourceOutcome
@@ -78,15 +78,19 @@ def newest(found: list[FeedEntry], limit: int) -> list[FeedEntry]:
     return [entry for i, entry in enumerate(found) if i in kept]
 
 
-def entry_sources(feed: Source, snapshot: Snapshot, limit: int | None = None) -> list[Source]:
+def entry_sources(
+    feed: Source, snapshot: Snapshot, limit: int | None = None, *, extractors: ExtractorSet
+) -> list[Source]:
     """A source for each entry of the feed (the `limit` newest), described by the feed and read
-    by its extractor."""
+    by its extractor (of `extractors`)."""
     parsed = parse_feed(snapshot)
     found = parsed.entries if limit is None else newest(parsed.entries, limit)
-    return _sources(feed, parsed.title, found)
+    return _sources(feed, parsed.title, found, extractors)
 
 
-def _sources(feed: Source, title: str | None, found: list[FeedEntry]) -> list[Source]:
+def _sources(
+    feed: Source, title: str | None, found: list[FeedEntry], extractors: ExtractorSet
+) -> list[Source]:
     publisher = feed.publisher or title
     out: dict[str, Source] = {}  # an entry listed twice is one source
     for entry in found:
@@ -109,14 +113,19 @@ def _sources(feed: Source, title: str | None, found: list[FeedEntry]) -> list[So
 
 
 def record_feed(
-    store: Store, feed: Source, fetched: FetchResult, settings: Settings | None = None
+    store: Store,
+    feed: Source,
+    fetched: FetchResult,
+    settings: Settings | None = None,
+    *,
+    extractors: ExtractorSet,
 ) -> SourceOutcome:
     """Store a fetched feed and register its entries as sources; the outcome names the new ones.
 
     Bounded: a feed over INGEST_MAX_PARSE_BYTES is refused before feedparser reads it
     (DocumentTooLargeError); of more than INGEST_MAX_FEED_ENTRIES entries the newest are kept,
     with an alert naming the feed and the counts. `settings`: the run's (default: as the
-    environment gives them)."""
+    environment gives them); `extractors`: the set that reads the entries."""
     settings = settings or get_settings()
     state = store.sources.state(feed.url)
     snapshot = fetched.snapshot
@@ -137,7 +146,7 @@ def record_feed(
             f"(INGEST_MAX_FEED_ENTRIES): the {len(kept)} newest read, {total - len(kept)} "
             "older dropped"
         )
-    found = _sources(feed, parsed.title, kept)
+    found = _sources(feed, parsed.title, kept, extractors)
     known = store.sources.states([s.url for s in found])
     new = [s for s in found if s.url not in known]
     store.upsert_sources(new)

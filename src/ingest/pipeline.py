@@ -12,10 +12,10 @@ from email.utils import parsedate_to_datetime
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-import extractors
 from ingest.diff import DiffInput, detect_renames, plan
 from ingest.documents import check_parse_size, looks_like_login
 from ingest.errors import IngestError, ReplayMissError
+from ingest.extraction import ExtractorSet
 from ingest.models import Change, Claim, Profile, Snapshot, Source, iso_z, utcnow
 from ingest.names import fold
 from ingest.outcome import OutcomeStatus, SourceOutcome
@@ -61,9 +61,11 @@ def extract_claims(
     extractor_name: str | None,
     source_url: str,
     settings: Settings | None = None,
+    *,
+    extractors: ExtractorSet,
 ) -> tuple[str, list[Claim]]:
     """The claims of one document, all of them (`ingest extract`); a text document over the
-    parse limit is refused first (DocumentTooLargeError)."""
+    parse limit is refused first (DocumentTooLargeError). `extractors`: the set to choose from."""
     check_parse_size(snapshot, (settings or get_settings()).max_parse_bytes)
     module = extractors.choose(source_url, snapshot, extractor_name)
     return extractors.tag(module), module.extract(snapshot)
@@ -80,10 +82,12 @@ def process_snapshot(
     extractor_name: str | None = None,
     accessed: date | None = None,
     extract: Callable[[Snapshot], list[Claim]] | None = None,
+    extractors: ExtractorSet,
 ) -> SourceOutcome:
     """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue.
-    `extract`: how the chosen extractor reads this snapshot, when it needs more than the
-    snapshot (a paper's PDF with the paper's metadata).
+    `extractors`: the set the source's extractor is chosen from (the caller's: ingest does not
+    import them). `extract`: how the chosen extractor reads this snapshot, when it needs more
+    than the snapshot (a paper's PDF with the paper's metadata).
 
     Bounded: a text document over INGEST_MAX_PARSE_BYTES is refused before any parser reads it
     (DocumentTooLargeError: the caller records the source as failed, nothing stored changes);

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-import extractors
 from ingest.arxiv_stage import is_arxiv_url
 from ingest.errors import ConfigError, NoExtractorError
+from ingest.extraction import ExtractorSet
 from ingest.models import Profile, Source
 
 
@@ -36,8 +36,11 @@ def load_registry(path: Path) -> list[Source]:
         raise ConfigError(f"source registry '{path}': {exc.errors()[0]['msg']}") from exc
 
 
-def source_for(url: str, registry: list[Source], extractor: str | None = None) -> Source:
-    """The registered source for a URL, or a new one described by the extractor that takes it."""
+def source_for(
+    url: str, registry: list[Source], extractor: str | None = None, *, extractors: ExtractorSet
+) -> Source:
+    """The registered source for a URL, or a new one described by the extractor (of
+    `extractors`) that takes it."""
     for source in registry:
         if source.url == url:
             if extractor:
@@ -55,9 +58,10 @@ def source_for(url: str, registry: list[Source], extractor: str | None = None) -
     return source
 
 
-def plan(registry: list[Source], profiles: dict[str, Profile]) -> Plan:
-    """Registered sources first, then each distinct reference URL: read by its extractor, or
-    (when none reads it) only checked for an answer. arXiv papers are the arXiv stage's."""
+def plan(registry: list[Source], profiles: dict[str, Profile], *, extractors: ExtractorSet) -> Plan:
+    """Registered sources first, then each distinct reference URL: read by its extractor (of
+    `extractors`), or (when none reads it) only checked for an answer. arXiv papers are the
+    arXiv stage's."""
     out = Plan()
     seen: set[str] = set()
     for source in registry:

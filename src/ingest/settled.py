@@ -27,7 +27,7 @@ import hashlib
 import json
 from typing import Any
 
-import extractors
+from ingest.extraction import ExtractorSet
 from ingest.models import Profile
 from ingest.outcome import SourceOutcome
 from ingest.storage import SourceRow
@@ -81,8 +81,9 @@ def settled_changes(state: SourceRow | None) -> dict[str, str]:
     return dict(((state.settled if state else None) or {}).get("changes") or {})
 
 
-def current_tag(state: SourceRow) -> str | None:
-    """The current NAME/VERSION of the extractor that settled this source, if still known."""
+def current_tag(state: SourceRow, extractors: ExtractorSet) -> str | None:
+    """The current NAME/VERSION of the extractor (of `extractors`) that settled this source, if
+    still known."""
     settled = state.settled or {}
     name = str(settled.get("extractor") or "").split("/", 1)[0]
     if name not in extractors.REGISTRY:
@@ -96,14 +97,16 @@ def settled_outcome(
     profiles: dict[str, Profile],
     ratio: float,
     statuses: dict[str, str],
+    *,
+    extractors: ExtractorSet,
 ) -> SourceOutcome | None:
     """The outcome of an unchanged source from its settled record, or None when it must be
     checked the full way (see the module's docstring). `statuses`: current statuses of (at
-    least) the changes the record names."""
+    least) the changes the record names; `extractors`: the set whose versions are current."""
     if not state or not state.settled or state.last_sha256 != snapshot_sha256:
         return None
     settled = state.settled
-    tag = current_tag(state)
+    tag = current_tag(state, extractors)
     if tag is None or tag != settled.get("extractor"):
         return None
     if settled.get("key") != settle_key(snapshot_sha256, tag, profiles, ratio):
