@@ -220,6 +220,13 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
                     continue
                 done.add((index, status))
                 yield _role_claim(context, people[index], role, status, when, extra, sentence)
+    for match in pat.SUCCESSION.finditer(masked):
+        role = _clean_role(match.group("role"))
+        for group, status in (("new", "current"), ("old", "emeritus")):
+            for index in names.indexes(match.group(group)):
+                if (index, status) not in done:
+                    done.add((index, status))
+                    yield _role_claim(context, people[index], role, status, when, extra, sentence)
     for match in pat.RECRUITED.finditer(masked):
         org = match.group("org") or context.title_project or _first_capitalised(context)
         for index in names.indexes(match.group("people")):

@@ -50,6 +50,7 @@ NOT_NAME_WORDS = _word_set(
     representative representatives executive engineer engineering senior principal head
     distinguished staff manager software research scientist professor university
     corp corporation inc ltd llc gmbh labs technologies systems networks cloud group company
+    working special interest sig wg office hours meeting meetup contributors contributor
     """
 )
 FIRST_NAME = re.compile(r"(?<![\w@.])[A-Z][a-z]{2,}(?![\w@])")

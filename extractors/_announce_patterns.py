@@ -218,10 +218,21 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
         (
             "emeritus",
+            rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:retiring|"
+            rf"retired|retire|resigning|resigned|resigns)\s+(?:from|as)\s+{ROLE_PHRASE}",
+        ),
+        (
+            "current",
+            rf"(?i:\bnew(?:ly\s+elected)?|\bincoming|\belected)\s+(?P<role>(?:[\w.&'’-]+\s+){{0,5}}?"
+            rf"{ROLE_WORDS}(?:\s+(?:of|for|on)\s+(?:the\s+)?(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)\s*"
+            rf"(?::|\b(?:are|is|will\s+be|include|includes)\b:?)\s*{PEOPLE}",
+        ),
+        (
+            "emeritus",
             rf"(?i:thank|thanks)\s+{PEOPLE}\s+for\s+(?:his|her|their)\s+(?:\d+|two|three|four|"
             rf"five|many|several)\s+(?:terms?|years?)\s+(?:on|as|in)\s+{ROLE_PHRASE}",
         ),
-        ("emeritus", rf"(?i:retiring|outgoing|departing)\s+{ROLE_PHRASE}\s+{PEOPLE}"),
+        ("emeritus", rf"(?i:retiring|outgoing|departing|emeritus)\s+{ROLE_PHRASE}\s+{PEOPLE}"),
     )
 )
 # a sentence that is about an election or an addition without the role in it ("Please
@@ -272,4 +283,9 @@ LEFT_ORG = re.compile(
 LEFT_TO_JOIN = re.compile(
     rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+)?(?:leaving|left|departing)\s+[^.]{{1,60}}?\s+"
     rf"to\s+join\s+(?:the\s+)?{ORG}"
+)
+# "<New> replaces <Old> as chair of ...": the new holder gains the role, the old one leaves it
+SUCCESSION = re.compile(
+    rf"{NEW}\s+(?:replaces|replaced|will\s+replace|succeeds|succeeded|will\s+succeed|"
+    rf"(?:takes|took|will\s+take|is\s+taking)\s+over\s+from)\s+{OLD}\s+as\s+{ROLE_PHRASE}"
 )
