@@ -247,6 +247,18 @@ class BlockParser:
             last.quote = f"{last.quote} {new[0].quote}"
             last.markers = new[0].markers
             new = new[1:]
+        # a surname hyphenated across lines: "... Mario Guajardo-" / "Céspedes, Steve Yuan"
+        elif (
+            self._band
+            and not self._band_closed
+            and self._band[-1].name.endswith("-")
+            and len(new[0].name.split()) == 1
+        ):
+            last = self._band[-1]
+            last.name = f"{last.name}{new[0].name}"
+            last.quote = f"{last.quote}\n{new[0].quote}"
+            last.markers += new[0].markers
+            new = new[1:]
         new = [a for a in new if len(a.name.split()) > 1 or self._is_name(a.name)]
         if not new:
             return

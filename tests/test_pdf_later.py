@@ -4,12 +4,30 @@ page."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
 from extractors._pdf_later import later_affiliations
 from extractors.arxiv_pdf import parse_paper
 
-TRAIN = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "pdf-train"
+ARXIV = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv"
+TRAIN = ARXIV / "pdf-train"
+
+
+def _pdfgen() -> ModuleType:
+    """fixtures/arxiv/pdfgen.py: writes constructed PDFs (invented text) for the tests."""
+    spec = importlib.util.spec_from_file_location("pdfgen", ARXIV / "pdfgen.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("pdfgen", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+pdfgen = _pdfgen()
+T = pdfgen.TextItem
 
 LIST = """Funding came from a foundation.
 Author details
@@ -59,17 +77,6 @@ def test_a_footnote_affiliation_wrapped_over_two_lines_and_cut_before_its_note()
 
 
 def test_a_run_of_digits_glued_to_a_name_is_one_marker_per_digit() -> None:
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location(
-        "pdfgen", Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "pdfgen.py"
-    )
-    assert spec is not None and spec.loader is not None
-    pdfgen = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("pdfgen", pdfgen)
-    spec.loader.exec_module(pdfgen)
-    T = pdfgen.TextItem
     page = [
         T(72, 700, "Markers Glued To Names", 16, "Helvetica-Bold"),
         T(72, 670, "Ann Lee135, Bo Chen2", 11),
@@ -83,3 +90,15 @@ def test_a_run_of_digits_glued_to_a_name_is_one_marker_per_digit() -> None:
         "Ann Lee": ["Cedar Valley University", "Aurora Institute", "Lakeside College"],
         "Bo Chen": ["Nimbus Labs"],
     }
+
+
+def test_a_surname_hyphenated_across_lines_is_rejoined() -> None:
+    page = [
+        T(72, 700, "A Title Of Some Length", 16, "Helvetica-Bold"),
+        T(72, 670, "Ann Lee, Mario Guajardo-", 11),
+        T(72, 656, "Céspedes, Bo Chen", 11),
+        T(72, 640, "Cedar Valley University", 9),
+        T(72, 610, "Abstract", 12, "Helvetica-Bold"),
+    ]
+    paper = parse_paper(pdfgen.make_pdf([page]))
+    assert [a.name for a in paper.authors] == ["Ann Lee", "Mario Guajardo-Céspedes", "Bo Chen"]
