@@ -97,6 +97,7 @@ def _named(authors: list[Author], who: str) -> list[Author]:
 TITLE_WORDS = {"prof", "dr", "professor", "mr", "mrs", "ms", "sir"}
 DEGREE_RE = re.compile(r"^(?:[A-Z]{2,}[a-z]*[A-Z]*|Ph\.?D|M\.?D|D[A-Z][a-z]+[A-Z]*|M[A-Z]\w*)$")
 PEOPLE_RE = re.compile(r"\b[A-Z][a-z]+\b")  # a parenthesis that names someone
+LABEL_RE = re.compile(r"^(?:author\s+)?affiliations?\s*:\s*", re.I)
 MIN_COLUMN_CELLS = 5  # cells stacked at one left edge: a margin column
 PARAGRAPH_GAP = 1.3  # times the column's usual line spacing: a paragraph break
 # What joins one unit to the last: ", and the Institute ...", "andMedical Research Council"
@@ -157,10 +158,13 @@ def _units(text: str) -> list[tuple[str, list[str]]]:
         found = [m for m in re.finditer(r"\(([^()]*)\)", segment) if PEOPLE_RE.search(m.group(1))]
         if not found:
             continue
-        parent = _LEAD_RE.sub("", segment[found[-1].end() :]).strip(" ,.;")
+        after = segment[found[-1].end() :]
+        # the units' shared parent follows a comma; after a full stop the paragraph has ended
+        parent = "" if after.lstrip().startswith(".") else _LEAD_RE.sub("", after).strip(" ,.;")
         start = 0
         for m in found:
             unit = _LEAD_RE.sub("", segment[start : m.start()]).strip(" ,.;")
+            unit = LABEL_RE.sub("", unit)  # "Author Affiliations: Department of ..."
             start = m.end()
             if not unit:
                 continue
@@ -191,6 +195,11 @@ def _person(text: str, authors: list[Author]) -> Author | None:
     surname, initial = fold(words[-1]), fold(words[0])[:1]
     for author in authors:
         parts = author.name.split()
-        if parts and fold(parts[-1]) == surname and fold(parts[0])[:1] == initial:
+        # "(Smith, Jones)": surnames alone; "(J A Smith)": and the first initial
+        if (
+            parts
+            and fold(parts[-1]) == surname
+            and (len(words) == 1 or fold(parts[0])[:1] == initial)
+        ):
             return author
     return None

@@ -76,3 +76,23 @@ def test_the_lancet_margin_paragraph() -> None:
         "The Farr Institute of Health Informatics Research, University College London, London, UK",
         "Institute of Epidemiology and Health Care, University College London, London, UK",
     ]
+
+
+def test_a_labelled_paragraph_naming_surnames_alone() -> None:
+    ada, bob = Author(name="Ada Lovelace"), Author(name="Bob Smith")
+    column = [
+        "Author Affiliations: Department of",
+        "Medicine, Example University, Boston,",
+        "Massachusetts (Lovelace, Smith); Other",
+        "Hospital, Leeds, UK (Smith).",
+        "Corresponding Author: Ada Lovelace,",
+    ]
+    lines = [_line(text, 200 - 9 * i) for i, text in enumerate(column)]
+    attach_parenthesised([ada, bob], lines)
+    assert [a.text for a in ada.affiliations] == [
+        "Department of Medicine, Example University, Boston, Massachusetts"
+    ]
+    assert [a.text for a in bob.affiliations] == [
+        "Department of Medicine, Example University, Boston, Massachusetts",
+        "Other Hospital, Leeds, UK",
+    ]
