@@ -34,12 +34,12 @@ FULL_DATES = (
 )
 US_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
 # a month or a year printed as when something happened ("in April 2021", "in 2019")
-MONTH_YEAR = re.compile(rf"\b(?:in|since|from|as\s+of|on)\s+(?P<month>{MONTH_RE})\s+"
+MONTH_YEAR = re.compile(rf"\b(?:in|as\s+of|on)\s+(?P<month>{MONTH_RE})\s+"
                         rf"(?P<year>(?:19|20)\d\d)\b")  # fmt: skip
 # "as of March 1", "effective April 15th": a day of the post's year
 MONTH_DAY = re.compile(rf"\b(?:as\s+of|effective|starting|from|on)\s+(?P<month>{MONTH_RE})\s+"
                        rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!,?\s*\d)")  # fmt: skip
-YEAR_ONLY = re.compile(r"\b(?:in|since|from)\s+(?P<year>(?:19|20)\d\d)\b(?![-/]\d)")
+YEAR_ONLY = re.compile(r"\bin\s+(?P<year>(?:19|20)\d\d)\b(?![-/]\d)")  # not "since 2019"
 RELATIVE_YEAR = re.compile(r"\b(?P<words>this year|last year|next year)\b", re.IGNORECASE)
 DATE_LINE = re.compile(r"^[\W\d]*(?:[A-Za-z-]+\s+){0,2}?(?:on\s+)?" + MONTH_RE, re.IGNORECASE)
 ISO_PREFIX = re.compile(r"((?:19|20)\d\d)-(\d{1,2})-(\d{1,2})")

@@ -169,7 +169,11 @@ def _item_role(text: str, name: str) -> str | None:
     """The title printed with the name: "Name (Treasurer)", "Name, co-Chair"."""
     rest = text.split(name, 1)[1] if name in text else ""
     paren = re.match(r"\s*\(([^()]{1,40})\)", rest)
-    if paren and re.search(r"[A-Z]", paren.group(1)) and not re.search(r"\bfor\b", paren.group(1)):
+    if (
+        paren
+        and re.search(r"[A-Z]", paren.group(1))
+        and not re.search(r"\bfor\b|@", paren.group(1))
+    ):
         return paren.group(1)
     comma = re.match(r"\s*,\s*([^,;.]{2,60})", rest)
     if comma:

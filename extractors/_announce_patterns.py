@@ -167,6 +167,7 @@ ROLE_PHRASE = (
     rf"(?:the\s+)?"
     rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)"
 )
+APPOSITIVE = r"(?:\s*,[^,.;:]{1,80},)?"  # "Ann Lee, a committer since 2019, joined ..."
 JOIN_VERB = (
     r"(?:(?:has|have)\s+(?:officially\s+)?(?:joined|become)|(?:will\s+be|is|are)\s+joining|"
     r"joined|joins|join|became|becomes|(?:will|to)\s+(?:join|become))"
@@ -174,14 +175,14 @@ JOIN_VERB = (
 ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (status, re.compile(p))
     for status, p in (
-        ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+as\s+{ROLE_PHRASE}"),
+        ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+as\s+{ROLE_PHRASE}"),
         ("current", rf"{PEOPLE}\s+(?:is|are)\s+now\s+(?:an?\s+)?{ROLE_PHRASE}"),
         (
             "current",
             rf"{PEOPLE}(?:\s+(?:from|of|at)\s+[A-Z][\w.&-]*)?\s+(?:is|are|will\s+be)\s+"
             rf"(?:our|the)\s+new\s+{ROLE_PHRASE}",
         ),
-        ("current", rf"{PEOPLE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
+        ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
         (
             "current",
             rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
@@ -211,7 +212,7 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("current", rf"(?i:hired|appointed|named)\s+{PEOPLE}\s+as\s+{ROLE_PHRASE}"),
         (
             "emeritus",
-            rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:stepping|"
+            rf"{PEOPLE}{APPOSITIVE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:stepping|"
             rf"stepped|steps|step)\s+(?:down|back|away)\s+(?:as|from)\s+(?:(?:his|her|their)\s+"
             rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
         ),

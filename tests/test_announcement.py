@@ -553,6 +553,11 @@ def test_a_first_name_is_the_person_named_in_full_before() -> None:
                    ("Ann Lee", "affiliation", "Initech")}  # fmt: skip
 
 
+def test_a_year_a_state_began_is_not_the_date_of_the_change() -> None:
+    [claim] = md_post("Ann Lee, a committer since 2019, joined the PMC.\n")
+    assert claim.qualifiers["date"] == "2025-03-04" and "date_precision" not in claim.qualifiers
+
+
 def test_a_thanked_list_gives_nothing_even_under_news() -> None:
     header = "---\ntitle: Announcing Example 2.0\ndate: 2025-03-04\n---\n"
     assert md_post("Thanks to our maintainers:\n\n- Ann Lee\n- Bo Chen\n", header) == []
