@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from extractors import _document, _entries, _people, _prose, _tables
+from extractors import _document, _entries, _people, _prose, _role_blocks, _tables
 from extractors._document import (
     Block,
     Code,
@@ -48,7 +48,7 @@ from extractors._document import (
 )
 from extractors._entries import Entry
 from extractors._labels import Labels
-from extractors._people import wordset
+from extractors._project import page_title, project_of, url_role
 from ingest.errors import ExtractionError
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
@@ -68,53 +68,9 @@ CONTENT_PATTERN = re.compile(
 )
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
-QUIET_HEADING = re.compile(
-    r"\b(?:sponsors?|sponsorship|donors?|backers?|supporters?|thanks|thank you|acknowledg\w*"
-    r"|funding|credits|license|licence|copyright)\b",
-    re.IGNORECASE,
-)
-CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
 CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
-LEAD_IN = re.compile(
-    r"^(?:the\s+)?following\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:(?:\w+\s+){0,2}?as\s+)?"
-    r"(?P<label>.+)$",
-    re.IGNORECASE,
-)
-# a line of a literal block of names: one to five capitalised words (a list of names may hold a
-# one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
 CODE_NAME = re.compile(r"^(?:[^\W\d_][\w.'’-]*\.?\s+){0,4}[^\W\d_][\w'’-]*\.?$")
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
-RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
-RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle")
-RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org")
-RECORD_ROLE = ("role", "title", "position")
-# --- object ---------------------------------------------------------------------------------
-TITLE_SEPARATORS = re.compile(r"\s+[|—–-]\s+|:\s+|\s+·\s+")
-TITLE_NOISE = wordset("""
-    governance maintainers maintainer team teams members member documentation docs language
-    project core steering council committee technical committers committer people the of our
-    about who we are manual list current emeritus developers developer contributors board owners
-    community and & guide page home tsc pmc organization organisation structure leadership
-        oversight advisory working special interest
-    """)
-SKIPPED_TITLE_SEGMENT = re.compile(r"^(?:pep|rfc|kep|jep|gep)\s*\d+$|^[\w-]+(?:\.[\w-]+)+$", re.I)
-VERSION_WORD = re.compile(r"^v?\d+(?:\.\d+)*\w*$")
-URL_ROLES = (
-    ("maintainers", "maintainer"),
-    ("committers", "committer"),
-    ("council", "council member"),
-)
-SYMBOLS = re.compile(r"[^\w\s().,:&'’+-]")  # emoji and marks in titles ("🍺 Homebrew")
-TITLE_PARENS = re.compile(r"\([^()]*\)")  # "(TOC)", "(in alphabetical order)"
-GENERIC_REPOS = wordset("""
-    governance community team teams tac toc tsc steering-committee website site docs
-    documentation peps rfcs enhancements keps meta org people members
-    """)
-REPO_SUFFIXES = ("-website", "-site", "-docs", "-documentation", "-governance", "-community")
-SITE_PREFIXES = ("www.", "docs.", "peps.", "wiki.", "governance.")
-HOST_NOISE = wordset("example co com org net ac gov edu")  # second-level labels, not names
-
-
 # ============================================================================================
 # public interface
 
@@ -166,60 +122,6 @@ def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
     A chair named in prose after the list ("A is the chair") turns the member claim already
     given into a `lead` one: claims may change until the iterator is exhausted."""
     return _Reader(_document.parse(snapshot), snapshot).claims()
-
-
-# ============================================================================================
-# the object
-
-
-def page_title(document: Document) -> str | None:
-    if document.title:
-        return document.title
-    if document.format not in ("html", "markdown", "rst", "text"):
-        return None  # a data file's headings are its keys, not a title
-    headings = [b for b in document.blocks if isinstance(b, Heading)]
-    first = next((h for h in headings if h.level == 1), headings[0] if headings else None)
-    return first.text if first is not None else None
-
-
-def project_of(title: str | None, url: str) -> str:
-    """The project a governance page is about (rule in the module docstring)."""
-    for segment in TITLE_SEPARATORS.split(title or ""):
-        segment = segment.strip()
-        if not segment or SKIPPED_TITLE_SEGMENT.match(segment):
-            continue
-        segment = TITLE_PARENS.sub(" ", SYMBOLS.sub(" ", segment))
-        words = [
-            w
-            for w in segment.split()
-            if w.strip("()[],.").lower() not in TITLE_NOISE and not VERSION_WORD.match(w)
-        ]
-        name = " ".join(words).strip("()[],.: ")
-        if name and not any(w[:1].islower() for w in words):  # a name, not "in alphabetical order"
-            return name
-    return site_name(url)
-
-
-def site_name(url: str) -> str:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    segments = [s for s in parts.path.split("/") if s]
-    if host in ("github.com", "www.github.com", "raw.githubusercontent.com") and len(segments) > 1:
-        owner, repo = segments[0], segments[1]
-        for suffix in REPO_SUFFIXES:
-            repo = repo.removesuffix(suffix)
-        return owner if repo.lower() in GENERIC_REPOS or repo.startswith(".") else repo
-    if host.endswith((".readthedocs.io", ".github.io")):
-        return host.split(".")[0]
-    for prefix in SITE_PREFIXES:
-        host = host.removeprefix(prefix)
-    labels = [label for label in host.split(".")[:-1] if label not in HOST_NOISE]
-    return (labels[-1] if labels else host).capitalize()
-
-
-def url_role(url: str) -> str | None:
-    path = urlsplit(url).path.lower()
-    return next((role for word, role in URL_ROLES if word in path), None)
 
 
 # ============================================================================================
@@ -285,7 +187,7 @@ class _Reader:
             if self.frame is not None and self.frame.quiet:
                 index += 1
                 continue
-            run = _run(blocks, index)
+            run = _role_blocks.run(blocks, index)
             index += len(run)
             if isinstance(block, Item):
                 yield from self._list([b for b in run if isinstance(b, Item)])
@@ -298,7 +200,7 @@ class _Reader:
             elif isinstance(block, Code):
                 yield from self._code(block)
             elif isinstance(block, Para):
-                cards = _cards(blocks, index - 1)
+                cards = _role_blocks.cards(blocks, index - 1)
                 if len(cards) >= MIN_PEOPLE:  # a run of person cards: one name a paragraph
                     index += len(cards) - 1
                     yield from self._cards(cards)
@@ -329,7 +231,8 @@ class _Reader:
             scope = text
         elif area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
             tier, scope = "module", text
-        quiet = bool(QUIET_HEADING.search(text)) or bool(parent and parent.quiet and not own)
+        quiet = bool(_role_blocks.QUIET_HEADING.search(text))
+        quiet = quiet or bool(parent and parent.quiet and not own)
         self.frames.append(
             _Frame(level, text, role, tier, emeritus, scope, label, own is not None, quiet)
         )
@@ -347,7 +250,7 @@ class _Reader:
         assert isinstance(heading, Heading)
         parents = [f for f in self.frames if f.level < heading.level and not f.label]
         parent = parents[-1] if parents else None
-        entry = _heading_person(heading)
+        entry = _role_blocks.heading_person(heading)
         if entry is None or self.areas or parent is None or not parent.says_role or parent.quiet:
             return None  # (a MAINTAINERS section title is an area, whatever it reads like)
         after = (blocks[i] for i in range(index + 1, len(blocks)))  # read in place, not copied
@@ -355,7 +258,9 @@ class _Reader:
         siblings = [
             next((b for b in run if isinstance(b, Heading)), None) for run in (after, before)
         ]
-        if not any(s and s.level == heading.level and _heading_person(s) for s in siblings):
+        if not any(
+            s and s.level == heading.level and _role_blocks.heading_person(s) for s in siblings
+        ):
             return None
         while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
             self.frames.pop()
@@ -435,9 +340,9 @@ class _Reader:
         named = [bool(f) for f in found]
         top = [n for n, i in zip(named, items, strict=True) if i.depth == 0]
         nested = [n for n, i in zip(named, items, strict=True) if i.depth > 0]
-        share = _share(named)
+        share = _role_blocks.share(named)
         if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
-            share = _share(nested)
+            share = _role_blocks.share(nested)
         if not any(named) or share < PEOPLE_LIST_MIN_SHARE:
             return
         first = self.counts.get("li", 0)
@@ -446,7 +351,7 @@ class _Reader:
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
                 if under and not _entries.read(item.parent or ""):
-                    entry.area = _area_label(item.parent or "")
+                    entry.area = _role_blocks.area_label(item.parent or "")
                 yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
 
     def _terms(self, terms: list[Term]) -> Iterator[Claim]:
@@ -464,7 +369,7 @@ class _Reader:
             number = self._count("dt")
             for entry in people:
                 if label:
-                    _label_entry(entry, label)
+                    _role_blocks.label_entry(entry, label)
                 yield from self._emit(entry, f"{self._where()} > dt {number}", term.quote)
 
     # ---- tables -----------------------------------------------------------------------------
@@ -474,14 +379,14 @@ class _Reader:
         in_role = frame is None or frame.says_role or frame.label
         for found in _tables.read(rows, in_role_section=bool(in_role)):
             locator = f"{self._where()} > table {table_no} > row {found.row.row_no}"
-            role = _row_role(found.role, self.frame.role if self.frame else None)
+            role = _role_blocks.row_role(found.role, self.frame.role if self.frame else None)
             yield from self._emit(found.entry, locator, found.row.quote, role=role,
                                   section=found.section, emeritus=found.emeritus)  # fmt: skip
 
     # ---- data files -------------------------------------------------------------------------
     def _records(self, records: list[Record]) -> Iterator[Claim]:
         for record in records:
-            entry, role = _record_entry(record, self.document)
+            entry, role = _role_blocks.record_entry(record, self.document)
             if entry is None:
                 continue
             where = " > ".join(record.path) or "document"
@@ -508,7 +413,7 @@ class _Reader:
 
     # ---- prose ------------------------------------------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:
-        label = _label_of(para.text)
+        label = _role_blocks.label_of(para.text)
         if label is not None:
             self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
             return
@@ -530,7 +435,7 @@ class _Reader:
                 quote = sentence if printed else _prose.verbatim(sentence, para.quote)
                 entry = Entry(person.name, person.github, person.email, None, person.area,
                               [], person.emeritus, person.lead)  # fmt: skip
-                _org_from_prose(entry, sentence)
+                _role_blocks.org_from_prose(entry, sentence)
                 yield from self._emit(entry, locator, quote, role=role, section=group)
 
     def _under(self, sentence: str) -> bool:
@@ -561,169 +466,3 @@ class _Reader:
         claim.qualifiers["level"] = "lead"
         claim.qualifiers.pop("scope", None)
         return True
-
-
-def _cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
-    """The paragraphs from `start` on that each are one person's card ("Jane Roe" with a
-    profile link, "Jane Roe, Example Labs"): short, naming one person and little else."""
-    found: list[tuple[Para, Entry]] = []
-    for index in range(start, len(blocks)):
-        block = blocks[index]
-        if not isinstance(block, Para) or len(block.text) > CARD_MAX_CHARS:
-            break
-        people = _entries.read(block.text, block.links)
-        if len(people) != 1 or not _people.looks_like_name(people[0].name):
-            break
-        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or block.links):
-            break  # a sentence that happens to start with a name
-        found.append((block, people[0]))
-    return found
-
-
-def _heading_person(heading: Heading) -> Entry | None:
-    if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
-        return None
-    people = _entries.read(heading.text)
-    if len(people) == 1 and _people.looks_like_name(people[0].name) and people[0].area is None:
-        return people[0]
-    return None
-
-
-def _share(flags: list[bool]) -> float:
-    return sum(flags) / len(flags) if flags else 0.0
-
-
-def _run(blocks: list[Block], start: int) -> list[Block]:
-    """The blocks of one list, table, definition list or data array from `start` on (read in
-    place: a copy of the rest of the document per run made long pages quadratic)."""
-    first = blocks[start]
-    if isinstance(first, Para | Code):
-        return [first]
-    out: list[Block] = [first]
-    for index in range(start + 1, len(blocks)):
-        block = blocks[index]
-        if type(block) is not type(first) or _group(block) != _group(first):
-            break
-        out.append(block)
-    return out
-
-
-def _group(block: Block) -> Any:
-    if isinstance(block, Item | Term):
-        return block.list_no
-    if isinstance(block, Row):
-        return block.table_no
-    if isinstance(block, Record):
-        return block.path
-    return None
-
-
-def _label_of(text: str) -> str | None:
-    """A line that labels the list after it: "General maintainers:", "The following people
-    are recognized as current committers." -> "current committers"."""
-    if len(text) > 160 or "\n" in text:
-        return None
-    stripped = text.strip()
-    words = re.findall(r"[\w'-]+", stripped.lower())
-    sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
-    if stripped.endswith(":") and len(words) <= 6 and not sentence:
-        return stripped.rstrip(":").strip(" *_")
-    match = LEAD_IN.match(stripped.rstrip(".:"))
-    if match and (_people.role_of(match.group("label")) or _people.is_emeritus(stripped)):
-        return match.group("label").strip()
-    return None
-
-
-def _area_label(text: str) -> str:
-    return text.strip().rstrip(":").strip(" *_`")
-
-
-def _label_entry(entry: Entry, label: str) -> None:
-    if _entries.TITLE_WORDS.search(label):
-        entry.titles.append(label)
-        entry.lead = entry.lead or bool(_entries.LEAD_TAG.search(label))
-    else:
-        entry.area = entry.area or label
-
-
-def _row_role(value: str | None, frame_role: str | None) -> str | None:
-    if not value:
-        return None
-    own = _people.role_of(value)
-    if own and not _people.is_generic(own):
-        return _acronyms(" ".join(w if w.isupper() else w.lower() for w in value.split()))
-    word = value.strip().lower()
-    if frame_role and word not in ("member", "members") and len(word.split()) == 1:
-        head = frame_role.rsplit(" ", 1)[0] if " " in frame_role else ""
-        return f"{head} {word}".strip()
-    return None
-
-
-def _acronyms(text: str) -> str:
-    return " ".join(w.upper() if w.lower() in ("pmc", "tsc", "toc", "tac", "wg") else w
-                    for w in text.split())  # fmt: skip
-
-
-def _org_from_prose(entry: Entry, sentence: str) -> None:
-    at = sentence.find(entry.name)
-    if at < 0:
-        return
-    match = re.match(r"\s*\(([^()]{2,60})\)", sentence[at + len(entry.name) :])
-    if match and _entries.looks_like_org(match.group(1)):
-        entry.affiliation = match.group(1).strip()
-
-
-def _record_entry(record: Record, document: Document) -> tuple[Entry | None, str | None]:
-    fields = {k.lower(): v for k, v in record.fields.items()}
-    role = None
-    if set(fields) == {"value"}:
-        value = str(fields["value"] or "").strip()
-        entry = None
-        if record.comment:
-            people = _entries.read(record.comment)
-            entry = people[0] if people else None
-        if _entries.HANDLE_TOKEN.match(value):
-            entry = entry or Entry(name=value)
-            entry.github = value.lstrip("@").lower()
-            if not _people.looks_like_name(entry.name):
-                entry.name = value
-        elif entry is None:
-            found = _entries.read(value)
-            entry = found[0] if found else None
-    else:
-        name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
-        handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
-        if not handle and not (name and _people.looks_like_name(name)):
-            return None, None
-        entry = Entry(name=name or handle or "")
-        entry.github = handle.lstrip("@").lower() if handle else None
-        email = fields.get("email")
-        entry.email = str(email) if isinstance(email, str) else None
-        org = next((str(fields[k]) for k in RECORD_ORG if fields.get(k)), None)
-        entry.affiliation = org
-        title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
-        if title:
-            _label_entry(entry, str(title))
-        entry.area = _referenced(fields, document)
-    if entry is None:
-        return None, None
-    key = record.path[-1] if record.path else ""
-    if key and _people.is_emeritus(key.replace("_", " ").replace("-", " ")):
-        entry.emeritus = True
-    if key:
-        own = _people.role_of(key.replace("_", " ").replace("-", " "))
-        role = own if own and not _people.is_generic(own) else None
-    return entry, role
-
-
-def _referenced(fields: dict[str, Any], document: Document) -> str | None:
-    """The description of the record another field points to (`roles = ["council-rep-x"]`)."""
-    for value in fields.values():
-        ids = value if isinstance(value, list) else [value]
-        for table in document.tables.values():
-            for row in table:
-                if row.get("id") in ids:
-                    text = row.get("description") or row.get("name") or row.get("title")
-                    if isinstance(text, str):
-                        return text
-    return None
