@@ -22,115 +22,24 @@ from dataclasses import dataclass, field
 
 from extractors import _people
 from extractors._document import Links, collapse, github_login, without_controls
+from extractors._orgs import (
+    TITLE_WORDS,
+    YEARS,
+    looks_like_org,
+    names_org,
+    org_with_suffix,
+)
 
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
 PAREN = re.compile(r"\(([^()]{0,200})\)")
-YEARS = re.compile(
-    r"^(?:since\s+|from\s+)?(?:\d{4}|\d{4}\s*[-–—]\s*(?:\d{2,4}|present|now)?)$", re.I
-)
 TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
 SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
-TITLE_WORDS = re.compile(
-    r"\b(?:chair|chairs|chairperson|co-chair|vice[- ]chair|lead|leads|co-lead|leader|bdfl|"
-    r"president|secretary|treasurer|director|manager|liaison|pmc|tsc|maintainer|committer|"
-    r"member|owner|founder|creator|emeritus|emerita|alumni|alumnus|retired|inactive|observer|"
-    r"alternate|representative|reviewer|sponsor|author|editor|admin)\b",
-    re.I,
-)
 DESCRIBED = re.compile(  # what a note after a dash says of a person (not an area)
     r"\b(?:founder|co-founder|creator|emeritus|emerita|leader|lead|chair|bdfl|president)\b", re.I
 )
 STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\b", re.I)
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
-ORG_SUFFIX = re.compile(
-    r"^(?:inc|inc\.|llc|l\.l\.c\.|ltd|ltd\.|gmbh|s\.a\.|sa|ag|plc|corp|corp\.|co\.|l\.p\.|bv|"
-    r"b\.v\.|se|oy|ab|kk|k\.k\.|limited|corporation)$",
-    re.I,
-)
-ORG_WORDS = frozenset(
-    [
-        "university",
-        "universität",
-        "université",
-        "universidad",
-        "institute",
-        "institut",
-        "foundation",
-        "labs",
-        "lab",
-        "laboratory",
-        "laboratories",
-        "research",
-        "technologies",
-        "technology",
-        "systems",
-        "software",
-        "solutions",
-        "company",
-        "group",
-        "college",
-        "school",
-        "academy",
-        "consulting",
-        "networks",
-        "computing",
-        "cloud",
-    ]
-)
-AREA_ENDING = re.compile(r"(?:ing|tion|sion|ment|ity|ics|ance|ence|age)$", re.I)
-AREA_WORDS = _people.wordset(  # words of a project's parts, not of an employer
-    "tag tcg wg sig team group project subproject committee working council board docs api core "
-    "release releases build ci infrastructure infra security testing website community "
-    "compiler runtime library libraries language tooling tools design"
-)
-ORG_LOWER = frozenset(
-    [
-        "of",
-        "and",
-        "for",
-        "de",
-        "du",
-        "des",
-        "la",
-        "le",
-        "der",
-        "von",
-        "&",
-        "at",
-        "the",
-        "y",
-        "e",
-        "in",
-    ]
-)
-NOT_ORG = frozenset(
-    [
-        "term",
-        "terms",
-        "see",
-        "note",
-        "notes",
-        "tbd",
-        "tba",
-        "n/a",
-        "none",
-        "vacant",
-        "open",
-        "seat",
-        "seats",
-        "formerly",
-        "previously",
-        "since",
-        "until",
-        "from",
-        "to",
-        "and",
-        "or",
-        "with",
-        "also",
-    ]
-)
 AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b")
 PERSON_LINK = re.compile(
     r"^(?:mailto:|https?://(?:www\.)?(?:github\.com/[\w-]+/?$|gitlab\.com/|linkedin\.com/in/|"
@@ -156,26 +65,6 @@ class Entry:
     lead: bool = False
     label: str | None = None  # the text before a colon that is not a name ("Role Title")
     aside: str | None = None  # a name in parentheses ("@jroe (Jane Roe, Example Labs)")
-
-
-def looks_like_org(text: str) -> bool:
-    """Capitalised words with no role or description word: "Red Hat", "IBM UK Ltd",
-    "TRUMPF Laser SE", "Bloomberg L.P.", "Datadog, Inc.", "University of British Columbia"."""
-    text = text.strip(" .,;")
-    words = text.replace(",", " ").split()
-    if not words or len(words) > 8 or len(text) > 80 or TITLE_WORDS.search(text):
-        return False
-    if any(w.lower() in NOT_ORG for w in words) or YEARS.match(text) or "@" in text:
-        return False
-    for word in words:
-        bare = word.strip("().,&'’\"")
-        if not bare or bare in ("-", "–", "—", "|", "/"):
-            continue
-        if bare.lower() in ORG_LOWER or ORG_SUFFIX.match(bare):
-            continue
-        if not (bare[0].isupper() or bare[0].isdigit()):
-            return False
-    return True
 
 
 def _handle_from(text: str, links: Links) -> str | None:
@@ -384,17 +273,17 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             and not entry.name
             and joined_by in ("-", "—", "–", "--", "|")
             and _people.looks_like_name(part)
-            and not _names_org(part, parts, index)
+            and not names_org(part, parts, index)
         ):
             entry.name = _clean_name(part)  # "[handle](url) - **Full Name** <mail>"
             continue
         if name_at is not None:
             sep = separators[index - 1] if index - 1 < len(separators) else ""
-            if sep.strip() in ("-", "—", "–", "--", "|") and _names_org(part, parts, index):
+            if sep.strip() in ("-", "—", "–", "--", "|") and names_org(part, parts, index):
                 entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
                 continue
             if "," in sep and looks_like_org(part) and not entry.affiliation:
-                entry.affiliation = _org_with_suffix(parts, index)
+                entry.affiliation = org_with_suffix(parts, index)
             elif ":" in sep or "-" in sep or "—" in sep or "–" in sep:
                 said = ", ".join(p for p in parts[index:] if p) or None
                 if said and STATUS_TAG.search(said):
@@ -433,25 +322,6 @@ def _only_document_link(text: str, links: Links) -> bool:
             relative = not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I)
             return relative or DOCUMENT_LINK.search(target) is not None
     return False
-
-
-def _names_org(part: str, parts: list[str], index: int) -> bool:
-    """A part after a dash is an organisation (not an area) when it is the last part, reads as
-    an organisation and names no part of a project: "Jane Roe - QuantStack", "- Example Labs"
-    (but "- relay, topi", "- TAG Security", "- Release Team" are areas)."""
-    words = {w.strip(".,()").lower() for w in part.split()}
-    last = all(not p for p in parts[index + 1 :])
-    said = bool(words & ORG_WORDS or any(ORG_SUFFIX.match(w) for w in words))
-    if len(words) == 1 and AREA_ENDING.search(part):
-        return False  # "Networking", "Documentation", "Security": what they work on
-    return last and looks_like_org(part) and (said or not words & AREA_WORDS)
-
-
-def _org_with_suffix(parts: list[str], index: int) -> str:
-    org = parts[index]
-    if index + 1 < len(parts) and ORG_SUFFIX.match(parts[index + 1].strip()):
-        org = f"{org}, {parts[index + 1]}"
-    return org
 
 
 def _is_handle_word(part: str, handle_list: bool) -> bool:

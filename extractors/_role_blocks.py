@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from extractors import _entries, _people, _prose
+from extractors import _entries, _orgs, _people, _prose
 from extractors._document import Block, Code, Document, Heading, Item, Para, Record, Row, Term
 from extractors._entries import Entry
 
@@ -106,7 +106,7 @@ def area_label(text: str) -> str:
 
 
 def label_entry(entry: Entry, label: str) -> None:
-    if _entries.TITLE_WORDS.search(label):
+    if _orgs.TITLE_WORDS.search(label):
         entry.titles.append(label)
         entry.lead = entry.lead or bool(_entries.LEAD_TAG.search(label))
     else:
@@ -136,7 +136,7 @@ def org_from_prose(entry: Entry, sentence: str) -> None:
     if at < 0:
         return
     match = re.match(r"\s*\(([^()]{2,60})\)", sentence[at + len(entry.name) :])
-    if match and _entries.looks_like_org(match.group(1)):
+    if match and _orgs.looks_like_org(match.group(1)):
         entry.affiliation = match.group(1).strip()
 
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from extractors import _entries, _people
+from extractors import _entries, _orgs, _people
 from extractors._document import Cell, Row, collapse, github_login
 from extractors._entries import Entry
 
@@ -127,7 +127,7 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
             if i != people and i not in column.values():
                 texts = [r.cells[i].text for r in body if i < len(r.cells)]
                 texts = [t for t in texts if t.strip().lower() not in EMPTY]
-                org_cells = sum(_entries.looks_like_org(t.split(" (")[0]) for t in texts)
+                org_cells = sum(_orgs.looks_like_org(t.split(" (")[0]) for t in texts)
                 if texts and org_cells >= PEOPLE_SHARE * len(texts):
                     column.setdefault("affiliation", i)
     several = sum(len(row[people]) > 1 for row in cells) >= PEOPLE_SHARE * len(body)
@@ -151,7 +151,7 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
 
 def _org_cell(text: str) -> bool:
     head = text.split(" (")[0]
-    return _entries.looks_like_org(head) and not _people.looks_like_name(head)
+    return _orgs.looks_like_org(head) and not _people.looks_like_name(head)
 
 
 def _cards(body: list[Row], cells: list[list[list[Entry]]]) -> Iterator[Found]:
@@ -203,7 +203,7 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
         ):
             entry.lead = entry.lead or not value.lower().startswith("vice")
             entry.titles.append(value.lower().strip(" *"))  # "Chair": a title on the list's role
-        elif _people.role_of(value) or _entries.TITLE_WORDS.search(value):
+        elif _people.role_of(value) or _orgs.TITLE_WORDS.search(value):
             role = value
         elif entry.area is None:
             entry.area = value  # "Scheduler": what the person looks after
