@@ -166,8 +166,8 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
     seen_emeritus: set[int] = set()
     for pattern in pat.EMERITUS_PATTERNS:
         for match in pattern.finditer(masked):
-            level = level_in(sentence.display) or context.title_level
-            if project is None or level is None:
+            emeritus_level = level_in(sentence.display) or context.title_level
+            if project is None or emeritus_level is None:
                 continue
             for index in names.indexes(match.group("people")):
                 if index in seen_emeritus:
@@ -175,7 +175,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
                 seen_emeritus.add(index)
                 found = True
                 yield make(index, "maintainer", project,
-                           {"level": level, "status": "emeritus", "since": when,
+                           {"level": emeritus_level, "status": "emeritus", "since": when,
                             "event": "emeritus"})  # fmt: skip
     if not found:
         yield from _role_changes(masked, people, sentence, context, when, extra)

@@ -126,8 +126,8 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
         extra = _item_role(item.text, entry.name)
         if prize:
             role = collapse(f"{heading or label}")
-            qualifiers: dict[str, Any] = {"role": role, "date": when}
-            yield context.claim(person, "award", role, qualifiers, locator, item.quote)
+            award: dict[str, Any] = {"role": role, "date": when}
+            yield context.claim(person, "award", role, award, locator, item.quote)
             continue
         if committee:
             chair = CHAIR.search(extra or "") or CHAIR.search(titles)
