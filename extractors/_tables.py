@@ -65,7 +65,10 @@ def column_kind(header: str) -> str | None:
     return None
 
 
-def _entries_of(cell: Cell) -> list[Entry]:
+def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
+    """The people a cell names: one a line (`<br>`); several joined by commas when the table
+    keeps organisations in a column of their own (else "Jane Roe, Red Hat" is one person and her
+    employer), or when three or more parts all read as people."""
     if cell.text.lower().strip() in EMPTY:
         return []
     if len(cell.lines) > 1:
@@ -74,6 +77,13 @@ def _entries_of(cell: Cell) -> list[Entry]:
             links = tuple(link for link in cell.links if link[0] and link[0] in line)
             found.extend(_entries.read(line, links))
         return found
+    parts = [p.strip() for p in cell.text.split(", ") if p.strip()]
+    if len(parts) >= 2 and (commas_part_people or len(parts) >= 3):
+        people = [
+            _entries.read(p, tuple(x for x in cell.links if x[0] and x[0] in p)) for p in parts
+        ]
+        if all(len(p) == 1 and _named(p) for p in people):
+            return [p[0] for p in people]
     return _entries.read(cell.text, cell.links)
 
 
@@ -101,7 +111,9 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     width = max(len(r.cells) for r in body)
     kinds = [column_kind(c.text) for c in header.cells] if header else []
     kinds += [None] * (width - len(kinds))
-    cells = [[_entries_of(r.cells[i]) if i < len(r.cells) else [] for i in range(width)]
+    commas = "affiliation" in kinds  # organisations have their own column
+    cells = [[_entries_of(r.cells[i], commas_part_people=commas) if i < len(r.cells) else []
+              for i in range(width)]
              for r in body]  # fmt: skip
     share = [sum(_named(row[i]) for row in cells) / len(body) for i in range(width)]
     candidates = [i for i in range(width) if share[i] >= PEOPLE_SHARE and kinds[i] != "email"]
@@ -131,9 +143,11 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
                 if texts and org_cells >= PEOPLE_SHARE * len(texts):
                     column.setdefault("affiliation", i)
     several = sum(len(row[people]) > 1 for row in cells) >= PEOPLE_SHARE * len(body)
-    label_at = next((i for i in range(width) if i != people and i not in column.values()), None)
-    if several and label_at is None:
-        label_at = next((i for i in range(width) if i != people), None)
+    # a row listing several people is labelled by a column that is not an area, organisation or
+    # role: a term ("June 1st, 2025 - May 31, 2026"), or one the header does not name
+    label_at = next(
+        (i for i in range(width) if i != people and kinds[i] in (None, "term", "avatar")), None
+    )
     current_rows = [
         r
         for r in body

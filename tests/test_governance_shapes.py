@@ -240,3 +240,23 @@ def test_the_object_is_the_project_not_a_heading_or_a_key() -> None:
     for body, url, project in cases:
         claims = read(body, url)
         assert {c.object for c in claims} == {project}, url
+
+
+def test_cells_that_list_several_people() -> None:
+    body = (
+        "## Area owners\n\n| Area | Maintainers | Company |\n|---|---|---|\n"
+        "| Storage | Jane Roe, Max Muster | Example Labs |\n| Docs | Ada Byron | Byron Ltd |\n\n"
+        "## Leads\n\n| Area | Lead |\n|---|---|\n| Storage | Jane Roe, Red Hat |\n"
+        "| Docs | Ada Byron, Alan Turing, Grace Hopper |\n"
+    )
+    claims = read(body, "https://example.org/owners/")
+    assert [(r[0], r[2]) for r in rows(claims)] == [
+        ("Jane Roe", "Area owners"),
+        ("Max Muster", "Area owners"),
+        ("Ada Byron", "Area owners"),
+        ("Jane Roe", "Leads"),  # "Jane Roe, Red Hat": one person and her employer
+        ("Ada Byron", "Leads"),
+        ("Alan Turing", "Leads"),
+        ("Grace Hopper", "Leads"),
+    ]
+    assert ("Jane Roe", "Red Hat") in {(c.subject.name, c.object) for c in claims}
