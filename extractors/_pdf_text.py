@@ -48,7 +48,8 @@ PUNCTUATION = set(",.;:)]}@")
 
 # Marker keys at the start of a run that goes on into a capitalised word: " a,c, Walter"
 _MARKER_HEAD_RE = re.compile(
-    r"\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑])(?:\s*,\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑]))*\s*,?\s+(?=[A-Z]\w)"
+    r"\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑])(?:\s*,\s*(?:[a-z]|\d{1,2}|[*∗†‡§¶⇑]))*\s*,?\s+(?=[A-Z]\w)|"
+    r"\s*\d{1,2}(?=[A-Z][a-z])"  # "1Ernst Strüngmann Institute": a number glued to its text
 )
 _WORD_RE = re.compile(r"[^\W\d_]{3,}")  # a word: text, not a marker
 _SPACE_RE = re.compile(r"\s+")
