@@ -16,6 +16,7 @@ markers unresolved.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from extractors._pdf_patterns import clean
 
@@ -32,9 +33,9 @@ MAX_LIST_LINES = 40
 MAX_ENTRY_CHARS = 300
 
 
-def later_affiliations(texts: list[str], wanted: set[str]) -> dict[str, tuple[str, str, int]]:
+def later_affiliations(texts: Iterable[str], wanted: set[str]) -> dict[str, tuple[str, str, int]]:
     """Numbered affiliations (key -> (text, verbatim quote, page number)) from an affiliation
-    list in `texts` (the texts of pages 2, 3, ...)."""
+    list in `texts` (the texts of pages 2, 3, ..., read one at a time until the list is found)."""
     for page, text in enumerate(texts, start=2):
         heading = LIST_HEADING_RE.search(text)
         if heading is None:

@@ -33,6 +33,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from pypdf import PageObject
+from pypdf.errors import PyPdfError
+
 from extractors._author_block import (
     Affiliation,
     Author,
@@ -173,8 +176,8 @@ def _attach_later(found: list[Author], reader: PageReader) -> None:
     """Affiliations from a numbered list on a later page ("Author details"), for the authors
     whose numbers it lists (it is the full list: it replaces what page 1 showed of it)."""
     pages = reader.reader.pages
-    texts = [pages[i].extract_text() for i in range(1, min(len(pages), MAX_LATER_PAGES + 1))]
-    listed = later_affiliations(texts, _unresolved(found))
+    texts = (_page_text(pages[i]) for i in range(1, min(len(pages), MAX_LATER_PAGES + 1)))
+    listed = later_affiliations(texts, _unresolved(found))  # pages read until the list
     made: dict[str, Affiliation] = {}
     for author in found:
         numbers = [k for k in author.markers if k.isdigit()]
@@ -183,6 +186,15 @@ def _attach_later(found: list[Author], reader: PageReader) -> None:
                 text, quote, page = listed[key]
                 made.setdefault(key, Affiliation(text=text, quote=quote, page=page))
             author.affiliations = [made[k] for k in numbers]
+
+
+def _page_text(page: PageObject) -> str:
+    """A later page's plain text; empty when pypdf cannot read it (an aid only)."""
+    try:
+        return page.extract_text()
+    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            ZeroDivisionError, RecursionError):  # fmt: skip
+        return ""
 
 
 def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
