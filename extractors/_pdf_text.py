@@ -29,6 +29,7 @@ from extractors._pdf_fonts import FontWidths
 SUPERSCRIPT_SIZE_RATIO = 0.88
 SUPERSCRIPT_MIN_RISE = 0.12  # of the larger size
 SUPERSCRIPT_MAX_RISE = 0.75
+MAX_HOST_SIZE = 30  # points: the largest text a superscript is looked for beside
 SUPERSCRIPT_REACH = 1.5  # sizes: how far from a line's text a marker may sit and belong to it
 # Runs whose baselines differ by less than this fraction of their size share a line.
 BASELINE_TOLERANCE = 0.3
@@ -319,9 +320,11 @@ def _unglue_markers(runs: list[Run]) -> list[Run]:
     marker and the name after it as one run, at the marker's size and height) cut in two: the
     marker stays raised, the text moves to the baseline and size of the line it continues."""
     out: list[Run] = []
+    by_y = sorted(runs, key=lambda r: r.y)
+    ys = [r.y for r in by_y]
     for run in runs:
         head = _MARKER_HEAD_RE.match(run.text)
-        host = _host_line(run, runs) if head else None
+        host = _host_line(run, by_y, ys) if head else None
         if head is None or host is None:
             out.append(run)
             continue
@@ -332,9 +335,12 @@ def _unglue_markers(runs: list[Run]) -> list[Run]:
     return out
 
 
-def _host_line(run: Run, runs: list[Run]) -> Run | None:
-    """The full-size run just left of `run` whose baseline lies a superscript's rise below it."""
-    for other in runs:
+def _host_line(run: Run, by_y: list[Run], ys: list[float]) -> Run | None:
+    """The full-size run just left of `run` whose baseline lies a superscript's rise below it
+    (`by_y`: the runs sorted by baseline, `ys` their baselines)."""
+    lo = bisect.bisect_left(ys, run.y - SUPERSCRIPT_MAX_RISE * MAX_HOST_SIZE)
+    hi = bisect.bisect_right(ys, run.y)
+    for other in by_y[lo:hi]:
         rise = run.y - other.y
         if (
             other is not run
@@ -352,7 +358,7 @@ def _mark_superscripts(runs: list[Run]) -> None:
     for run in runs:
         if len(run.text.strip()) > 12 or _WORD_RE.search(run.text):
             continue  # a marker is short and holds no word ("London, UK" is a margin note)
-        lo = bisect.bisect_left(ys, run.y - SUPERSCRIPT_MAX_RISE * 30)
+        lo = bisect.bisect_left(ys, run.y - SUPERSCRIPT_MAX_RISE * MAX_HOST_SIZE)
         hi = bisect.bisect_right(ys, run.y)
         for other in by_y[lo:hi]:
             if other is run or other.size * SUPERSCRIPT_SIZE_RATIO < run.size:
