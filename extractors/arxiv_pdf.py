@@ -61,7 +61,7 @@ from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
 
 NAME = "arxiv_pdf"
-VERSION = 2
+VERSION = 3  # 3: the reader of issue 12 (fonts, footnotes, notes, later pages)
 
 # https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
 ARXIV_PDF_URL_RE = re.compile(
