@@ -22,6 +22,7 @@ from extractors._pdf_patterns import (
     is_institution,
     is_name_like,
     marker_keys,
+    without_degrees,
 )
 from extractors._pdf_text import WORD_GAP, Line, Segment, join_segments
 from extractors._pdf_values import Affiliation, Author
@@ -103,9 +104,9 @@ def read_names(segments: list[Segment], known: list[str]) -> list[Author] | None
     def flush() -> bool:
         nonlocal buffer
         for raw_part in NAME_SEPARATOR_RE.split(buffer):
-            part = clean(raw_part)
+            part = without_degrees(clean(raw_part))
             if not part:
-                continue
+                continue  # a degree after a name ("Jane Doe, MD, PhD") is not a name
             # the end of a name broken across lines: "Lee" of "...Germain / Lee4"
             fragment = not items and is_name_fragment(part)
             if not fragment and not is_name(part, known):

@@ -65,6 +65,14 @@ COUNTRIES = frozenset({
     "estonia", "qatar", "united arab emirates", "saudi arabia", "pakistan", "vietnam", "thailand",
     "malaysia", "indonesia",
 })  # fmt: skip
+# Academic degrees and post-nominals printed after names in medical and other journals, as
+# spelled (case matters: "MA" is a degree, "Ma" a surname).
+DEGREES = frozenset({
+    "MD", "PhD", "Ph.D", "M.D", "MPH", "MSc", "MS", "MA", "BA", "BSc", "BS", "MBA", "DPhil",
+    "MBBS", "MBChB", "FRCP", "FRCPC", "FRCS", "FACP", "FACS", "RN", "NP", "PharmD", "DrPH",
+    "DSc", "DMSc", "MFPH", "FFPH", "MPP", "JD", "LLM", "MEng", "BEng", "MRes", "DDS", "DMD",
+    "DO", "ScD", "EdD", "MSN", "BSN", "MRCP", "MRCPCH", "DVM", "MMed", "MPharm", "PsyD",
+})  # fmt: skip
 URL_RE = re.compile(r"https?://|www\.", re.I)
 # Words that never occur in a person's name (folded); they stop a text from being a name.
 NOT_NAME_WORDS = set(INSTITUTION_WORDS) | {
@@ -188,6 +196,15 @@ def organisation_of(text: str) -> str:
     ):
         org = f"{org}, {parts[best + 1]}"
     return org
+
+
+def without_degrees(text: str) -> str:
+    """A name without the degrees printed after it ("Jane Doe MD PhD" -> "Jane Doe"); a text of
+    degrees only -> ""."""
+    words = text.split()
+    while words and words[-1].strip(",.") in DEGREES:
+        words.pop()
+    return " ".join(words)
 
 
 def marker_keys(text: str) -> list[str]:

@@ -102,3 +102,15 @@ def test_a_surname_hyphenated_across_lines_is_rejoined() -> None:
     ]
     paper = parse_paper(pdfgen.make_pdf([page]))
     assert [a.name for a in paper.authors] == ["Ann Lee", "Mario Guajardo-Céspedes", "Bo Chen"]
+
+
+def test_degrees_after_names_are_not_names() -> None:
+    page = [
+        T(72, 700, "A Title Of Some Length", 16, "Helvetica-Bold"),
+        T(72, 670, "Ann Lee, MD, PhD; Bo Chen, MPH; Carla Ma, MSc", 11),
+        T(72, 654, "Cedar Valley University", 9),
+        T(72, 620, "Abstract", 12, "Helvetica-Bold"),
+    ]
+    paper = parse_paper(pdfgen.make_pdf([page]))
+    assert [a.name for a in paper.authors] == ["Ann Lee", "Bo Chen", "Carla Ma"]
+    assert all(a.affiliations[0].text == "Cedar Valley University" for a in paper.authors)
