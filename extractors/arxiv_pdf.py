@@ -69,7 +69,11 @@ ARXIV_PDF_URL_RE = re.compile(
     r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?P<version>v\d+)?(?:\.pdf)?/?(?:[?#].*)?$",
     re.I,
 )
-DOI_RE = re.compile(r"\b(?:doi\.org/|doi:\s*|DOI:?\s*)(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;])", re.I)
+DOI_RE = re.compile(
+    r"\b(?:doi\.org/|doi:\s*|DOI:?\s*|Digital Object Identifier(?: no\.)?\s*)"
+    r"(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;])",
+    re.I,
+)
 MAX_PAGES_READ = 2
 MAX_LATER_PAGES = 12  # pages read for an affiliation list printed after page 1
 SIDEBAR_GAP = 5.0  # points: cells ending this far left of the byline ...

@@ -96,3 +96,8 @@ def test_a_labelled_paragraph_naming_surnames_alone() -> None:
         "Department of Medicine, Example University, Boston, Massachusetts",
         "Other Hospital, Leeds, UK",
     ]
+
+
+def test_ieee_digital_object_identifier_names_the_work() -> None:
+    paper = parse_paper((TRAIN / "ieee-tkde-2010-transfer-learning-survey.pdf").read_bytes())
+    assert paper.doi == "10.1109/TKDE.2009.191"
