@@ -18,7 +18,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest.arxiv_client import ArxivClient  # noqa: E402
+from ingest.fetch.arxiv_client import ArxivClient  # noqa: E402
 from ingest.settings import Settings  # noqa: E402
 from tests.arxiv_loopback import ArxivLoopback, id_list_route  # noqa: E402
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
-from ingest import prefect_setup  # noqa: E402
+from ingest.runner import prefect_setup  # noqa: E402
 
 prefect_setup.configure()  # nothing should reach Prefect here; if it does, offline and quiet
 

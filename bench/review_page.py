@@ -23,10 +23,10 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from ingest.review.web.app import create_app  # noqa: E402
+from ingest.review.web.passwords import add_editor  # noqa: E402
 from ingest.settings import BUNDLED_PROFILES, Settings  # noqa: E402
 from ingest.storage import QueueFilter, Store  # noqa: E402
-from ingest.web.app import create_app  # noqa: E402
-from ingest.web.passwords import add_editor  # noqa: E402
 from tests.web_helpers import PASSWORD, csrf_of, login, many_pending  # noqa: E402
 
 PENDING, QUEUE_REQUESTS, DECISIONS, TARGET_MS = 10_000, 50, 200, 50.0

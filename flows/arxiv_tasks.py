@@ -1,7 +1,7 @@
 """Prefect tasks and wiring for arXiv: metadata in batches, author queries, PDFs once per version.
 
 The network steps (`arxiv-metadata`, `arxiv-author-query`, and the PDF through `fetch-source`)
-carry the run's only retries; processing is plain library code (ingest.arxiv_stage).
+carry the run's only retries; processing is plain library code (ingest.pipeline.arxiv_stage).
 """
 
 from __future__ import annotations
@@ -16,8 +16,12 @@ from prefect.cache_policies import NO_CACHE
 
 import extractors
 from flows.tasks import ARXIV_RETRIES, ARXIV_RETRY_DELAYS, fetch_source, retry_transient
-from ingest.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult, AtomPage
-from ingest.arxiv_stage import (
+from ingest.errors import IngestError
+from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult, AtomPage
+from ingest.fetch.client import FetchResult
+from ingest.fetch.polite import PoliteFetcher
+from ingest.models import Profile, Snapshot, Source
+from ingest.pipeline.arxiv_stage import (
     MAX_NEW_PDFS,
     Paper,
     author_names,
@@ -29,13 +33,9 @@ from ingest.arxiv_stage import (
     process_pdf,
     process_search,
 )
-from ingest.errors import IngestError
-from ingest.fetch import FetchResult
-from ingest.models import Profile, Snapshot, Source
-from ingest.pipeline import OutcomeStatus, SourceOutcome, combine, record_failure
-from ingest.polite import PoliteFetcher
+from ingest.pipeline.process import OutcomeStatus, SourceOutcome, combine, record_failure
 from ingest.settings import Settings
-from ingest.store import Store
+from ingest.storage import Store
 
 # arXiv's API client retries nothing itself: its tasks are that source's single retry layer
 # (transient errors only, with jitter); nothing is cached across runs

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import httpx
 
-from ingest.arxiv_client import ArxivClient, AtomPage
-from ingest.fetch import make_client
+from ingest.fetch.arxiv_client import ArxivClient, AtomPage
+from ingest.fetch.client import make_client
+from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.replay import ReplayArchive
+from ingest.fetch.replay_requests import replay_session
+from ingest.fetch.warc import WarcWriter
 from ingest.models import Profile
-from ingest.polite import PoliteFetcher
-from ingest.profiles import load_profiles
-from ingest.replay import ReplayArchive
-from ingest.replay_requests import replay_session
+from ingest.profiles.io import load_profiles
 from ingest.settings import Settings, get_settings
-from ingest.store import Store
-from ingest.warc import WarcWriter
+from ingest.storage import Store
 
 
 def replay_of(settings: Settings, replay: str | None) -> str | None:

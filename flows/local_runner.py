@@ -1,8 +1,8 @@
-"""The workspace's local runner (see `ingest.local_server` for the whole picture): a Prefect
+"""The workspace's local runner (see `ingest.runner.local_server` for the whole picture): a Prefect
 server on loopback and this warm process, which runs `ingest run` and `ingest nightly` as Prefect
 flow runs against it, one request at a time.
 
-    python -m flows.local_runner      started by `ingest.local_server.ensure`, never by hand
+    python -m flows.local_runner      started by `ingest.runner.local_server.ensure`, never by hand
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ingest import local_server, prefect_setup, progress
 from ingest.errors import IngestError
+from ingest.runner import local_server, prefect_setup, progress
 from ingest.settings import Settings, get_settings
 
 log = logging.getLogger("ingest.runner")

@@ -22,15 +22,15 @@ from flows.context import RunContext
 from flows.dask_runner import dask_runner
 from flows.report_tasks import publish_nightly
 from flows.tasks import check_reference, fetch_batch, fetch_batch_remote, process_batch
-from ingest import progress
-from ingest.batches import FetchAnswer, FetchJob, plan_batches
 from ingest.errors import IngestError
+from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source, iso_z, utcnow
-from ingest.outcome import SourceOutcome
-from ingest.polite import PoliteFetcher
-from ingest.references import flag_unreachable
-from ingest.registry import load_registry, plan
-from ingest.report import RunReport
+from ingest.pipeline.batches import FetchAnswer, FetchJob, plan_batches
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.pipeline.registry import load_registry, plan
+from ingest.profiles.references import flag_unreachable
+from ingest.report.run import RunReport
+from ingest.runner import progress
 
 
 def check_sources(

@@ -13,14 +13,14 @@ import extractors
 from flows.arxiv_tasks import check_paper
 from flows.context import RunContext
 from flows.tasks import fetch_source, process_feed, process_file, process_source
-from ingest.arxiv_stage import arxiv_id_of
 from ingest.documents import snapshot_from_file
 from ingest.errors import IngestError
-from ingest.feeds import FEED
 from ingest.models import iso_z, utcnow
-from ingest.pipeline import SourceOutcome, record_failure
-from ingest.registry import load_registry, source_for
-from ingest.report import RunReport
+from ingest.pipeline.arxiv_stage import arxiv_id_of
+from ingest.pipeline.feeds import FEED
+from ingest.pipeline.process import SourceOutcome, record_failure
+from ingest.pipeline.registry import load_registry, source_for
+from ingest.report.run import RunReport
 
 
 @flow(name="ingest-url", log_prints=True)

@@ -11,9 +11,9 @@ from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
 from flows.context import RunContext
-from ingest.fetch import make_client
-from ingest.notify import notify_run
-from ingest.report import RunReport, write_run
+from ingest.fetch.client import make_client
+from ingest.report.notify import notify_run
+from ingest.report.run import RunReport, write_run
 from ingest.settings import Settings
 
 
@@ -28,7 +28,7 @@ def notify_editors(settings: Settings, report: dict[str, Any]) -> dict[str, Any]
 def publish_nightly(ctx: RunContext, report: RunReport, name: str) -> Path:
     """Notify (if changes were queued), record the run, write its report under
     INGEST_HOME/reports (`<name>/<run_id>.md/.json/.html`, kept for every run; `<name>.md` the
-    day's index: ingest.report.write_run) and publish the summary as Markdown and table
+    day's index: ingest.report.run.write_run) and publish the summary as Markdown and table
     artifacts. Returns the run's .html report."""
     summary = report.to_json()
     html = ctx.settings.reports_dir / name / f"{report.run_id}.html"

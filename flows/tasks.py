@@ -13,7 +13,12 @@ from prefect.cache_policies import NO_CACHE
 
 import extractors
 from flows.context import open_client, replay_of
-from ingest.batches import (
+from ingest.errors import IngestError
+from ingest.fetch.client import FetchResult, is_transient
+from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.warc import WarcWriter
+from ingest.models import Profile, Snapshot, Source
+from ingest.pipeline.batches import (
     FetchAnswer,
     FetchJob,
     feed_fetched,
@@ -21,20 +26,15 @@ from ingest.batches import (
     process_fetched,
     source_fetched,
 )
-from ingest.errors import IngestError
-from ingest.fetch import FetchResult, is_transient
-from ingest.models import Profile, Snapshot, Source
-from ingest.pipeline import (
+from ingest.pipeline.process import (
     OutcomeStatus,
     SourceOutcome,
     process_snapshot,
     record_failure,
 )
-from ingest.polite import PoliteFetcher
-from ingest.references import record_reachable
+from ingest.profiles.references import record_reachable
 from ingest.settings import Settings
-from ingest.store import Store
-from ingest.warc import WarcWriter
+from ingest.storage import Store
 
 # arXiv's API client retries nothing itself: its tasks carry that source's single retry layer
 ARXIV_RETRIES = 2
@@ -71,7 +71,7 @@ def fetch_batch_remote(
 ) -> list[FetchAnswer]:
     """One batch's network step in another process (a Dask worker): from plain data, with a
     client, fetcher and WARC file of its own. The batch holds one host's URLs (see
-    ingest.batches), so the host's pacing holds although no fetcher is shared."""
+    ingest.pipeline.batches), so the host's pacing holds although no fetcher is shared."""
     archive = None if replay_of(settings, replay) else WarcWriter(settings.warc_dir)
     try:
         with open_client(settings, replay, as_of, archive) as client:

@@ -92,7 +92,7 @@ def workspace(
     else:
         monkeypatch.setenv("INGEST_DATABASE_URL", database)
     yield Settings()
-    from ingest import local_server
+    from ingest.runner import local_server
 
     if (home / "server" / "state.json").exists():  # never leave a runner behind
         local_server.stop(Settings(home=home))

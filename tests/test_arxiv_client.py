@@ -14,14 +14,14 @@ import arxiv
 import pytest
 import requests
 
-from ingest.arxiv_client import (
+from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
+from ingest.fetch.arxiv_client import (
     ArxivClient,
     author_query,
     normalize_id,
     split_version,
 )
-from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
-from ingest.fetch import is_transient
+from ingest.fetch.client import is_transient
 from ingest.settings import Settings
 from tests.arxiv_loopback import (
     ArxivLoopback,
@@ -392,8 +392,8 @@ def test_unreadable_feed_is_transient(client: ArxivClient, server) -> None:
 
 
 def test_replay_miss_is_reported_as_such(tmp_path: Path, settings: Settings, clock) -> None:
-    from ingest.replay import ReplayArchive, record
-    from ingest.replay_requests import replay_session
+    from ingest.fetch.replay import ReplayArchive, record
+    from ingest.fetch.replay_requests import replay_session
 
     recorded = exchange("1605.08386")
     record(tmp_path, recorded.url, date(2026, 4, 12), recorded.body,

@@ -12,8 +12,12 @@ import pytest
 import extractors
 from flows.arxiv_tasks import process_pdf_task, read_pdf
 from flows.tasks import fetch_source
-from ingest.arxiv_client import AtomPage
-from ingest.arxiv_stage import (
+from ingest.fetch.arxiv_client import AtomPage
+from ingest.fetch.client import make_client
+from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.replay import ReplayArchive
+from ingest.models import Profile, ProfileClaim, Snapshot
+from ingest.pipeline.arxiv_stage import (
     ATOM_EXTRACTOR,
     PDF_EXTRACTOR,
     Paper,
@@ -25,11 +29,7 @@ from ingest.arxiv_stage import (
     process_pdf,
     process_search,
 )
-from ingest.fetch import make_client
-from ingest.models import Profile, ProfileClaim, Snapshot
-from ingest.polite import PoliteFetcher
-from ingest.profiles import load_profiles
-from ingest.replay import ReplayArchive
+from ingest.profiles.io import load_profiles
 from ingest.settings import BUNDLED_WEB, Settings
 from ingest.storage import Store
 

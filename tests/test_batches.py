@@ -1,4 +1,4 @@
-"""How the nightly cuts sources into batches (ingest.batches)."""
+"""How the nightly cuts sources into batches (ingest.pipeline.batches)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from prefect.utilities.annotations import quote
 import flows.nightly
 from flows.context import RunContext
 from flows.nightly import batch_answers, check_sources
-from ingest import progress
-from ingest.batches import FetchJob, fetch_all, plan_batches
-from ingest.fetch import make_client
+from ingest.fetch.client import make_client
+from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source
-from ingest.polite import PoliteFetcher
+from ingest.pipeline.batches import FetchJob, fetch_all, plan_batches
+from ingest.runner import progress
 from ingest.settings import Settings
 
 from .conftest import ROOT

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from ingest.review import history
+from ingest.review.decisions import history
+from ingest.review.web.app import create_app
+from ingest.review.web.passwords import add_editor
 from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store
-from ingest.web.app import create_app
-from ingest.web.passwords import add_editor
 
 from .conftest import ROOT
 from .test_grouping import affiliation, queue

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from ingest.review.web.passwords import add_editor
 from ingest.settings import Settings
 from ingest.storage import Store
-from ingest.web.passwords import add_editor
 
 from .test_browser import SHOTS, chromium, new_page, review_server
 from .test_pdf_evidence import DCGAN, DCGAN_URL, pdf_change

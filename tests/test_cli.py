@@ -73,8 +73,8 @@ def test_bad_usage_exits_2(workspace: Settings) -> None:
 def test_review_commands_round_trip(workspace: Settings) -> None:
     from ingest.documents import snapshot_from_file
     from ingest.models import Source
-    from ingest.pipeline import process_snapshot
-    from ingest.profiles import load_profiles
+    from ingest.pipeline.process import process_snapshot
+    from ingest.profiles.io import load_profiles
     from ingest.storage import Store
 
     store = Store.open(workspace)
@@ -209,8 +209,8 @@ def test_hostile_text_cannot_drive_the_terminal(workspace: Settings, tmp_path: P
 
 
 def test_editor_accounts_from_the_command_line(workspace: Settings) -> None:
+    from ingest.review.web.passwords import authenticate
     from ingest.storage import Store
-    from ingest.web.passwords import authenticate
 
     runner = CliRunner()
     added = runner.invoke(

@@ -20,9 +20,9 @@ import pytest
 import extractors
 from ingest.documents import snapshot_from_file
 from ingest.models import Source
-from ingest.pipeline import process_snapshot
-from ingest.profiles import load_profiles, write_profile
-from ingest.review import decide
+from ingest.pipeline.process import process_snapshot
+from ingest.profiles.io import load_profiles, write_profile
+from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ingest.diff import DiffInput, detect_renames, diff
+from ingest.diff.changes import DiffInput, detect_renames, diff
 from ingest.models import Profile, ProfileClaim, Reference, Source
 
 from .helpers import claim
@@ -340,8 +340,8 @@ def gprofile(pid: str, name: str, *claims: tuple[str, str, str, str | None]) -> 
 def gplan(profiles: list[Profile], claims, page_text: str | None = None, others=(), **kw):
     """The diff of a page stating `claims` about the profiles (and `others` about people the
     wiki has no profile for)."""
-    from ingest.diff import plan
-    from ingest.resolve import Resolver
+    from ingest.diff.changes import plan
+    from ingest.diff.resolve import Resolver
 
     by_id = {p.id: p for p in profiles}
     resolver = Resolver(by_id)
@@ -460,8 +460,8 @@ def test_a_list_still_printed_but_not_read_raises_a_layout_alert_and_removes_not
 
 def test_a_pipeline_run_reports_the_unread_list(store, workspace) -> None:
     from ingest.models import Snapshot
-    from ingest.pipeline import process_claims
-    from ingest.profiles import write_profile
+    from ingest.pipeline.process import process_claims
+    from ingest.profiles.io import write_profile
 
     ann = gprofile("ann", "Ann Aho", ("Emeritus Members", "WG member", "emeritus", None))
     bo = gprofile("bo", "Bo Berg", ("Membership", "WG member", "current", None))

@@ -6,9 +6,9 @@ import pytest
 
 import extractors
 from ingest.errors import ExtractionError
-from ingest.feeds import FEED, entries, record_feed
-from ingest.fetch import FetchResult
+from ingest.fetch.client import FetchResult
 from ingest.models import Snapshot, Source
+from ingest.pipeline.feeds import FEED, entries, record_feed
 from ingest.storage import Store
 
 RSS = b"""<?xml version="1.0" encoding="UTF-8"?>

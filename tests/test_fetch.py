@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from ingest.errors import FetchError, HTTPStatusError, RefusedURLError, ResponseTooLargeError
-from ingest.fetch import (
+from ingest.fetch.client import (
     MAX_REDIRECTS,
     FetchResult,
     fetch,
@@ -388,7 +388,7 @@ def test_normalize_url() -> None:
 
 
 def test_a_mock_transport_does_not_switch_off_the_address_check() -> None:
-    from ingest.fetch import client_mode
+    from ingest.fetch.client import client_mode
 
     def answer(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, content=b"private")
@@ -404,7 +404,7 @@ def test_a_mock_transport_does_not_switch_off_the_address_check() -> None:
 
 
 def test_offline_needs_a_transport_and_a_plain_client_is_online() -> None:
-    from ingest.fetch import client_mode
+    from ingest.fetch.client import client_mode
 
     with pytest.raises(ValueError, match="offline client needs a transport"):
         make_client(Settings(), offline=True)

@@ -10,13 +10,13 @@ import pytest
 
 import extractors
 from extractors import governance
-from ingest.diff import DiffInput, diff
+from ingest.diff.changes import DiffInput, diff
+from ingest.diff.resolve import Resolver
 from ingest.errors import RedirectStubError, UnsupportedFormatError
 from ingest.models import Change, Claim, Profile, ProfileClaim, Snapshot, Source
-from ingest.pipeline import process_snapshot
-from ingest.profiles import load_profiles, write_profile
-from ingest.resolve import Resolver
-from ingest.review import decide
+from ingest.pipeline.process import process_snapshot
+from ingest.profiles.io import load_profiles, write_profile
+from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 from tests.other_governance_golden import (

@@ -44,10 +44,10 @@ from ingest.facts import org_tokens
 from ingest.governance_gold import GoldRow, page_url, read_rows
 from ingest.governance_people import group_people, norm, norm_handle
 from ingest.models import Profile
-from ingest.outcome import SourceOutcome
-from ingest.profiles import load_profiles, write_profile
-from ingest.registry import load_registry, source_for
-from ingest.review import decide
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.pipeline.registry import load_registry, source_for
+from ingest.profiles.io import load_profiles, write_profile
+from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 

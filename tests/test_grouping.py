@@ -7,11 +7,11 @@ from datetime import date
 
 import pytest
 
-from ingest.grouping import fact_key, label, show_value, source_label
 from ingest.models import Change
-from ingest.queue import enqueue
-from ingest.report import unknown_people
-from ingest.review import decide, undo_last
+from ingest.report.run import unknown_people
+from ingest.review.decisions import decide, undo_last
+from ingest.review.grouping import fact_key, label, show_value, source_label
+from ingest.review.queue import enqueue
 from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store
 

@@ -22,10 +22,10 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from ingest.errors import FetchError, HTTPStatusError, RefusedURLError, ResponseTooLargeError
-from ingest.fetch import check_url, fetch, is_transient, make_client
-from ingest.polite import PoliteFetcher
+from ingest.fetch.client import check_url, fetch, is_transient, make_client
+from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.warc import WarcWriter, warc_files
 from ingest.settings import Settings
-from ingest.warc import WarcWriter, warc_files
 
 from .loopback import LoopbackServer, QuietHandler
 

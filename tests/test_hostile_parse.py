@@ -35,15 +35,15 @@ import extractors
 from extractors import _people, announcement, governance, pytorch_governance
 from extractors._labels import Labels
 from ingest import html_nesting
-from ingest.batches import feed_fetched, source_fetched
 from ingest.cli import main
 from ingest.documents import check_parse_size, parse_html, snapshot_from_file
 from ingest.errors import ConfigError, DocumentTooLargeError, StoreError
-from ingest.feeds import FEED, newest, parse_feed
-from ingest.fetch import FetchResult
+from ingest.fetch.client import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
-from ingest.pipeline import capped, process_snapshot
+from ingest.pipeline.batches import feed_fetched, source_fetched
+from ingest.pipeline.feeds import FEED, newest, parse_feed
+from ingest.pipeline.process import capped, process_snapshot
 from ingest.settings import Settings
 from ingest.storage import Store
 
@@ -156,8 +156,8 @@ print(json.dumps({{
 PIPELINE = """
 {setup}
 import extractors
-from ingest.batches import source_fetched
-from ingest.fetch import FetchResult
+from ingest.pipeline.batches import source_fetched
+from ingest.fetch.client import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
@@ -175,8 +175,8 @@ def run():
 FEED_RUN = """
 {setup}
 import extractors
-from ingest.batches import feed_fetched
-from ingest.fetch import FetchResult
+from ingest.pipeline.batches import feed_fetched
+from ingest.fetch.client import FetchResult
 from ingest.html_nesting import MAX_HTML_DEPTH, bounded_nesting
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
@@ -422,7 +422,7 @@ def test_a_feed_over_the_parse_limit_never_reaches_feedparser(
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("feedparser was called")
 
-    monkeypatch.setattr("ingest.feeds.feedparser.parse", refuse)
+    monkeypatch.setattr("ingest.pipeline.feeds.feedparser.parse", refuse)
     settings = workspace.model_copy(update={"max_parse_bytes": 1_000})
     snap = Snapshot(url=FEED_URL, body=rss_feed(50))
     outcome = feed_fetched(

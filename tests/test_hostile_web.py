@@ -10,12 +10,12 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
+from ingest.review.web.app import create_app
+from ingest.review.web.pages import router
+from ingest.review.web.params import MAX_PAGE
+from ingest.review.web.passwords import add_editor
 from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store
-from ingest.web.app import create_app
-from ingest.web.pages import router
-from ingest.web.params import MAX_PAGE
-from ingest.web.passwords import add_editor
 
 from .test_review import CORE, lead_page, run_page
 from .web_helpers import PASSWORD, csrf_of, login

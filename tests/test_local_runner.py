@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import local_server
+from ingest.runner import local_server
 from ingest.settings import Settings
 
 from .conftest import GOVERNANCE, ROOT, STABLE_URL

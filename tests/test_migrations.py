@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from ingest.errors import StoreError
-from ingest.grouping import fact_key
 from ingest.models import Snapshot, Source
+from ingest.review.grouping import fact_key
 from ingest.settings import Settings
 from ingest.storage import Store
 from ingest.storage.migrations import MIGRATIONS, Migrations
@@ -37,7 +37,7 @@ def _fill(old: ModuleType, workspace: Settings) -> dict[str, Any]:
     claims = [claim("Ada", "ada", "core", "Core Maintainers")]
     store.put_claims(snap.sha256, URL, claims)
     change = affiliation("1511.06434")
-    # as that version's ingest.queue wrote it (version 6 computed the fact on the way in)
+    # as that version's ingest.review.queue wrote it (version 6 computed the fact on the way in)
     fact = {"fact": fact_key(change.to_json())} if "fact" in old.changes.c else {}
     with store.begin() as conn:
         conn.execute(

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import extractors
-from ingest.profiles import load_profiles
-from ingest.registry import load_registry, plan
+from ingest.pipeline.registry import load_registry, plan
+from ingest.profiles.io import load_profiles
 from ingest.settings import Settings
 from ingest.storage import Store
 

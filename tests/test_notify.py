@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ingest.notify import message, notify_run
+from ingest.report.notify import message, notify_run
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer, QuietHandler, reply

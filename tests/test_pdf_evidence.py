@@ -1,5 +1,6 @@
 """Evidence for papers (issue 15): page 1 of a stored PDF as a highlighted picture and as marked
-text (ingest.web.pdf_evidence, ingest.web.evidence), and the routes that serve them."""
+text (ingest.review.web.pdf_evidence, ingest.review.web.evidence), and the routes that serve
+them."""
 
 from __future__ import annotations
 
@@ -16,12 +17,10 @@ from pypdf import PdfReader
 from extractors.arxiv_pdf import extract
 from ingest.errors import NotPdfError, PdfEvidenceError
 from ingest.models import Snapshot
-from ingest.settings import Settings
-from ingest.storage import Store
-from ingest.web.app import create_app
-from ingest.web.evidence import TextCache, evidence_for, mark_spans, pdf_text_evidence
-from ingest.web.passwords import add_editor
-from ingest.web.pdf_evidence import (
+from ingest.review.web.app import create_app
+from ingest.review.web.evidence import TextCache, evidence_for, mark_spans, pdf_text_evidence
+from ingest.review.web.passwords import add_editor
+from ingest.review.web.pdf_evidence import (
     MAX_HEIGHT,
     MAX_WIDTH,
     NAME_FILL,
@@ -36,6 +35,8 @@ from ingest.web.pdf_evidence import (
     locate,
     render_author_block,
 )
+from ingest.settings import Settings
+from ingest.storage import Store
 
 from .conftest import ROOT
 from .web_helpers import insert_change, login

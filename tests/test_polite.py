@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from ingest.errors import FetchError, HTTPStatusError, RobotsDisallowedError
-from ingest.fetch import is_transient, make_client
-from ingest.polite import PoliteFetcher, product_token
+from ingest.fetch.client import is_transient, make_client
+from ingest.fetch.polite import PoliteFetcher, product_token
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer

@@ -7,12 +7,12 @@ from datetime import date
 
 import extractors
 from ingest.errors import HTTPStatusError
-from ingest.fetch import FetchResult
+from ingest.fetch.client import FetchResult
 from ingest.models import Snapshot, Source
-from ingest.pipeline import process_snapshot, record_failure
-from ingest.profiles import load_profiles
-from ingest.references import UNREACHABLE_AFTER, flag_unreachable, record_reachable
-from ingest.review import decide
+from ingest.pipeline.process import process_snapshot, record_failure
+from ingest.profiles.io import load_profiles
+from ingest.profiles.references import UNREACHABLE_AFTER, flag_unreachable, record_reachable
+from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 

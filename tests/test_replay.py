@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from ingest.errors import ConfigError, ReplayMissError
-from ingest.fetch import fetch, make_client
+from ingest.fetch.client import fetch, make_client
+from ingest.fetch.replay import INDEX_NAME, ReplayArchive, record
 from ingest.models import sha256_hex
-from ingest.replay import INDEX_NAME, ReplayArchive, record
 from ingest.settings import BUNDLED_WEB, Settings
 
 URL = "https://example.org/people.html"
@@ -232,8 +232,8 @@ def test_bundled_index_matches_its_files(bundled: ReplayArchive) -> None:
 
 
 def test_a_replay_client_is_offline_without_being_told(archive: ReplayArchive) -> None:
-    from ingest.fetch import client_mode
-    from ingest.polite import PoliteFetcher
+    from ingest.fetch.client import client_mode
+    from ingest.fetch.polite import PoliteFetcher
 
     strict = Settings(allow_private=False, host_delay=5.0)  # no DNS, robots or pacing offline
     with make_client(strict, archive.transport(date(2025, 6, 1))) as client:

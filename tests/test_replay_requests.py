@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from ingest.replay import ReplayArchive, record
-from ingest.replay_requests import replay_session
+from ingest.fetch.replay import ReplayArchive, record
+from ingest.fetch.replay_requests import replay_session
 
 
 def test_requests_session_is_served_from_the_archive(tmp_path: Path) -> None:

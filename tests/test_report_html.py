@@ -6,9 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from ingest.outcome import SourceOutcome
-from ingest.report import RunReport
-from ingest.report_html import bar_chart_svg, render_html
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.report.html import bar_chart_svg, render_html
+from ingest.report.run import RunReport
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
@@ -130,7 +130,7 @@ def test_the_page_is_byte_for_byte_the_golden_one() -> None:
 
 
 def test_the_templates_escape_even_without_the_finalize_step() -> None:
-    from ingest.report_html import _environment
+    from ingest.report.html import _environment
 
     env = _environment().overlay(finalize=None)  # autoescape alone, as a safety net
     page = env.get_template("report.html").render(

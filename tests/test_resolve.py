@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ingest.diff.resolve import Resolver
 from ingest.models import Profile, Subject
 from ingest.names import fold, same_person_name
-from ingest.resolve import Resolver
 
 PROFILES = {
     "alban-desmaison": Profile(

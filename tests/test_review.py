@@ -12,9 +12,9 @@ import pytest
 import extractors
 from ingest.errors import AlreadyDecidedError, ChangeNotFoundError, ProfileError, ReviewError
 from ingest.models import Source
-from ingest.pipeline import process_snapshot
-from ingest.profiles import load_profiles
-from ingest.review import decide, history
+from ingest.pipeline.process import process_snapshot
+from ingest.profiles.io import load_profiles
+from ingest.review.decisions import decide, history
 from ingest.settings import Settings
 from ingest.storage import Store
 
@@ -242,7 +242,7 @@ def test_renamed_heading_seen_under_another_url_is_one_change(
 def test_undo_restores_the_profile_byte_for_byte_and_keeps_the_log(
     store: Store, workspace: Settings
 ) -> None:
-    from ingest.review import NothingToUndoError, undo_last
+    from ingest.review.decisions import NothingToUndoError, undo_last
 
     run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
     first, second = [c for c in run.changes if c["profile"] == "soumith-chintala"][:1] + [
@@ -271,7 +271,7 @@ def test_undo_restores_the_profile_byte_for_byte_and_keeps_the_log(
 
 
 def test_undo_refuses_when_the_file_changed_since(store: Store, workspace: Settings) -> None:
-    from ingest.review import UndoConflictError, undo_last
+    from ingest.review.decisions import UndoConflictError, undo_last
 
     run = run_page(store, workspace, lead_page(("Alban Desmaison", "albanD"), CORE))
     change = run.changes[0]

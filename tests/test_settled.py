@@ -1,5 +1,6 @@
-"""An unchanged source costs a conditional request and nothing else (ingest.settled): the nightly's
-fast path gives the full path's outcome, and anything the diff depends on sends it the full way."""
+"""An unchanged source costs a conditional request and nothing else (ingest.pipeline.settled):
+the nightly's fast path gives the full path's outcome, and anything the diff depends on sends it
+the full way."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ from typing import Any
 import pytest
 
 import extractors
-import ingest.batches
+import ingest.pipeline.batches
 from flows.tasks import process_batch
-from ingest.batches import FetchAnswer
 from ingest.documents import snapshot_from_file
-from ingest.fetch import FetchResult
+from ingest.fetch.client import FetchResult
 from ingest.models import Profile, Source
-from ingest.profiles import load_profiles
-from ingest.review import decide
+from ingest.pipeline.batches import FetchAnswer
+from ingest.profiles.io import load_profiles
+from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 
@@ -33,13 +34,13 @@ SOURCE = Source(url=URL, extractor="pytorch_governance", authoritative=["maintai
 def full_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The URLs that went the full way (extract or reuse claims, diff, enqueue)."""
     seen: list[str] = []
-    real = ingest.batches.source_fetched
+    real = ingest.pipeline.batches.source_fetched
 
     def spy(store: Store, settings: Settings, source: Source, *args: Any, **kwargs: Any) -> Any:
         seen.append(source.url)
         return real(store, settings, source, *args, **kwargs)
 
-    monkeypatch.setattr(ingest.batches, "source_fetched", spy)
+    monkeypatch.setattr(ingest.pipeline.batches, "source_fetched", spy)
     return seen
 
 

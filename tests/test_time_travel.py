@@ -18,9 +18,9 @@ import pytest
 import extractors
 from ingest.documents import snapshot_from_file
 from ingest.models import Claim, Profile, ProfileClaim, Source
-from ingest.pipeline import process_snapshot
-from ingest.profiles import load_profiles, write_profile
-from ingest.review import decide
+from ingest.pipeline.process import process_snapshot
+from ingest.profiles.io import load_profiles, write_profile
+from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 
@@ -164,7 +164,7 @@ def test_replaying_history_keeps_every_profile_exact(
 
 
 def _pid_for(claim: Claim, profiles: dict[str, Profile]) -> str | None:
-    from ingest.resolve import Resolver
+    from ingest.diff.resolve import Resolver
 
     return Resolver(profiles).resolve(claim.subject)
 

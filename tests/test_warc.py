@@ -23,10 +23,10 @@ from ingest.errors import (
     ResponseTooLargeError,
     StoreError,
 )
-from ingest.fetch import FetchResult, fetch, make_client
-from ingest.replay import ReplayArchive, record
+from ingest.fetch.client import FetchResult, fetch, make_client
+from ingest.fetch.replay import ReplayArchive, record
+from ingest.fetch.warc import SHA256_HEADER, WarcWriter, read_responses, sha256_base32, warc_files
 from ingest.settings import Settings
-from ingest.warc import SHA256_HEADER, WarcWriter, read_responses, sha256_base32, warc_files
 
 from .loopback import LoopbackServer, QuietHandler
 
@@ -497,8 +497,8 @@ def test_exchanges_through_a_mock_transport_are_recorded_too(settings, folder) -
 
 
 def test_pages_of_another_http_stack_are_archived_and_replayable(tmp_path: Path) -> None:
-    from ingest.replay import ReplayArchive
-    from ingest.replay_requests import replay_session
+    from ingest.fetch.replay import ReplayArchive
+    from ingest.fetch.replay_requests import replay_session
 
     url = "https://export.arxiv.org/api/query?id_list=1912.01703&start=0&max_results=100"
     with WarcWriter(tmp_path) as writer:
@@ -508,7 +508,7 @@ def test_pages_of_another_http_stack_are_archived_and_replayable(tmp_path: Path)
 
 
 def test_the_archive_is_kept_beside_the_client(settings, folder) -> None:
-    from ingest.fetch import client_mode
+    from ingest.fetch.client import client_mode
 
     with WarcWriter(folder) as writer, make_client(settings, archive=writer) as client:
         assert type(client) is httpx.Client and client_mode(client).archive is writer

@@ -10,7 +10,9 @@ DEPRECATED = compile(
 )
 
 
-@pytest.mark.parametrize("module", ["ingest.fetch", "extractors.governance", "flows.nightly"])
+@pytest.mark.parametrize(
+    "module", ["ingest.fetch.client", "extractors.governance", "flows.nightly"]
+)
 def test_a_deprecation_from_our_code_is_an_error(module: str) -> None:
     with pytest.raises(DeprecationWarning, match="old API"):
         exec(DEPRECATED, {"__name__": module})

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from ingest.review.web.app import create_app
+from ingest.review.web.auth import COOKIE
+from ingest.review.web.passwords import add_editor, hash_password, verify_password
 from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store
-from ingest.web.app import create_app
-from ingest.web.auth import COOKIE
-from ingest.web.passwords import add_editor, hash_password, verify_password
 
 from .test_review import CORE, lead_page, run_page
 from .web_helpers import (
@@ -193,7 +193,7 @@ def test_a_signed_cookie_without_the_account_epoch_is_refused(ann: TestClient) -
 
 def test_a_password_of_spaces_is_refused(app_store: Store) -> None:
     from ingest.errors import ConfigError
-    from ingest.web.passwords import authenticate
+    from ingest.review.web.passwords import authenticate
 
     for weak in (" " * 10, " " * 30, "\t" * 12, "  nine char  ", "\n123456789\n"):
         with pytest.raises(ConfigError, match="too short: at least 10 characters"):
@@ -224,7 +224,7 @@ def test_login_next_is_never_another_site(app_store: Store, workspace: Settings)
 
 
 def test_every_post_needs_the_csrf_token(ann: TestClient, app_store: Store) -> None:
-    from ingest.web.pages import router
+    from ingest.review.web.pages import router
 
     posts = {r.path for r in router.routes if "POST" in getattr(r, "methods", set())}
     assert posts == {"/login", "/logout", "/bulk", "/undo", "/changes/{change_id}/decide"}

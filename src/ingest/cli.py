@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 
 import click
 
-from ingest import progress
 from ingest.errors import IngestError
+from ingest.runner import progress
 from ingest.settings import ensure_home, get_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,7 +59,7 @@ def _verbose() -> bool:
 
 
 def _log_file() -> Path:
-    from ingest.local_server import logs_dir
+    from ingest.runner.local_server import logs_dir
 
     return logs_dir(get_settings()) / "ingest.log"
 
@@ -136,7 +136,7 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
     with _progress(what):
         if os.environ.get("PREFECT_API_URL"):
             return _run_in_process(op, args)
-        from ingest import local_server
+        from ingest.runner import local_server
 
         state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
         progress.report("waiting for the local runner", 0, None)
@@ -150,7 +150,7 @@ def _echo_log(line: str) -> None:
 
 
 def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
-    from ingest import prefect_setup
+    from ingest.runner import prefect_setup
 
     prefect_setup.configure()
     if not _verbose():
@@ -171,7 +171,7 @@ def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def _next_steps() -> None:
     """The last line after a run: what waits for an editor, and where to look at it."""
-    from ingest.store import QueueFilter, Store
+    from ingest.storage import QueueFilter, Store
 
     store = Store.open(get_settings())
     try:
@@ -191,7 +191,7 @@ def _next_steps() -> None:
 def _progress(what: str) -> Iterator[None]:
     """A rich progress bar with the elapsed time on stderr while a flow runs (a terminal only:
     pipes, logs and `--json` consumers see nothing of it); it disappears when the flow ends.
-    The flow's `ingest.progress` reports move it: "nightly refresh: sources 300/2000"."""
+    The flow's `ingest.runner.progress` reports move it: "nightly refresh: sources 300/2000"."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -261,7 +261,7 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
     """
     import extractors
     from ingest.documents import snapshot_from_file
-    from ingest.pipeline import extract_claims
+    from ingest.pipeline.process import extract_claims
 
     snapshot = snapshot_from_file(url, file, get_settings().max_bytes)
     _tag, claims = extract_claims(snapshot, extractor, url, extractors=extractors)
@@ -307,7 +307,7 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
 
 
 def _print_run(summary: dict[str, Any]) -> None:
-    from ingest.report import describe
+    from ingest.report.run import describe
 
     click.echo(
         f"{summary['url']}: {summary['status']}, {summary['claims']} claims, "
@@ -371,7 +371,7 @@ def serve() -> None:
     Example: PREFECT_API_URL=http://127.0.0.1:4200/api ingest serve
     """
     get_settings()  # a bad INGEST_* value: one clear error, before anything is served
-    from ingest import prefect_setup
+    from ingest.runner import prefect_setup
 
     prefect_setup.configure()
     from prefect.settings import PREFECT_API_URL
@@ -399,7 +399,7 @@ def server_start() -> None:
 
     Example: ingest server start
     """
-    from ingest import local_server
+    from ingest.runner import local_server
 
     settings = get_settings()
     ensure_home(settings)
@@ -415,7 +415,7 @@ def server_status() -> None:
 
     Example: ingest server status
     """
-    from ingest import local_server
+    from ingest.runner import local_server
 
     settings = get_settings()
     state = local_server.status(settings)
@@ -432,14 +432,14 @@ def server_stop() -> None:
 
     Example: ingest server stop
     """
-    from ingest import local_server
+    from ingest.runner import local_server
 
     state = local_server.stop(get_settings())
     click.echo(f"stopped runner {state.pid}" if state else "not running")
 
 
 def _print_server(settings: Any, state: Any) -> None:
-    from ingest import local_server
+    from ingest.runner import local_server
 
     stale = (
         ""
@@ -569,7 +569,7 @@ def review() -> None:
 
 
 def _store() -> Any:
-    from ingest.store import Store
+    from ingest.storage import Store
 
     settings = get_settings()
     ensure_home(settings)
@@ -598,8 +598,8 @@ def review_list(
 
     Example: ingest review list --json
     """
-    from ingest.grouping import fact_key, source_label, source_titles
-    from ingest.report import describe, group_facts
+    from ingest.report.run import describe, group_facts
+    from ingest.review.grouping import fact_key, source_label, source_titles
 
     _settings, store = _store()
     found = store.list_changes(
@@ -645,8 +645,8 @@ def review_show(change_id: str, as_json: bool) -> None:
 
     Example: ingest review show 3f2a9c1d0b7e4a55
     """
-    from ingest.review import history, resolve_id
-    from ingest.store import QueueFilter, row_to_change
+    from ingest.review.decisions import history, resolve_id
+    from ingest.storage import QueueFilter, row_to_change
 
     _settings, store = _store()
     full = resolve_id(store, change_id)
@@ -665,8 +665,8 @@ def review_show(change_id: str, as_json: bool) -> None:
 
 def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str]:
     """`review show` for a person: labelled lines, qualifiers with human names."""
-    from ingest.grouping import label, show_value, source_label
-    from ingest.report import describe
+    from ingest.report.run import describe
+    from ingest.review.grouping import label, show_value, source_label
 
     def statement(claim: dict[str, Any]) -> list[str]:
         out = [f"  {claim.get('predicate', '?')} {claim.get('object', '?')}"]
@@ -712,7 +712,7 @@ def _editor(editor: str | None) -> str:
 
 
 def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | None) -> None:
-    from ingest.review import decide
+    from ingest.review.decisions import decide
 
     settings, store = _store()
     failed = 0
@@ -771,7 +771,7 @@ def review_undo(note: str | None, editor: str | None) -> None:
 
     Example: ingest review undo --note "accepted the wrong one"
     """
-    from ingest.review import undo_last
+    from ingest.review.decisions import undo_last
 
     settings, store = _store()
     done = undo_last(store, settings.profiles_dir, _editor(editor), note)
@@ -801,7 +801,7 @@ def review_serve(host: str, port: int) -> None:
     """
     import uvicorn
 
-    from ingest.web.app import create_app
+    from ingest.review.web.app import create_app
 
     settings, store = _store()
     if host not in ("0.0.0.0", "::") and host not in settings.review_allowed_hosts:
@@ -828,7 +828,7 @@ def editor_add(name: str, password_stdin: bool) -> None:
 
     Example: echo "$PASSWORD" | ingest editor add ann --password-stdin
     """
-    from ingest.web.passwords import add_editor
+    from ingest.review.web.passwords import add_editor
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")

@@ -46,7 +46,7 @@ sources = sa.Table(
     sa.Column("last_error", sa.Text),
     sa.Column("final_url", sa.Text),  # added by migration 2
     # what the last full check of an unchanged-able snapshot settled to (migration 4; see
-    # ingest.settled): lets an unchanged source skip extraction, diff and queue next time
+    # ingest.pipeline.settled): lets an unchanged source skip extraction, diff and queue next time
     sa.Column("settled", sa.JSON),
 )
 
@@ -101,7 +101,7 @@ changes = sa.Table(
     sa.Column("updated", sa.Text, nullable=False),
     sa.Column("evidence_key", sa.Text, nullable=False),
     sa.Column("snapshot_sha256", sa.String(64)),
-    # the fact it states (ingest.grouping.fact_key; migration 6): one decision per fact
+    # the fact it states (ingest.review.grouping.fact_key; migration 6): one decision per fact
     sa.Column("fact", sa.String(32)),
 )
 
@@ -218,7 +218,7 @@ def _migration_3(conn: Connection) -> None:
 
 
 def _migration_4(conn: Connection) -> None:
-    """What each source's last full check settled to (ingest.settled)."""
+    """What each source's last full check settled to (ingest.pipeline.settled)."""
     columns = {c["name"] for c in sa.inspect(conn).get_columns("sources")}
     if "settled" not in columns:
         conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN settled JSON")
@@ -252,7 +252,7 @@ BULK_INDEX = sa.Index("ix_decisions_bulk", decisions.c.bulk)
 def _migration_6(conn: Connection) -> None:
     """The fact each change states (one decision per fact) and the action a decision was part
     of (undo a bulk whole); existing changes get their fact computed here."""
-    from ingest.grouping import fact_key
+    from ingest.review.grouping import fact_key
 
     for table, column, sql_type in (
         ("changes", "fact", "VARCHAR(32)"),
@@ -781,7 +781,7 @@ class Store:
                 ("person", changes.c.profile),
                 ("kind", changes.c.kind),
             ):
-                query = self._queue_filter(  # facts, as everywhere (ingest.grouping)
+                query = self._queue_filter(  # facts, as everywhere (ingest.review.grouping)
                     sa.select(column, sa.func.count(sa.distinct(FACT)))
                     .group_by(column)
                     .order_by(column),
@@ -790,7 +790,7 @@ class Store:
                 out[name] = [(str(v), int(n)) for v, n in conn.execute(query)]
         return out
 
-    # -- the queue by fact (one entry per fact: ingest.grouping) -------------------------------
+    # -- the queue by fact (one entry per fact: ingest.review.grouping) ----------------------------
 
     def count_facts(self, filters: QueueFilter) -> int:
         """How many facts (one decision each) the filter's changes state."""

@@ -92,7 +92,7 @@ class Changes:
             rows = conn.execute(query).mappings().all()
         return [ChangeRow.from_mapping(r).to_change() for r in rows]
 
-    # -- what the queue's rules do (ingest.queue) ---------------------------------------------
+    # -- what the queue's rules do (ingest.review.queue) -------------------------------------------
 
     def insert(self, conn: Connection, change: Change, values: ChangeValues, now: str) -> None:
         """A change seen for the first time: queued as pending."""

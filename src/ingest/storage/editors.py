@@ -1,4 +1,4 @@
-"""Editor accounts: a password hash and a session epoch each (see ingest.web.auth)."""
+"""Editor accounts: a password hash and a session epoch each (see ingest.review.web.auth)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ a function applied once, in the order registered, and recorded by name in `appli
 
     @migrations.register
     def sources_settled(conn: Connection) -> None:
-        # what each source's last full check settled to (ingest.settled)
+        # what each source's last full check settled to (ingest.pipeline.settled)
         ...
 
 A database made before the registry (issue 16) kept only a number in `schema_version`: its first
@@ -162,7 +162,7 @@ def editors_and_queue_indexes(conn: Connection) -> None:
 
 @MIGRATIONS.register
 def sources_settled(conn: Connection) -> None:
-    """What each source's last full check settled to (ingest.settled)."""
+    """What each source's last full check settled to (ingest.pipeline.settled)."""
     columns = {c["name"] for c in sa.inspect(conn).get_columns("sources")}
     if "settled" not in columns:
         conn.exec_driver_sql("ALTER TABLE sources ADD COLUMN settled JSON")
@@ -188,7 +188,7 @@ def editors_session_epoch(conn: Connection) -> None:
 def changes_fact_and_decisions_bulk(conn: Connection) -> None:
     """The fact each change states (one decision per fact) and the action a decision was part
     of (undo a bulk whole); existing changes get their fact computed here."""
-    from ingest.grouping import fact_key
+    from ingest.review.grouping import fact_key
 
     for table, column, sql_type in (
         ("changes", "fact", "VARCHAR(32)"),

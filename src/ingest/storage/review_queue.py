@@ -1,7 +1,7 @@
 """The review queue's pages: counts, one page of changes or of facts, neighbours and positions.
 
-The queue is ordered by (source, created, id); a fact (ingest.grouping) takes the place of its
-first change. Every query here is one index range on `changes` (see schema.REVIEW_INDEXES).
+The queue is ordered by (source, created, id); a fact (ingest.review.grouping) takes the place of
+its first change. Every query here is one index range on `changes` (see schema.REVIEW_INDEXES).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class ReviewQueue:
                 ("person", changes.c.profile),
                 ("kind", changes.c.kind),
             ):
-                query = base.apply(  # facts, as everywhere (ingest.grouping)
+                query = base.apply(  # facts, as everywhere (ingest.review.grouping)
                     sa.select(column, sa.func.count(sa.distinct(fact_column)))
                     .group_by(column)
                     .order_by(column)
@@ -67,7 +67,7 @@ class ReviewQueue:
                 out[name] = [(str(v), int(n)) for v, n in conn.execute(query)]
         return out
 
-    # -- by fact (one entry per fact: ingest.grouping) ----------------------------------------
+    # -- by fact (one entry per fact: ingest.review.grouping) -------------------------------------
 
     def count_facts(self, filters: QueueFilter) -> int:
         """How many facts (one decision each) the filter's changes state."""

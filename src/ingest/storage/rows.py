@@ -1,8 +1,8 @@
 """Typed rows: what the storage parts return, one dataclass per kind of row.
 
 Each row is a plain dataclass read by attribute (`change.status`). For the callers this phase
-of issue 16 does not move (ingest.pipeline, flows/), a row is also a read-only Mapping of its
-columns (`state.get("last_sha256")`, `dict(row)`); new code reads attributes.
+of issue 16 does not move (ingest.pipeline.process, flows/), a row is also a read-only Mapping of
+its columns (`state.get("last_sha256")`, `dict(row)`); new code reads attributes.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class SourceRow(Row):
     fail_streak: int | None = 0
     last_error: str | None = None
     final_url: str | None = None  # the URL it was finally served from (validators belong there)
-    settled: dict[str, Any] | None = None  # see ingest.settled
+    settled: dict[str, Any] | None = None  # see ingest.pipeline.settled
 
     @property
     def title(self) -> str | None:
@@ -95,7 +95,9 @@ class ChangeRow(Row):
     updated: str | None = None
     evidence_key: str | None = None
     snapshot_sha256: str | None = None
-    fact: str | None = None  # ingest.grouping.fact_key (None: a change older than migration 6)
+    fact: str | None = (
+        None  # ingest.review.grouping.fact_key (None: a change older than migration 6)
+    )
 
     @property
     def fact_id(self) -> str:

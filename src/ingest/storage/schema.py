@@ -38,7 +38,7 @@ sources = sa.Table(
     sa.Column("last_error", sa.Text),
     sa.Column("final_url", sa.Text),  # added by migration 2
     # what the last full check of an unchanged-able snapshot settled to (migration 4; see
-    # ingest.settled): lets an unchanged source skip extraction, diff and queue next time
+    # ingest.pipeline.settled): lets an unchanged source skip extraction, diff and queue next time
     sa.Column("settled", sa.JSON),
 )
 
@@ -93,7 +93,7 @@ changes = sa.Table(
     sa.Column("updated", sa.Text, nullable=False),
     sa.Column("evidence_key", sa.Text, nullable=False),
     sa.Column("snapshot_sha256", sa.String(64)),
-    # the fact it states (ingest.grouping.fact_key; migration 6): one decision per fact
+    # the fact it states (ingest.review.grouping.fact_key; migration 6): one decision per fact
     sa.Column("fact", sa.String(32)),
 )
 

@@ -1,0 +1,208 @@
+"""The nightly's batches: how its sources are cut into a few coarse units of work (not two
+Prefect tasks per source), fetched, and stored, extracted and diffed. No Prefect here: the
+tasks in flows/tasks.py call these.
+
+    plan_batches(sources, size)                 [Batch(sources, after=None), ...] in order
+    plan_batches(sources, size, by_host=True)   each batch holds one host's sources; a host's
+                                                later batches name the one they must wait for
+    fetch_all(fetcher, jobs)                    each job's FetchResult, or its error
+    process_fetched(store, ..., jobs, answers)  each source's SourceOutcome, in order
+
+In one process every batch shares one PoliteFetcher, so per-host pacing holds however the
+batches are cut. Batches fetched in other processes (a Dask cluster) cannot share pacing: there
+a batch holds a single host's URLs and a host's batches run one after another (`after`), so no
+host ever sees more than one batch's requests at a time.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from ingest.errors import IngestError
+from ingest.extraction import ExtractorSet
+from ingest.fetch.client import FetchResult
+from ingest.fetch.polite import PoliteFetcher, host_of
+from ingest.models import Profile, Source
+from ingest.pipeline.feeds import FEED, record_feed
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.pipeline.process import process_snapshot, record_failure, store_change
+from ingest.pipeline.settled import settled_changes, settled_outcome
+from ingest.profiles.references import cited, refresh_accessed
+from ingest.settings import Settings
+from ingest.storage import Store
+from ingest.storage.sources import UnchangedCheck
+
+FetchJob = tuple[Source, dict[str, Any] | None]  # a source and its stored row (validators)
+FetchAnswer = FetchResult | IngestError  # what a batch fetch gives back for each job
+
+
+@dataclass(frozen=True)
+class Batch:
+    sources: list[Source]
+    after: int | None = None  # index of the batch that must finish fetching first
+
+
+def plan_batches(sources: list[Source], size: int, *, by_host: bool = False) -> list[Batch]:
+    if size < 1:
+        raise ValueError(f"batch size must be at least 1, not {size}")
+    if not by_host:
+        return [Batch(sources[i : i + size]) for i in range(0, len(sources), size)]
+    hosts: dict[str, list[Source]] = {}
+    for source in sources:
+        hosts.setdefault(host_of(source.url), []).append(source)
+    out: list[Batch] = []
+    for group in hosts.values():
+        previous: int | None = None
+        for i in range(0, len(group), size):
+            out.append(Batch(group[i : i + size], after=previous))
+            previous = len(out) - 1
+    return out
+
+
+def fetch_all(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]:
+    """Every job's answer in order, up to INGEST_FETCH_THREADS at once; a failed fetch is its
+    error (already retried by the fetcher), never an exception that loses the batch."""
+
+    def one(job: FetchJob) -> FetchAnswer:
+        try:
+            return fetcher.revalidate(job[0].url, job[1])
+        except IngestError as exc:
+            return exc
+        except Exception as exc:  # noqa: BLE001 - a bug on one page must not sink the batch
+            return IngestError(f"unexpected error fetching '{job[0].url}': {exc!r}")
+
+    threads = min(fetcher.settings.fetch_threads, len(jobs))
+    if threads <= 1:
+        return [one(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ingest-fetch") as pool:
+        return list(pool.map(one, jobs))
+
+
+def process_fetched(
+    store: Store,
+    settings: Settings,
+    jobs: list[FetchJob],
+    answers: list[FetchAnswer],
+    profiles: dict[str, Profile],
+    accessed: date | None,
+    run_id: str,
+    *,
+    extractors: ExtractorSet,
+) -> list[SourceOutcome]:
+    """Store, extract, diff and enqueue one fetched batch, source by source (one writer). An
+    unchanged source whose last check still holds (ingest.pipeline.settled) is only recorded as
+    checked: no extraction, no diff, no queue writes; those records go in one transaction per batch.
+    `extractors`: the set the sources' extractors come from."""
+    # read again, not taken from the jobs: a row may have changed since the batch was planned
+    # (an editor's one-off run of the same URL, say); one query per batch
+    states = store.sources.states([source.url for source, _state in jobs])
+    settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
+    statuses = store.change_statuses(settled_ids) if settled_ids else {}
+    quick: list[UnchangedCheck] = []
+    outcomes: list[SourceOutcome] = []
+    for (source, _state), answer in zip(jobs, answers, strict=True):
+        if isinstance(answer, IngestError):
+            outcomes.append(record_failure(store, source, answer, fetch=True, run_id=run_id))
+            continue
+        if source.extractor == FEED:
+            outcomes.append(feed_fetched(store, source, answer, settings, extractors=extractors))
+            continue
+        state = states.get(source.url)
+        outcome = None
+        if answer.status == "unchanged" and state:
+            sha = answer.snapshot.sha256 if answer.snapshot else state.last_sha256
+            ratio = settings.layout_min_ratio
+            outcome = settled_outcome(
+                state, str(sha), profiles, ratio, statuses, extractors=extractors
+            )
+        if outcome is None:
+            outcomes.append(
+                source_fetched(
+                    store, settings, source, answer, profiles, accessed, extractors=extractors
+                )
+            )
+            # its queue writes may touch changes other sources settled on: read them again
+            statuses = store.change_statuses(settled_ids) if settled_ids else {}
+            continue
+        outcome.changes = [
+            store_change(store, cid)
+            for cid, status in settled_changes(state).items()
+            if status == "pending"
+        ]
+        quick.append(
+            UnchangedCheck(
+                url=source.url,
+                sha256=outcome.snapshot,
+                http_status=answer.http_status,
+                etag=answer.etag,
+                last_modified=answer.last_modified,
+                final_url=answer.final_url,
+            )
+        )
+        if accessed is not None and cited(profiles, source.url):
+            refresh_accessed(store, settings.profiles_dir, source.url, accessed)
+        outcomes.append(outcome)
+    store.record_unchanged(quick, run_id)
+    return outcomes
+
+
+def source_fetched(
+    store: Store,
+    settings: Settings,
+    source: Source,
+    fetched: FetchResult,
+    profiles: dict[str, Profile],
+    accessed: date | None = None,
+    *,
+    extractors: ExtractorSet,
+) -> SourceOutcome:
+    """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue."""
+    try:
+        snapshot = fetched.snapshot
+        status = fetched.status
+        if snapshot is None:  # a 304: the stored snapshot still holds
+            state = store.sources.state(source.url)
+            last = state.last_sha256 if state else None
+            if not last:
+                raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
+            snapshot = store.get_snapshot(last)
+        outcome = process_snapshot(
+            store,
+            settings,
+            source,
+            snapshot,
+            profiles,
+            status=status,
+            accessed=accessed,
+            extractors=extractors,
+        )
+        store.update_source_state(
+            source.url,
+            etag=fetched.etag,
+            last_modified=fetched.last_modified,
+            final_url=fetched.final_url,
+        )
+        store.record_fetch(
+            source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status
+        )
+        return outcome
+    except IngestError as exc:
+        return record_failure(store, source, exc, fetch=True)
+
+
+def feed_fetched(
+    store: Store,
+    source: Source,
+    fetched: FetchResult,
+    settings: Settings | None = None,
+    *,
+    extractors: ExtractorSet,
+) -> SourceOutcome:
+    """A fetched feed: stored, and its new entries registered as sources (`record_feed`)."""
+    try:
+        return record_feed(store, source, fetched, settings, extractors=extractors)
+    except IngestError as exc:
+        return record_failure(store, source, exc, fetch=True)

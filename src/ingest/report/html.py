@@ -1,0 +1,190 @@
+"""A run report as one self-contained HTML page: no external assets, every string escaped.
+
+    render_html(report_json) -> str       the page (RunReport.to_json() in, text out; pure)
+    bar_chart_svg(title, bars) -> str     a small inline SVG bar chart, drawn by hand
+
+The page is `templates/report.html` and the chart `templates/bar_chart.svg`,
+Jinja2 templates with autoescape on. Text from sources (URLs, names, alerts, statements) is
+hostile until escaped: every value a template prints is escaped (with `html.escape`, as this
+page always was, through the environment's `finalize`; autoescape stays on beneath it), only
+the constants below and the rendered charts are marked safe. http(s) URLs become links an editor
+can follow (the `web_url` test: any other scheme stays text, never a javascript: or data: link),
+and the page's Content-Security-Policy allows no script, no fetches and no external styles or
+images.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from ingest.report.run import describe, flagged_in, group_facts, unknown_people
+from ingest.review.grouping import source_label
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+# (label, key in "counts", colour): the order and colours of the sources chart
+SOURCE_BARS = (
+    ("fetched", "fetched", "#2e7d32"),
+    ("unchanged", "unchanged", "#607d8b"),
+    ("failed", "failed", "#c62828"),
+    ("not replayed", "skipped", "#f9a825"),
+)
+# (label, flag kind, colour): the flags chart
+FLAG_BARS = (
+    ("added", "added", "#1565c0"),
+    ("changed", "changed", "#6a1b9a"),
+    ("removed", "removed", "#ef6c00"),
+)
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'"
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid #ddd; padding: .3em .5em; text-align: left;
+         vertical-align: top; overflow-wrap: anywhere; }
+th { background: #f4f4f4; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap;
+       overflow-wrap: normal; }
+.charts { display: flex; gap: 2em; flex-wrap: wrap; } .charts svg { border: 1px solid #eee; }
+.failed { color: #c62828; } .note { color: #555; } code { font-size: .95em; }
+"""
+BAR_WIDTH = 56
+BAR_GAP = 20
+CHART_HEIGHT = 150  # the tallest bar
+CHART_TOP = 28  # room for the title
+CHART_BOTTOM = 36  # room for the value and label under the bars
+
+
+def _escaped(value: Any) -> Any:
+    """Every printed value escaped as `html.escape` does (quotes too); Markup is left as is."""
+    if isinstance(value, Markup):
+        return value
+    return Markup(escape(str(value), quote=True))
+
+
+def _is_web_url(value: Any) -> bool:
+    return urlsplit(str(value)).scheme.lower() in ("http", "https")
+
+
+@cache
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        finalize=_escaped,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=StrictUndefined,
+    )
+    env.tests["web_url"] = _is_web_url
+    return env
+
+
+def bar_chart_svg(title: str, bars: list[tuple[str, int, str]]) -> str:
+    """An inline SVG: one bar per (label, value, colour), heights proportional to the values,
+    each value printed above its bar and its label below; `role="img"` with a text title."""
+    top = max((value for _label, value, _colour in bars), default=0) or 1
+    width = BAR_GAP + len(bars) * (BAR_WIDTH + BAR_GAP)
+    drawn = []
+    for i, (label, value, colour) in enumerate(bars):
+        x = BAR_GAP + i * (BAR_WIDTH + BAR_GAP)
+        height = round(CHART_HEIGHT * value / top)
+        drawn.append(
+            {"label": label, "value": value, "colour": colour, "x": x, "height": height}
+            | {"mid": x + BAR_WIDTH // 2}
+        )
+    svg = (
+        _environment()
+        .get_template("bar_chart.svg")
+        .render(
+            title=title,
+            bars=drawn,
+            width=width,
+            height=CHART_TOP + CHART_HEIGHT + CHART_BOTTOM,
+            base=CHART_TOP + CHART_HEIGHT,
+            gap=BAR_GAP,
+            bar_width=BAR_WIDTH,
+        )
+    )
+    return svg.rstrip("\n")  # one line, without the template file's last newline
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """The report page for `report` (RunReport.to_json()): summary, two charts, the tables."""
+    counts: dict[str, int] = report.get("counts", {})
+    flags: dict[str, int] = report.get("flags", {})
+    kind, run_id = str(report.get("kind", "")), str(report.get("run_id", ""))
+    when = f"Started {report.get('started', '')}, finished {report.get('finished', '')}."
+    if report.get("replay"):
+        when += f" Replaying {report['replay']}"
+        when += f" as of {report['as_of']}." if report.get("as_of") else "."
+    sources = report.get("sources", [])
+    queued = flagged_in(report)
+    charts = {
+        "sources_chart": bar_chart_svg(
+            "Sources", [(label, int(counts.get(key, 0)), c) for label, key, c in SOURCE_BARS]
+        ),
+        "flags_chart": bar_chart_svg(
+            "Flags by kind", [(label, int(flags.get(key, 0)), c) for label, key, c in FLAG_BARS]
+        ),
+    }
+    notice = report.get("notification")
+    return (
+        _environment()
+        .get_template("report.html")
+        .render(
+            csp=Markup(CSP),
+            style=Markup(STYLE),
+            title=f"ingest {kind} run {run_id}",
+            when=when,
+            **{name: Markup(svg) for name, svg in charts.items()},
+            notice={"error": notice.get("error"), "message": notice.get("message", "")}
+            if notice
+            else None,
+            sources=[_source_row(s) for s in sources],
+            alerts=[str(a) for s in sources for a in s.get("alerts", [])],
+            facts=[_fact_row(group) for group in group_facts([ch for _url, ch in queued])],
+            flagged=len(queued),
+            unknown=unknown_people(sources),
+            unreachable=[_unreachable_row(ch) for ch in report.get("unreachable", [])],
+        )
+    )
+
+
+def _source_row(s: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "url": str(s.get("url", "")),
+        "status": str(s.get("status", "")),
+        "error": str(s["error"]) if s.get("error") else None,
+        "claims": int(s.get("claims", 0)),
+        "people": int(s.get("people", 0)),
+        "flags": len(s.get("changes", [])),
+        "alerts": [str(a) for a in s.get("alerts", [])],
+    }
+
+
+def _fact_row(group: list[dict[str, Any]]) -> dict[str, Any]:
+    lead = group[0]
+    return {
+        "id": str(lead.get("id", "")),
+        "profile": str(lead.get("profile", "")),
+        "kind": str(lead.get("kind", "")),
+        "statement": describe(lead),
+        "sources": [(str(ch.get("source_url", "")), source_label(ch)) for ch in group],
+    }
+
+
+def _unreachable_row(ch: dict[str, Any]) -> dict[str, Any]:
+    reason = ((ch.get("claim") or {}).get("qualifiers") or {}).get("reason", "")
+    return {
+        "url": str(ch.get("source_url", "")),
+        "profile": str(ch.get("profile", "")),
+        "reason": str(reason),
+    }

@@ -1,0 +1,71 @@
+"""Tell the editors when a run queued new changes: one Slack-compatible webhook POST.
+
+    message(report_json) -> str                          the text posted (pure)
+    notify_run(client, settings, report_json) -> dict | None
+        None: no INGEST_NOTIFY_URL, or nothing queued (nothing is sent).
+        Otherwise {"sent": bool, "message": str, "error": str | None} for the report.
+
+A failed notification never fails the run: refused addresses, connection errors and non-2xx
+answers come back as a record with `sent: False`. The webhook URL is checked like a fetch
+(`ingest.fetch.client.check_url`: http/https only, no private, loopback or metadata address unless
+INGEST_ALLOW_PRIVATE) and redirects are not followed. Webhook URLs usually carry a secret token,
+so messages name only the scheme and host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from ingest.errors import IngestError
+from ingest.fetch.client import check_url
+from ingest.report.run import flagged_in
+from ingest.settings import Settings
+
+
+def message(report: dict[str, Any]) -> str:
+    """One line for a chat channel, with Slack's three special characters escaped."""
+    counts, flags = report.get("counts", {}), report.get("flags", {})
+    queued = len(flagged_in(report))
+    kinds = ", ".join(f"{flags[k]} {k}" for k in ("added", "changed", "removed") if flags.get(k))
+    text = (
+        f"ingest {report.get('kind', '')} run {report.get('run_id', '')}: "
+        f"{queued} new change{'s' if queued != 1 else ''} queued for review ({kinds}). "
+        f"Sources: {counts.get('fetched', 0)} fetched, {counts.get('unchanged', 0)} unchanged, "
+        f"{counts.get('failed', 0)} failed."
+    )
+    if report.get("report_file"):
+        text += f" Report: {report['report_file']}"
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _where(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or '?'}"
+
+
+def notify_run(
+    client: httpx.Client, settings: Settings, report: dict[str, Any]
+) -> dict[str, Any] | None:
+    """POST {"text": message(report)} to INGEST_NOTIFY_URL if the run queued changes."""
+    url = settings.notify_url
+    if not url or not flagged_in(report):
+        return None
+    where = _where(url)
+    try:
+        check_url(url, settings=settings)
+        response = client.post(url, json={"text": message(report)}, timeout=settings.notify_timeout)
+    except IngestError as exc:
+        reason = getattr(exc, "reason", None) or type(exc).__name__
+        return _failed(where, f"refused: {reason}")
+    except httpx.HTTPError as exc:
+        return _failed(where, f"{type(exc).__name__}: {exc}".replace(url, where))
+    if not response.is_success:
+        return _failed(where, f"HTTP {response.status_code}")
+    return {"sent": True, "message": f"sent to {where}", "error": None}
+
+
+def _failed(where: str, error: str) -> dict[str, Any]:
+    return {"sent": False, "message": f"could not notify {where}: {error}", "error": error}

@@ -1,0 +1,274 @@
+"""Run reports: what a run fetched, what it flagged, what needs a person's eye."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest.files import write_atomic
+from ingest.names import fold
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.review.grouping import fact_key, label, show_value, source_label
+
+
+@dataclass
+class RunReport:
+    run_id: str
+    kind: str
+    started: str
+    finished: str = ""
+    as_of: str | None = None
+    replay: str | None = None
+    outcomes: list[SourceOutcome] = field(default_factory=list)
+    unreachable: list[dict[str, Any]] = field(default_factory=list)  # flags for dead references
+    notification: dict[str, Any] | None = (
+        None  # what the webhook said (ingest.report.notify), if sent
+    )
+
+    def counts(self) -> dict[str, int]:
+        by_status = Counter(o.status for o in self.outcomes)
+        return {s: by_status.get(s, 0) for s in ("fetched", "unchanged", "failed", "skipped")}
+
+    def flagged(self) -> list[tuple[str, dict[str, Any]]]:
+        """(source URL, change) for every change this run queued, references gone included;
+        each change once (a change seen by several sources of one run is listed once)."""
+        return flagged_in(
+            {"sources": [o.to_json() for o in self.outcomes], "unreachable": self.unreachable}
+        )
+
+    def facts(self) -> list[list[dict[str, Any]]]:
+        """The changes this run queued, one list per fact (ingest.review.grouping)."""
+        return group_facts([ch for _url, ch in self.flagged()])
+
+    def flags(self) -> Counter[str]:
+        """Flags by kind: one per fact, the count the queue, the CLI and the page show."""
+        return Counter(group[0]["kind"] for group in self.facts())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "kind": self.kind,
+            "started": self.started,
+            "finished": self.finished,
+            "as_of": self.as_of,
+            "replay": self.replay,
+            "counts": self.counts(),
+            "flags": dict(self.flags()),
+            "facts": len(self.facts()),
+            "changes": len(self.flagged()),
+            "sources": [o.to_json() for o in self.outcomes],
+            "unreachable": self.unreachable,
+            "notification": self.notification,
+        }
+
+    def summary_rows(self) -> list[dict[str, Any]]:
+        """The headline numbers as table rows (a Prefect table artifact)."""
+        c, flags = self.counts(), self.flags()
+        rows = [
+            {"what": "sources", "item": label, "count": c[key]}
+            for label, key in (
+                ("fetched", "fetched"),
+                ("unchanged", "unchanged"),
+                ("failed", "failed"),
+                ("not replayed", "skipped"),
+            )
+        ]
+        rows += [
+            {"what": "flags", "item": kind, "count": flags.get(kind, 0)}
+            for kind in ("added", "changed", "removed")
+        ]
+        return rows
+
+    def markdown(self) -> str:
+        c = self.counts()
+        flags = self.flags()
+        lines = [
+            f"# ingest {self.kind} run {self.run_id}",
+            "",
+            f"Started {self.started}, finished {self.finished}."
+            + (f" Replaying `{self.replay}`" if self.replay else "")
+            + (f" as of {self.as_of}" if self.as_of else "")
+            + ("." if self.replay else ""),
+            "",
+            "| fetched | unchanged | failed | not replayed | flags added | changed | removed |",
+            "|---|---|---|---|---|---|---|",
+            f"| {c['fetched']} | {c['unchanged']} | {c['failed']} | {c['skipped']} "
+            f"| {flags.get('added', 0)} | {flags.get('changed', 0)} "
+            f"| {flags.get('removed', 0)} |",
+            "",
+            "## Sources",
+            "",
+            "| source | status | claims | people | flags | alerts |",
+            "|---|---|---|---|---|---|",
+        ]
+        for o in self.outcomes:
+            lines.append(
+                f"| {_cell(o.url)} | {o.status} | {o.claims} | {o.people} "
+                f"| {len(o.changes)} | {_cell('; '.join(o.alerts))} |"
+            )
+        if self.notification:
+            lines += ["", f"Notification: {_cell(str(self.notification.get('message', '')))}"]
+        all_alerts = [a for o in self.outcomes for a in o.alerts]
+        if all_alerts:
+            lines += ["", "## Alerts", ""] + [f"- {_cell(a)}" for a in all_alerts]
+        facts = self.facts()
+        if facts:
+            lines += [
+                "",
+                f"## Flags for review ({len(facts)} facts, {len(self.flagged())} changes)",
+                "",
+                "| id | profile | kind | statement | sources |",
+                "|---|---|---|---|---|",
+            ]
+            for group in facts:
+                ch = group[0]
+                lines.append(
+                    f"| `{ch['id']}` | {ch['profile']} | {ch['kind']} "
+                    f"| {_cell(describe(ch))} | "
+                    + "<br>".join(_cell(f"{source_label(c)} ({c['source_url']})") for c in group)
+                    + " |"
+                )
+        unknown = unknown_people(self.to_json()["sources"])
+        if unknown:
+            lines += [
+                "",
+                f"## People not in the wiki ({len(unknown)})",
+                "",
+            ] + [
+                f"- {_cell(p.name)}"
+                + (f" ({', '.join(p.handles)})" if p.handles else "")
+                + f": {_cell(', '.join(p.sources))}"
+                for p in unknown
+            ]
+        if self.unreachable:
+            lines += ["", "## References unreachable", ""] + [
+                f"- {_cell(ch['source_url'])} (cited by {ch['profile']}): "
+                f"{_cell(str(ch['claim']['qualifiers']['reason']))}"
+                for ch in self.unreachable
+            ]
+        return "\n".join(lines) + "\n"
+
+    def write(self, folder: Path, name: str) -> Path:
+        """`<name>.md`, `.json` and `.html` (self-contained) in `folder`; returns the .md path."""
+        from ingest.report.html import render_html  # it imports this module
+
+        folder.mkdir(parents=True, exist_ok=True)
+        md = folder / f"{name}.md"
+        data = self.to_json()
+        write_atomic(md, self.markdown().encode("utf-8"))
+        write_atomic(
+            folder / f"{name}.json",
+            (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode(),
+        )
+        write_atomic(folder / f"{name}.html", render_html(data).encode("utf-8"))
+        return md
+
+
+def write_run(report: RunReport, folder: Path, day: str) -> Path:
+    """Keep every run's report: `<day>/<run_id>.md/.json/.html` in `folder`; `<day>.json` and
+    `<day>.html` are the day's latest run, and `<day>.md` the day's index (a link to each run's
+    files, newest first) followed by the latest run's report. Returns the run's .html path."""
+    runs = folder / day
+    report.write(runs, report.run_id)
+    report.write(folder, day)  # the latest run under the day's name, as before
+    done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    index = [f"# ingest runs on {day}", ""]
+    for path in done:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        flags = data.get("flags", {})
+        index.append(
+            f"- [{data.get('run_id', path.stem)}]({day}/{path.stem}.md) "
+            f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): "
+            f"finished {data.get('finished', '?')}"
+            + (f", as of {data['as_of']}" if data.get("as_of") else "")
+            + f"; {data.get('facts', sum(flags.values()))} flags"
+        )
+    text = "\n".join(index) + "\n\n## Latest run\n\n" + report.markdown()
+    write_atomic(folder / f"{day}.md", text.encode("utf-8"))
+    return runs / f"{report.run_id}.html"
+
+
+def flagged_in(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(source URL, change) for every change queued by the run `report` (RunReport.to_json()),
+    each change id once."""
+    every = [(s["url"], ch) for s in report.get("sources", []) for ch in s.get("changes", [])] + [
+        (ch["source_url"], ch) for ch in report.get("unreachable", [])
+    ]
+    seen: set[str] = set()
+    out = []
+    for url, ch in every:
+        if ch["id"] not in seen:
+            seen.add(ch["id"])
+            out.append((url, ch))
+    return out
+
+
+def group_facts(found: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Changes grouped by the fact they state, in first-seen order."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for ch in found:
+        groups.setdefault(fact_key(ch), []).append(ch)
+    return list(groups.values())
+
+
+@dataclass
+class UnknownPerson:
+    name: str
+    handles: list[str]
+    sources: list[str]
+
+
+_HANDLE = re.compile(r"^(?P<name>.*?)\s*\((?P<handle>[^()\s]+)\)\s*$")
+
+
+def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
+    """People on a page without a profile, one entry per person across sources: "Name" and
+    "Name (handle)" and names differing only in case or accents are one person."""
+    people: dict[str, UnknownPerson] = {}
+    by_handle: dict[str, str] = {}
+    for source in sources:
+        for printed in source.get("unknown_people", []):
+            text = str(printed).strip()
+            match = _HANDLE.match(text)
+            name, handle = (match["name"], match["handle"]) if match else (text, None)
+            key = fold(name) or text
+            if handle and handle.lower() in by_handle:
+                key = by_handle[handle.lower()]
+            person = people.setdefault(key, UnknownPerson(name=name, handles=[], sources=[]))
+            if handle:
+                by_handle.setdefault(handle.lower(), key)
+                if handle.lower() not in {h.lower() for h in person.handles}:
+                    person.handles.append(handle)
+            if source["url"] not in person.sources:
+                person.sources.append(source["url"])
+    return sorted(people.values(), key=lambda p: fold(p.name))
+
+
+def describe(change: Mapping[str, Any]) -> str:
+    claim = change.get("claim") or change.get("previous") or {}
+    q = claim.get("qualifiers") or {}
+    detail = ", ".join(
+        f"{label(k)} {show_value(q[k])}" for k in ("level", "section", "status") if k in q
+    )
+    text = f"{claim.get('predicate', '?')} {claim.get('object', '?')}"
+    if change.get("kind") == "changed" and change.get("previous"):
+        pq = change["previous"].get("qualifiers") or {}
+        moved = [
+            f"{label(k)}: {show_value(pq.get(k))} -> {show_value(q.get(k))}"
+            for k in sorted(set(pq) | set(q))
+            if pq.get(k) != q.get(k) and k in ("status", "section", "scope", "level")
+        ]
+        return f"{text} ({'; '.join(moved)})"
+    return f"{text} ({detail})" if detail else text
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

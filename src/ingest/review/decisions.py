@@ -1,0 +1,440 @@
+"""Editors' decisions: accept or reject a queued change, exactly once, never lost.
+
+Accepting writes the profile file atomically (claim added, updated or removed; the source's
+reference added or its `accessed` date refreshed; `updated` set), records the decision with the
+profile's exact text before and after, and appends to the audit log, all or nothing. When two
+editors decide the same change at once, the conditional update lets exactly one through; the other
+gets AlreadyDecidedError saying who decided it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from ingest.documents import publisher_of, title_of
+from ingest.errors import (
+    AlreadyDecidedError,
+    ChangeNotFoundError,
+    ProfileError,
+    ReviewError,
+    StoreError,
+)
+from ingest.models import Change, Profile, ProfileClaim, Reference, iso_z, utcnow
+from ingest.profiles.io import load_profile, profile_path, render, write_profile_text
+from ingest.profiles.locks import profile_lock
+from ingest.storage import HistoryEntry, QueueFilter, Store
+from ingest.storage.decisions import NewDecision
+from ingest.storage.rows import DecisionRow
+
+
+@dataclass
+class Decided:
+    change: Change  # the change decided (the fact's leading one)
+    status: str
+    profile_file: Path | None
+    group: list[Change] = field(default_factory=list)  # every change of the fact decided
+
+
+def resolve_id(store: Store, change_id: str) -> str:
+    """A full change id from an id or an unambiguous prefix of at least 6 characters."""
+    if store.get_change(change_id):
+        return change_id
+    if len(change_id) >= 6:
+        found = store.find_changes(change_id)
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise ReviewError(f"change id prefix '{change_id}' is ambiguous ({len(found)} match)")
+    raise ChangeNotFoundError(change_id)
+
+
+class _ProfileFile:
+    """The one profile file a decision rewrites, and how to put it back."""
+
+    def __init__(self) -> None:
+        self.undo: list[tuple[Path, str]] = []
+
+    def write(self, path: Path, text: str, before: str) -> None:
+        """Write the file (ProfileError naming it and the cause when it cannot be written)."""
+        write_profile_text(path, text)
+        self.undo.append((path, before))
+
+    def put_back(self) -> None:
+        """Restore the texts the files had before `write` (after a failed transaction)."""
+        for path, before in reversed(self.undo):
+            try:
+                write_profile_text(path, before)
+            except ProfileError as exc:
+                raise ProfileError(
+                    str(path),
+                    "the decision was not recorded, but the file keeps the text written for it: "
+                    f"it could not be put back as it was ({exc.fields['reason']})",
+                ) from exc
+
+
+@contextmanager
+def _locked(profiles_dir: Path) -> Iterator[None]:
+    """The profiles' lock; an OS error taking it (a read-only folder that has no lock file yet)
+    is a ProfileError naming the file and the cause."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(profile_lock(profiles_dir))
+        except OSError as exc:
+            where = str(exc.filename or profiles_dir)
+            raise ProfileError(where, f"cannot lock the profiles: {exc.strerror or exc}") from exc
+        yield
+
+
+@contextmanager
+def profile_transaction(
+    store: Store, profiles_dir: Path
+) -> Iterator[tuple[Connection, _ProfileFile]]:
+    """A database transaction that may rewrite one profile file, all or nothing: under the
+    profiles' lock; when the transaction fails after the file was written, the file is put back.
+    A file that cannot be written fails the transaction: nothing is recorded."""
+    profile_file = _ProfileFile()
+    try:
+        with _locked(profiles_dir), store.begin() as conn:
+            yield conn, profile_file
+    except BaseException:
+        profile_file.put_back()
+        raise
+
+
+def decide(
+    store: Store,
+    profiles_dir: Path,
+    change_id: str,
+    status: str,
+    editor: str,
+    note: str | None = None,
+    today: date | None = None,
+    *,
+    bulk: str | None = None,
+    audit: bool = True,
+) -> Decided:
+    """Accept or reject one pending change, and with it every pending change stating the same
+    fact for the same profile (ingest.review.grouping): an accept writes ONE claim citing every
+    source, a reject rejects them all. Each change gets its decision row; they share a `bulk` id
+    (the one given, for a bulk action, else a new one when there are several), so undo takes them
+    back together. `audit=False` leaves the audit entry to the caller (one for a whole bulk)."""
+    if status not in ("accepted", "rejected"):
+        raise ReviewError(f"unknown decision '{status}' (accept or reject)")
+    if not editor.strip():
+        raise ReviewError("a decision needs the editor's name")
+    change_id = resolve_id(store, change_id)
+    now = iso_z(utcnow())
+    with profile_transaction(store, profiles_dir) as (conn, profile_file):
+        won = store.changes.move(conn, change_id, "pending", status, now)
+        row = store.changes.get(change_id, conn)
+        if row is None:
+            raise ChangeNotFoundError(change_id)
+        if not won:
+            decider = store.decisions.last_decider(conn, change_id)
+            raise AlreadyDecidedError(change_id, row.status, decider)
+        rows = [row]
+        for other in store.queue.fact_members(row, QueueFilter(status="pending"), conn):
+            if store.changes.move(conn, other.id, "pending", status, now):
+                rows.append(other)
+        group = [r.to_change() for r in rows]
+        change = group[0]
+        if len(group) > 1 and bulk is None:
+            bulk = uuid.uuid4().hex
+        path: Path | None = None
+        before = after = None
+        if status == "accepted":
+            path = profile_path(profiles_dir, change.profile)
+            profile = load_profile(path)
+            before = path.read_text(encoding="utf-8")
+            refs = [
+                reference_for_change(store, c, r.snapshot_sha256)
+                for c, r in zip(group, rows, strict=True)
+            ]
+            after = render(apply_fact(profile, group, refs, today or utcnow().date()))
+        for member in group:
+            store.decisions.record(
+                conn,
+                NewDecision(
+                    change_id=member.id,
+                    status=status,
+                    editor=editor,
+                    note=note,
+                    decided_at=now,
+                    profile_path=str(path) if path else None,
+                    profile_before=before,
+                    profile_after=after,
+                    bulk=bulk,
+                ),
+            )
+        if audit:
+            extra: dict[str, Any] = {}
+            if len(group) > 1:
+                extra = {"changes": [c.id for c in group], "bulk": bulk}
+            store.audit(
+                conn,
+                editor,
+                status,
+                change_id=change_id,
+                profile=change.profile,
+                note=note,
+                kind=change.kind,
+                source_url=change.source_url,
+                **extra,
+            )
+        if path is not None and after is not None and before is not None:
+            profile_file.write(path, after, before)
+    for member in group:
+        member.status = status  # type: ignore[assignment]
+    return Decided(change=change, status=status, profile_file=path, group=group)
+
+
+def record_bulk(
+    store: Store, editor: str, status: str, bulk: str, decided: list[Decided], note: str | None
+) -> None:
+    """The audit log's one entry for a bulk action (its decisions were taken with audit=False)."""
+    if not decided:
+        return
+    with store.begin() as conn:
+        store.audit(
+            conn,
+            editor,
+            f"bulk_{status}",
+            change_id=decided[0].change.id,
+            profile=decided[0].change.profile,
+            note=note,
+            bulk=bulk,
+            changes=[c.id for d in decided for c in d.group],
+            kind=decided[0].change.kind,
+        )
+
+
+def reference_for_change(
+    store: Store, change: Change, snapshot_sha256: str | None
+) -> dict[str, Any]:
+    """Title, publisher, kind and accessed date for the reference an accepted change cites."""
+    state = store.sources.state(change.source_url)
+    meta = dict((state.meta if state else None) or {})
+    info: dict[str, Any] = {
+        "url": change.source_url,
+        "title": meta.get("title"),
+        "publisher": meta.get("publisher"),
+        "kind": meta.get("kind"),
+    }
+    if snapshot_sha256:
+        try:
+            snap = store.get_snapshot(snapshot_sha256)
+        except StoreError:
+            snap = None
+        if snap is not None:
+            info["title"] = info["title"] or title_of(snap)
+            info["accessed"] = snap.fetched_at.date().isoformat()
+    info["publisher"] = info["publisher"] or publisher_of(change.source_url)
+    return info
+
+
+def _next_id(prefix: str, taken: list[str]) -> str:
+    numbers = [
+        int(t[len(prefix) :]) for t in taken if t.startswith(prefix) and t[len(prefix) :].isdigit()
+    ]
+    return f"{prefix}{max(numbers, default=0) + 1}"
+
+
+def _ensure_reference(profile: Profile, info: dict[str, Any], today: date) -> str:
+    accessed = today.isoformat()
+    ref = profile.reference_for(info["url"])
+    if ref is None:
+        ref = Reference(
+            id=_next_id("r", [r.id for r in profile.references]),
+            url=info["url"],
+            title=info.get("title"),
+            publisher=info.get("publisher"),
+            kind=info.get("kind"),
+            accessed=accessed,
+        )
+        profile.references.append(ref)
+    else:
+        ref.accessed = accessed
+        for key in ("title", "publisher", "kind"):
+            if getattr(ref, key) is None and info.get(key):
+                setattr(ref, key, info[key])
+    return ref.id
+
+
+def apply_change(
+    profile: Profile, change: Change, ref_info: dict[str, Any], today: date
+) -> Profile:
+    """The profile with one accepted change applied (a new object; pure)."""
+    profile = profile.model_copy(deep=True)
+    claim = change.claim or {}
+    prev_id = (change.previous or {}).get("id")
+    if claim.get("predicate") == "reference":  # a cited source that stopped answering
+        for ref in profile.references:
+            if ref.id == (change.previous or {}).get("id") or ref.url == claim.get("object"):
+                ref.status = "unreachable"  # type: ignore[attr-defined]
+                ref.unreachable_since = today.isoformat()  # type: ignore[attr-defined]
+    elif change.kind == "removed":
+        profile.claims = [c for c in profile.claims if c.id != prev_id]
+    else:
+        ref_id = _ensure_reference(profile, ref_info, today)
+        target = next((c for c in profile.claims if c.id == prev_id), None)
+        if change.kind == "changed" and target is not None:
+            target.object = claim["object"]
+            target.qualifiers = dict(claim.get("qualifiers") or {})
+            if ref_id not in target.refs:
+                target.refs.append(ref_id)
+        else:
+            profile.claims.append(
+                ProfileClaim(
+                    id=_next_id("c", [c.id for c in profile.claims]),
+                    predicate=claim["predicate"],
+                    object=claim["object"],
+                    qualifiers=dict(claim.get("qualifiers") or {}),
+                    refs=[ref_id],
+                )
+            )
+    profile.updated = today.isoformat()
+    return profile
+
+
+def apply_fact(
+    profile: Profile, group: list[Change], ref_infos: list[dict[str, Any]], today: date
+) -> Profile:
+    """The profile with one fact accepted (pure): the leading change applied once, and every
+    other source of the same fact added as a reference of that one claim."""
+    lead = group[0]
+    before_ids = {c.id for c in profile.claims}
+    profile = apply_change(profile, lead, ref_infos[0], today)
+    if lead.kind == "removed" or (lead.claim or {}).get("predicate") == "reference":
+        return profile
+    prev_id = (lead.previous or {}).get("id")
+    target = next((c for c in profile.claims if c.id == prev_id), None)
+    if target is None:
+        target = next((c for c in profile.claims if c.id not in before_ids), None)
+    if target is None:
+        return profile
+    for info in ref_infos[1:]:
+        ref_id = _ensure_reference(profile, info, today)
+        if ref_id not in target.refs:
+            target.refs.append(ref_id)
+    return profile
+
+
+def history(store: Store, change_id: str) -> list[HistoryEntry]:
+    """The decisions taken on a change, oldest first (without the profile texts)."""
+    return store.decisions.history(change_id)
+
+
+class NothingToUndoError(ReviewError):
+    """The editor has no decision left that can be undone."""
+
+    def __init__(self, editor: str) -> None:
+        super().__init__(f"editor '{editor}' has no decision to undo", editor=editor)
+
+
+class UndoConflictError(ReviewError):
+    """The profile file changed after the accept: restoring it would lose that later edit."""
+
+    def __init__(self, change_id: str, path: str) -> None:
+        super().__init__(
+            f"cannot undo the accept of change '{change_id}': profile file '{path}' changed "
+            "since it was written (undo the later decisions first, or edit the file by hand)",
+            change_id=change_id,
+            path=path,
+        )
+
+
+@dataclass
+class Undone:
+    change: Change
+    undid: str  # the status taken back: accepted or rejected
+    profile_file: Path | None
+    group: list[Change] = field(default_factory=list)  # every change put back to pending
+
+
+def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = None) -> Undone:
+    """Take back the editor's last decision that still stands, a bulk one (a fact's changes, a
+    bulk accept: the decisions sharing a `bulk` id) whole.
+
+    The changes go back to pending; after an accept each profile file is restored exactly to its
+    text before the action, refused (UndoConflictError) unless the file is still exactly what the
+    action wrote. The undo is recorded as decisions (status `undone`) and one audit entry; no row
+    is changed or deleted. Called again, it takes back the decision before that one.
+    """
+    now = iso_z(utcnow())
+    with profile_transaction(store, profiles_dir) as (conn, profile_file):
+        last = store.decisions.last_standing(conn, editor)
+        if last is None:
+            raise NothingToUndoError(editor)
+        taken: list[DecisionRow] = [last]
+        if last.bulk:
+            taken = store.decisions.standing_in_bulk(conn, editor, last.bulk)
+        # per profile file: the text before the first decision, the text after the last one
+        files: dict[str, tuple[str | None, str | None]] = {}
+        for d in taken:
+            if d.status == "accepted" and d.profile_path:
+                first_before = files.get(d.profile_path, (d.profile_before, None))[0]
+                files[d.profile_path] = (first_before, d.profile_after)
+        back: list[Change] = []
+        for d in taken:
+            if not store.changes.move(conn, d.change_id, d.status, "pending", now):
+                raise NothingToUndoError(editor)
+            row = store.changes.get(d.change_id, conn)
+            assert row is not None
+            back.append(row.to_change())
+        writes: list[tuple[Path, str, str]] = []
+        for name, (restored, written) in files.items():
+            path = Path(name)
+            try:
+                current = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise ProfileError(str(path), f"cannot read: {exc.strerror or exc}") from exc
+            if current != written:
+                raise UndoConflictError(last.change_id, str(path))
+            if restored is not None:
+                writes.append((path, restored, current))
+        undo_bulk = uuid.uuid4().hex if len(taken) > 1 else None
+        for d in taken:
+            where: str | None = d.profile_path if d.status == "accepted" else None
+            texts = files.get(where) if where else None
+            store.decisions.record(
+                conn,
+                NewDecision(
+                    change_id=d.change_id,
+                    status="undone",
+                    editor=editor,
+                    note=note,
+                    decided_at=now,
+                    profile_path=where,
+                    profile_before=texts[1] if texts else None,
+                    profile_after=texts[0] if texts else None,
+                    bulk=undo_bulk,
+                ),
+            )
+        extra: dict[str, Any] = {}
+        if len(taken) > 1:
+            extra = {"changes": [c.id for c in back], "bulk": last.bulk}
+        store.audit(
+            conn,
+            editor,
+            "undone",
+            change_id=last.change_id,
+            profile=back[0].profile,
+            note=note,
+            undid=last.status,
+            decision=last.id,
+            source_url=back[0].source_url,
+            **extra,
+        )
+        for path, restored, current in writes:
+            profile_file.write(path, restored, current)
+    lead = next(c for c in back if c.id == last.change_id)
+    path_of = Path(last.profile_path) if last.profile_path else None
+    return Undone(change=lead, undid=last.status, profile_file=path_of, group=back)

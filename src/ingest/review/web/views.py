@@ -1,0 +1,272 @@
+"""What the templates show: plain values built from store rows and profile files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from ingest.errors import ProfileError
+from ingest.models import Profile
+from ingest.profiles.io import load_profile, profile_path
+from ingest.report.run import describe
+from ingest.review.decisions import history
+from ingest.review.grouping import label, show_value, source_label, source_titles
+from ingest.review.web.evidence import Evidence, TextCache, evidence_for
+from ingest.storage import ChangeRow, HistoryEntry, QueueFilter, Store
+
+STATUSES = ("pending", "accepted", "rejected", "superseded")
+KINDS = ("added", "changed", "removed")
+QUALIFIER_ORDER = ("level", "section", "scope", "status", "role", "date", "work", "title")
+
+
+def web_url(url: str | None) -> str | None:
+    """The URL if a browser may follow it (http or https only: never javascript: or data:)."""
+    if not url:
+        return None
+    return url if urlsplit(url).scheme.lower() in ("http", "https") else None
+
+
+def parse_filter(
+    status: str | None, person: str | None, source: str | None, kind: str | None
+) -> QueueFilter:
+    """QueueFilter from query parameters; unknown values fall back to 'everything'."""
+    status = status if status in STATUSES or status == "all" else "pending"
+    return QueueFilter(
+        status=None if status == "all" else status,
+        profile=person or None,
+        source_url=source or None,
+        kind=kind if kind in KINDS else None,
+    )
+
+
+def filter_query(filters: QueueFilter, **extra: Any) -> str:
+    """The filters as a query string (for links that keep the editor's place)."""
+    params = {
+        "status": filters.status or "all",
+        "person": filters.profile or "",
+        "source": filters.source_url or "",
+        "kind": filters.kind or "",
+    }
+    params.update({k: str(v) for k, v in extra.items() if v is not None})
+    return urlencode({k: v for k, v in params.items() if v})
+
+
+@dataclass
+class Statement:
+    predicate: str
+    object: str
+    qualifiers: list[tuple[str, str, bool]]  # (label, value, differs from the other side)
+
+
+def statement(
+    claim: dict[str, Any] | None, other: dict[str, Any] | None = None
+) -> Statement | None:
+    if not claim:
+        return None
+    q = claim.get("qualifiers") or {}
+    oq = (other or {}).get("qualifiers") or {}
+    keys = [k for k in QUALIFIER_ORDER if k in q] + sorted(k for k in q if k not in QUALIFIER_ORDER)
+    return Statement(
+        predicate=str(claim.get("predicate", "?")),
+        object=str(claim.get("object", "?")),
+        qualifiers=[
+            (label(k), show_value(q[k]), other is not None and oq.get(k) != q[k]) for k in keys
+        ],
+    )
+
+
+@dataclass
+class ChangeView:
+    row: ChangeRow
+    summary: str
+    candidate: Statement | None
+    current: Statement | None
+    related: list[Statement]
+    subject: dict[str, Any]
+    evidence: Evidence
+    locator: str
+    source_link: str | None
+    profile_name: str
+    decisions: list[HistoryEntry]
+    decided_by: HistoryEntry | None
+    prev_id: str | None
+    next_id: str | None
+    position: int | None = None
+    flash: list[tuple[str, str]] = field(default_factory=list)  # (kind: ok/error, text)
+    total: int = 0  # facts in the queue (the N of "n of N")
+    sources: list[dict[str, Any]] = field(default_factory=list)  # every source of this fact
+    when: SnapshotTime | None = None
+
+
+@dataclass
+class SnapshotTime:
+    """When the change's snapshot was taken, and whether it is history (a replay, --as-of)."""
+
+    fetched: str  # the day it was stored
+    recorded: str | None  # a replayed recording's own date
+    as_of: str | None  # the --as-of day a replay was asked for
+    historical: bool
+
+    @property
+    def day(self) -> str:
+        return self.recorded or self.fetched
+
+
+def snapshot_time(store: Store, sha256: str | None) -> SnapshotTime | None:
+    """The snapshot's date and whether it was replayed (then: historical, not today's page)."""
+    meta = store.snapshot_meta(sha256) if sha256 else None
+    if meta is None:
+        return None
+    headers = {str(k).lower(): str(v) for k, v in (meta.get("headers") or {}).items()}
+    recorded = headers.get("x-ingest-replay-date")
+    as_of = headers.get("x-ingest-replay-as-of")
+    replayed = bool(recorded or as_of or headers.get("x-ingest-replay"))
+    return SnapshotTime(
+        fetched=str(meta["fetched_at"])[:10],
+        recorded=recorded[:10] if recorded else None,
+        as_of=as_of[:10] if as_of else None,
+        historical=replayed,
+    )
+
+
+def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
+    """Each source of one fact: what tells it apart, its link, its quote and snapshot date."""
+    out = []
+    titles = source_titles(store.sources.states([m.source_url for m in members]))
+    for m in members:
+        evidence = (m.claim or {}).get("evidence") or {}
+        out.append(
+            {
+                "id": m.id,
+                "label": source_label(m, titles.get(m.source_url)),
+                "url": m.source_url,
+                "link": web_url(m.source_url),
+                "quote": str(evidence.get("quote") or ""),
+                "locator": str(evidence.get("locator") or ""),
+                "when": snapshot_time(store, m.get("snapshot_sha256") or evidence.get("sha256")),
+                "status": m.status,
+            }
+        )
+    return out
+
+
+def load_profile_or_none(profiles_dir: Path, profile_id: str) -> Profile | None:
+    try:
+        return load_profile(profile_path(profiles_dir, profile_id))
+    except ProfileError:
+        return None
+
+
+def change_view(
+    store: Store, cache: TextCache, profiles_dir: Path, row: ChangeRow, filters: QueueFilter
+) -> ChangeView:
+    claim = row.claim or {}
+    previous = row.previous
+    profile = load_profile_or_none(profiles_dir, row.profile)
+    related: list[Statement] = []
+    if profile is not None and not previous:
+        related = [
+            s
+            for c in profile.claims
+            if c.predicate == claim.get("predicate") and c.object == claim.get("object")
+            for s in [statement(c.model_dump())]
+            if s is not None
+        ]
+    evidence = claim.get("evidence") or {}
+    members = store.fact_members(row, QueueFilter(status=row.status))
+    if not any(m.id == row.id for m in members):
+        members = [row, *members]
+    decisions = history(store, row.id)
+    decided_by = decisions[-1] if row.status != "pending" and decisions else None
+    return ChangeView(
+        row=row,
+        summary=describe(row),
+        candidate=statement(claim, previous if row.kind == "changed" else None),
+        current=statement(previous, claim if row.kind == "changed" else None),
+        related=related,
+        subject=claim.get("subject") or {},
+        evidence=evidence_for(
+            cache, row.get("snapshot_sha256") or evidence.get("sha256"), evidence.get("quote", "")
+        ),
+        locator=str(evidence.get("locator") or ""),
+        source_link=web_url(row.source_url),
+        profile_name=profile.name if profile else row.profile,
+        decisions=decisions,
+        decided_by=decided_by,
+        prev_id=store.fact_neighbour(filters, row, forward=False),
+        next_id=store.fact_neighbour(filters, row, forward=True),
+        position=store.fact_position(filters, row),
+        total=store.count_facts(filters),
+        sources=source_rows(store, members),
+        when=snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256")),
+    )
+
+
+@dataclass
+class QueueGroup:
+    source_url: str
+    source_link: str | None
+    total: int
+    items: list[dict[str, Any]]
+
+
+def queue_groups(
+    facts: list[list[ChangeRow]] | list[ChangeRow],
+    source_totals: dict[str, int],
+    titles: dict[str, str] | None = None,
+) -> list[QueueGroup]:
+    """Queue entries under the source of their leading change: one entry per fact (a list of
+    its changes; a bare row is a fact of one), naming every source that states it (`titles`:
+    source URL -> title, for papers)."""
+    titles = titles or {}
+    groups: list[QueueGroup] = []
+    for entry in facts:
+        members = entry if isinstance(entry, list) else [entry]
+        row = members[0]
+        if not groups or groups[-1].source_url != row.source_url:
+            groups.append(
+                QueueGroup(
+                    source_url=row.source_url,
+                    source_link=web_url(row.source_url),
+                    total=source_totals.get(row.source_url, 0),
+                    items=[],
+                )
+            )
+        claim = row.claim or {}
+        groups[-1].items.append(
+            row.to_dict()
+            | {
+                "summary": describe(row),
+                "subject_name": (claim.get("subject") or {}).get("name", ""),
+                "sources": [
+                    {
+                        "label": source_label(m, titles.get(m.source_url)),
+                        "url": m.source_url,
+                        "id": m.id,
+                    }
+                    for m in members
+                ],
+                "members": [m.id for m in members],
+            }
+        )
+    return groups
+
+
+@dataclass
+class ProfileView:
+    profile: Profile
+    claims: list[tuple[Statement, list[dict[str, Any]]]]  # statement, its references
+
+
+def profile_view(profile: Profile) -> ProfileView:
+    refs = {r.id: r.model_dump() | {"link": web_url(r.url)} for r in profile.references}
+    claims = []
+    for c in profile.claims:
+        st = statement(c.model_dump())
+        if st is not None:
+            claims.append(
+                (st, [refs.get(r, {"id": r, "title": None, "link": None}) for r in c.refs])
+            )
+    return ProfileView(profile=profile, claims=claims)

@@ -1,0 +1,323 @@
+"""The workspace's local runner: started once per INGEST_HOME, reused by every `ingest run` and
+`ingest nightly` that has no PREFECT_API_URL of its own.
+
+It is two processes (`flows/local_runner.py` is the runner; this module is the CLI's side and
+imports neither Prefect nor the flows, so a command that talks to it starts in a fraction of a
+second):
+
+- a Prefect server (the same uvicorn app as Prefect's temporary server) on a free loopback port,
+  its database and PREFECT_HOME in INGEST_HOME/server/prefect, its log in
+  INGEST_HOME/logs/prefect-server.log;
+- a warm Python process with Prefect and the flows imported, which runs each request as a real
+  Prefect flow run against that server (task runs recorded) and streams progress and the result
+  back over a loopback socket, one request at a time.
+
+INGEST_HOME/server/state.json   {"pid", "port", "token", "api_url", "fingerprint", ...} (0600)
+INGEST_HOME/logs/runner.log     the runner's own log: Prefect's logs of every run, tracebacks
+
+A request carries a secret token from the state file (readable by the owner only). The runner
+stops after INGEST_RUNNER_IDLE seconds without a request, on `ingest server stop`, or when the
+code it runs has changed on disk (the next command starts a fresh one). A state file whose
+process is gone or does not answer is stale and is removed.
+
+Prefect's database starts from a copy of an empty, migrated one cached per Prefect version in
+INGEST_CACHE_DIR: creating it (~100 migrations) takes 10-15 s once per machine, copying it 10 ms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ingest.errors import RunFailedError, ServerError
+from ingest.files import write_atomic
+from ingest.profiles.locks import exclusive
+from ingest.settings import PROJECT_ROOT, Settings
+
+# the code the runner executes: a change here means a fresh runner (a stale one would run old code)
+CODE_DIRS = ("src/ingest", "extractors", "flows")
+ENV_PREFIXES = ("INGEST_",)  # what a request carries of the caller's environment
+CONNECT_TIMEOUT = 2.0
+Progress = Callable[[str, int, int | None], None]
+
+
+@dataclass(frozen=True)
+class RunnerState:
+    pid: int
+    port: int
+    token: str
+    api_url: str
+    fingerprint: str
+    started: str
+    prefect_pid: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def server_dir(settings: Settings) -> Path:
+    return settings.home / "server"
+
+
+def state_file(settings: Settings) -> Path:
+    return server_dir(settings) / "state.json"
+
+
+def logs_dir(settings: Settings) -> Path:
+    return settings.home / "logs"
+
+
+def runner_log(settings: Settings) -> Path:
+    return logs_dir(settings) / "runner.log"
+
+
+def prefect_log(settings: Settings) -> Path:
+    return logs_dir(settings) / "prefect-server.log"
+
+
+def code_fingerprint() -> str:
+    """What the runner's code is: every module's size and mtime, the interpreter, Prefect's
+    version. About a hundred stat calls: a millisecond or two."""
+    digest = hashlib.sha256(sys.executable.encode())
+    for folder in CODE_DIRS:
+        for path in sorted((PROJECT_ROOT / folder).rglob("*.py")):
+            info = path.stat()
+            digest.update(f"{path}:{info.st_size}:{info.st_mtime_ns}\n".encode())
+    prefect_dist = _prefect_version()
+    digest.update(prefect_dist.encode())
+    return digest.hexdigest()[:16]
+
+
+def _prefect_version() -> str:
+    from importlib.metadata import version
+
+    return version("prefect")
+
+
+def read_state(settings: Settings) -> RunnerState | None:
+    try:
+        data = json.loads(state_file(settings).read_text())
+        return RunnerState(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def write_state(settings: Settings, state: RunnerState) -> None:
+    path = state_file(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(state.to_json(), indent=2).encode(), mode=0o600)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def ping(state: RunnerState, timeout: float = CONNECT_TIMEOUT) -> dict[str, Any] | None:
+    """The runner's answer to a ping, or None when nothing (or something else) answers."""
+    try:
+        with _connect(state, timeout) as conn:
+            _send(conn, {"op": "ping", "token": state.token})
+            reply = _read_line(conn.makefile("rb"))
+    except (OSError, ValueError):
+        return None
+    return reply if reply and reply.get("ok") else None
+
+
+def status(settings: Settings) -> RunnerState | None:
+    """The workspace's runner if it is up and answering; a stale state file is removed."""
+    state = read_state(settings)
+    if state is None:
+        return None
+    if _alive(state.pid) and ping(state) is not None:
+        return state
+    _forget(settings, state)
+    return None
+
+
+def _forget(settings: Settings, state: RunnerState) -> None:
+    """Remove a stale state file, and end its processes if they linger without answering."""
+    for pid in (state.pid, state.prefect_pid):
+        if pid and _alive(pid) and _is_ours(pid):
+            _terminate(pid)
+    state_file(settings).unlink(missing_ok=True)
+
+
+def _is_ours(pid: int) -> bool:
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"flows.local_runner" in cmdline or b"prefect.server.api.server" in cmdline
+
+
+def _terminate(pid: int, wait: float = 10.0) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not _alive(pid) or _zombie(pid):
+            return
+        time.sleep(0.05)
+    with suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return ") Z " in Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+
+
+def ensure(settings: Settings, on_wait: Callable[[str], None] | None = None) -> RunnerState:
+    """The workspace's runner, started if none answers or if the code changed since it started."""
+    with exclusive(server_dir(settings) / "start.lock"):  # two commands share one runner
+        state = status(settings)
+        if state is not None and state.fingerprint == code_fingerprint():
+            return state
+        if state is not None:  # it runs older code: replace it
+            stop(settings)
+        return _launch(settings, on_wait)
+
+
+def _launch(settings: Settings, on_wait: Callable[[str], None] | None) -> RunnerState:
+    logs_dir(settings).mkdir(parents=True, exist_ok=True)
+    state_file(settings).unlink(missing_ok=True)
+    first = not (server_dir(settings) / "prefect" / "prefect.db").exists()
+    if on_wait:
+        on_wait(
+            "starting the local Prefect server"
+            + (" (first start in this workspace)" if first else "")
+        )
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env["INGEST_HOME"] = str(settings.home.resolve())
+    env["INGEST_RUNNER_FINGERPRINT"] = code_fingerprint()
+    with runner_log(settings).open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "flows.local_runner"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # not in the terminal's process group: Ctrl-C spares it
+        )
+    deadline = time.monotonic() + settings.runner_start_timeout
+    while time.monotonic() < deadline:
+        code = process.poll()
+        if code is not None:
+            raise ServerError(
+                f"the local runner exited with status {code} while starting; "
+                f"see {runner_log(settings)} and {prefect_log(settings)}"
+            )
+        state = read_state(settings)
+        if state is not None and state.pid == process.pid and ping(state) is not None:
+            return state
+        time.sleep(0.1)
+    _terminate(process.pid)
+    raise ServerError(
+        f"the local runner did not answer within {settings.runner_start_timeout:.0f} s "
+        f"(INGEST_RUNNER_START_TIMEOUT); see {runner_log(settings)}"
+    )
+
+
+def stop(settings: Settings) -> RunnerState | None:
+    """Stop the workspace's runner (and its Prefect server); None if none was running."""
+    state = read_state(settings)
+    if state is None:
+        return None
+    if _alive(state.pid):
+        try:
+            with _connect(state, CONNECT_TIMEOUT) as conn:
+                _send(conn, {"op": "stop", "token": state.token})
+                _read_line(conn.makefile("rb"))
+        except (OSError, ValueError):
+            pass
+        deadline = time.monotonic() + 15
+        while _alive(state.pid) and not _zombie(state.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    _forget(settings, state)
+    return state
+
+
+def call(
+    state: RunnerState,
+    op: str,
+    args: dict[str, Any],
+    on_progress: Progress | None = None,
+    verbose: bool = False,
+    on_log: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run `op` ("run" or "nightly") with `args` in the runner, in the caller's environment and
+    folder; progress reports go to `on_progress`, and with `verbose` the run's log lines to
+    `on_log`. The flow's result, or its error raised here."""
+    request = {
+        "op": op,
+        "token": state.token,
+        "args": args,
+        "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)},
+        "cwd": os.getcwd(),
+        "verbose": verbose,
+    }
+    try:
+        conn = _connect(state, CONNECT_TIMEOUT)
+    except OSError as exc:
+        raise ServerError(f"the local runner on port {state.port} did not answer: {exc}") from exc
+    with conn:
+        conn.settimeout(None)  # a nightly takes as long as it takes; the runner streams progress
+        _send(conn, request)
+        lines = conn.makefile("rb")
+        while True:
+            message = _read_line(lines)
+            if message is None:
+                raise ServerError("the local runner closed the connection before the run ended")
+            if "progress" in message:
+                if on_progress:
+                    stage, done, total = message["progress"]
+                    on_progress(stage, done, total)
+            elif "log" in message:
+                if on_log:
+                    on_log(str(message["log"]))
+            elif "result" in message:
+                return dict(message["result"])
+            elif "error" in message:
+                raise RunFailedError(message["error"], message.get("unexpected", False))
+
+
+def _connect(state: RunnerState, timeout: float) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", state.port), timeout=timeout)
+
+
+def _send(conn: socket.socket, message: dict[str, Any]) -> None:
+    conn.sendall(json.dumps(message).encode() + b"\n")
+
+
+def _read_line(stream: Any) -> dict[str, Any] | None:
+    line = stream.readline()
+    if not line:
+        return None
+    return dict(json.loads(line))
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
