@@ -33,7 +33,8 @@ from ingest.pipeline.arxiv_stage import (
     process_pdf,
     process_search,
 )
-from ingest.pipeline.process import OutcomeStatus, SourceOutcome, combine, record_failure
+from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
+from ingest.pipeline.process import combine, record_failure
 from ingest.settings import Settings
 from ingest.storage import Store
 

@@ -18,7 +18,8 @@ from ingest.errors import IngestError
 from ingest.models import iso_z, utcnow
 from ingest.pipeline.arxiv_stage import arxiv_id_of
 from ingest.pipeline.feeds import FEED
-from ingest.pipeline.process import SourceOutcome, record_failure
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.pipeline.process import record_failure
 from ingest.pipeline.registry import load_registry, source_for
 from ingest.report.run import RunReport
 
@@ -55,11 +56,15 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
                 outcome.url = url
             elif source.extractor == FEED:
                 with ctx.client() as client:
-                    fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))
+                    fetched = fetch_source(
+                        ctx.fetcher(client), source, ctx.store.sources.state(url)
+                    )
                 outcome = process_feed(ctx.store, source, fetched)
             else:
                 with ctx.client() as client:
-                    fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))
+                    fetched = fetch_source(
+                        ctx.fetcher(client), source, ctx.store.sources.state(url)
+                    )
                 outcome = process_source(
                     ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed
                 )

@@ -26,15 +26,11 @@ from ingest.pipeline.batches import (
     process_fetched,
     source_fetched,
 )
-from ingest.pipeline.process import (
-    OutcomeStatus,
-    SourceOutcome,
-    process_snapshot,
-    record_failure,
-)
+from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
+from ingest.pipeline.process import process_snapshot, record_failure
 from ingest.profiles.references import record_reachable
 from ingest.settings import Settings
-from ingest.storage import Store
+from ingest.storage import SourceRow, Store
 
 # arXiv's API client retries nothing itself: its tasks carry that source's single retry layer
 ARXIV_RETRIES = 2
@@ -51,9 +47,7 @@ def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
 
 
 @task(name="fetch-source", cache_policy=NO_CACHE)
-def fetch_source(
-    fetcher: PoliteFetcher, source: Source, state: dict[str, Any] | None
-) -> FetchResult:
+def fetch_source(fetcher: PoliteFetcher, source: Source, state: SourceRow | None) -> FetchResult:
     """The network step. Its retries (transient errors only, backoff with jitter, Retry-After
     honoured) are the PoliteFetcher's: Prefect retries nothing here, so nothing is stacked."""
     return fetcher.revalidate(source.url, state)
@@ -130,9 +124,9 @@ def process_file(
     extractor: str | None,
 ) -> SourceOutcome:
     """A one-off run on a body the editor supplied: no fetch, same pipeline."""
-    state = store.source_state(source.url) or {}
+    state = store.sources.state(source.url)
     status: OutcomeStatus = (
-        "unchanged" if state.get("last_sha256") == snapshot.sha256 else "fetched"
+        "unchanged" if state and state.last_sha256 == snapshot.sha256 else "fetched"
     )
     outcome = process_snapshot(
         store,
@@ -154,7 +148,7 @@ def check_reference(
 ) -> SourceOutcome:
     """A cited URL no extractor reads: does it still answer?"""
     try:
-        fetched = fetcher.revalidate(url, store.source_state(url))
+        fetched = fetcher.revalidate(url, store.sources.state(url))
     except IngestError as exc:
         return record_failure(store, Source(url=url), exc, fetch=True)
     return record_reachable(store, settings.profiles_dir, url, fetched, accessed)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from ingest.errors import IngestError
 from ingest.extraction import ExtractorSet
@@ -33,9 +32,10 @@ from ingest.pipeline.settled import settled_changes, settled_outcome
 from ingest.profiles.references import cited, refresh_accessed
 from ingest.settings import Settings
 from ingest.storage import Store
+from ingest.storage.rows import SourceRow
 from ingest.storage.sources import UnchangedCheck
 
-FetchJob = tuple[Source, dict[str, Any] | None]  # a source and its stored row (validators)
+FetchJob = tuple[Source, SourceRow | None]  # a source and its stored row (validators)
 FetchAnswer = FetchResult | IngestError  # what a batch fetch gives back for each job
 
 

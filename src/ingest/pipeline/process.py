@@ -186,8 +186,8 @@ def process_claims(
         claims=len(found),
         alerts=list(alerts or []),
     )
-    state = store.source_state(source.url) or {}
-    previous_sha = state.get("last_sha256")
+    state = store.sources.state(source.url)
+    previous_sha = state.last_sha256 if state else None
 
     resolver = Resolver(profiles)
     resolved: list[tuple[str, Claim]] = []
@@ -207,7 +207,9 @@ def process_claims(
     outcome.people = people
     if layout_guard:
         outcome.alerts.extend(
-            layout_alerts(snapshot, people, state.get("people_count"), settings.layout_min_ratio)
+            layout_alerts(
+                snapshot, people, state.people_count if state else None, settings.layout_min_ratio
+            )
         )
     healthy = not outcome.alerts
 
@@ -325,8 +327,8 @@ def record_failure(
         return SourceOutcome(
             url=source.url, status="skipped", error=str(error), alerts=[f"not replayed: {error}"]
         )
-    state = store.source_state(source.url) or {}
-    streak = int(state.get("fail_streak") or 0) + 1
+    state = store.sources.state(source.url)
+    streak = int((state.fail_streak if state else 0) or 0) + 1
     store.update_source_state(
         source.url,
         last_status="failed",
