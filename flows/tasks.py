@@ -14,8 +14,9 @@ from prefect.cache_policies import NO_CACHE
 import extractors
 from flows.context import open_client, replay_of
 from ingest.errors import IngestError
-from ingest.fetch.client import FetchResult, is_transient
+from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.transient import is_transient
 from ingest.fetch.warc import WarcWriter
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline.batches import (

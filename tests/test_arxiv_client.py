@@ -21,7 +21,7 @@ from ingest.fetch.arxiv_client import (
     normalize_id,
     split_version,
 )
-from ingest.fetch.client import is_transient
+from ingest.fetch.transient import is_transient
 from ingest.settings import Settings
 from tests.arxiv_loopback import (
     ArxivLoopback,

@@ -15,15 +15,9 @@ import httpx
 import pytest
 
 from ingest.errors import FetchError, HTTPStatusError, RefusedURLError, ResponseTooLargeError
-from ingest.fetch.client import (
-    MAX_REDIRECTS,
-    FetchResult,
-    fetch,
-    is_transient,
-    make_client,
-    normalize_url,
-    retry_after_seconds,
-)
+from ingest.fetch.addresses import normalize_url
+from ingest.fetch.client import MAX_REDIRECTS, FetchResult, fetch, make_client
+from ingest.fetch.transient import is_transient, retry_after_seconds
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer, QuietHandler

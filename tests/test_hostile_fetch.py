@@ -22,8 +22,10 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from ingest.errors import FetchError, HTTPStatusError, RefusedURLError, ResponseTooLargeError
-from ingest.fetch.client import check_url, fetch, is_transient, make_client
+from ingest.fetch.addresses import check_url
+from ingest.fetch.client import fetch, make_client
 from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.transient import is_transient
 from ingest.fetch.warc import WarcWriter, warc_files
 from ingest.settings import Settings
 

@@ -18,8 +18,9 @@ import httpx
 import pytest
 
 from ingest.errors import FetchError, HTTPStatusError, RobotsDisallowedError
-from ingest.fetch.client import is_transient, make_client
+from ingest.fetch.client import make_client
 from ingest.fetch.polite import PoliteFetcher, product_token
+from ingest.fetch.transient import is_transient
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer

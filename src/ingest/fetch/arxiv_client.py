@@ -48,7 +48,8 @@ from lxml import etree
 from urllib3.exceptions import ReadTimeoutError
 
 from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
-from ingest.fetch.client import REPLAY_AS_OF_HEADER, REPLAY_HEADER, REPLAY_MISS, retry_after_seconds
+from ingest.fetch.client import REPLAY_AS_OF_HEADER, REPLAY_HEADER, REPLAY_MISS
+from ingest.fetch.transient import retry_after_seconds
 from ingest.models import Snapshot
 from ingest.settings import Settings
 

@@ -3,19 +3,19 @@
     make_client(settings, transport=None, archive=None, offline=None)   one client per run
     client_mode(client) -> ClientMode                       its offline flag and WARC archive
     fetch(client, url, settings=...) -> FetchResult            one document (after redirects/stubs)
-    is_transient(exc), retry_after_seconds(headers)            for the caller's single retry layer
+    is_transient(exc), retry_after_seconds(headers)   in ingest.fetch.transient (the retry layer)
 
 Every hop (the URL asked for, each HTTP redirect, each HTML redirect stub) is checked before a
-request is sent: http/https only, no user name or password in the URL (refused, and never shown
-in a message) and, unless `allow_private`, no host resolving to a loopback, private, link-local,
-reserved, multicast or cloud-metadata address, nor to an IPv6 address that carries such an IPv4
-address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo). An offline client (made with
-`offline=True`, or on an `OfflineTransport`: the replay archive's) reaches no network, so the
-address check is skipped for it (and `ingest.fetch.polite` neither reads robots.txt nor paces it);
-the other checks always apply. Whether a client is offline is said when it is made, never
-guessed from its transport's type. The address is checked when the hop is
-resolved here; httpx resolves again to connect, so a DNS answer that changes in between
-(rebinding) is not caught: deployments that must be airtight add an egress firewall.
+request is sent (`ingest.fetch.addresses`): http/https only, no user name or password in the URL
+(refused, and never shown in a message) and, unless `allow_private`, no host resolving to a
+loopback, private, link-local, reserved, multicast or cloud-metadata address, nor to an IPv6 address
+that carries such an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo). An offline client
+(made with `offline=True`, or on an `OfflineTransport`: the replay archive's) reaches no network, so
+the address check is skipped for it (and `ingest.fetch.polite` neither reads robots.txt nor paces
+it); the other checks always apply. Whether a client is offline is said when it is made, never
+guessed from its transport's type. The address is checked when the hop is resolved here; httpx
+resolves again to connect, so a DNS answer that changes in between (rebinding) is not caught:
+deployments that must be airtight add an egress firewall.
 
 Bounds a hostile server cannot stretch:
 - size: the body is decoded by `ingest.fetch.decoding`, not by httpx (gzip and deflate, at most
@@ -36,16 +36,12 @@ any httpx.Client can be passed, one not made by `make_client` is online and unar
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any, Literal, TypeVar
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 
 import httpx
 
@@ -57,8 +53,10 @@ from ingest.errors import (
     ReplayMissError,
     ResponseTooLargeError,
 )
+from ingest.fetch.addresses import check_url, normalize_url, refuse_credentials
 from ingest.fetch.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to_deadlines
 from ingest.fetch.decoding import ACCEPT_ENCODING, decoded
+from ingest.fetch.transient import retry_after_seconds
 from ingest.fetch.warc import WarcWriter
 from ingest.models import Snapshot
 from ingest.redirects import stub_target
@@ -66,14 +64,6 @@ from ingest.settings import Settings
 
 MAX_REDIRECTS = 10
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-ALLOWED_SCHEMES = frozenset({"http", "https"})
-DEFAULT_PORTS = {"http": 80, "https": 443}
-METADATA_ADDRESSES = frozenset(
-    {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
-)
-# NAT64's well-known prefix (RFC 6052): the IPv4 address it reaches is the last 32 bits.
-NAT64_PREFIX = ipaddress.IPv6Network("64:ff9b::/96")
-HIDDEN_CREDENTIALS = "***"  # shown instead of a URL's user name and password
 # Content codings we ask for and undo ourselves, with the zlib window bits that read each.
 DEADLINE_SLACK = 0.05  # seconds: a timeout this close to the deadline was the deadline's
 # Bodies of these types (or of no declared type) are checked for meta-refresh/canonical stubs.
@@ -83,8 +73,6 @@ REPLAY_HEADER = "x-ingest-replay"
 REPLAY_MISS = "miss"
 REPLAY_AS_OF_HEADER = "x-ingest-replay-as-of"
 REPLAY_DATE_HEADER = "x-ingest-replay-date"
-
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 @dataclass
@@ -160,125 +148,6 @@ def make_client(
     _MODES[client] = ClientMode(offline=offline, archive=archive)
     clip_to_deadlines(client)
     return client
-
-
-def normalize_url(url: str) -> str:
-    """`url` as compared for loops and replay: lower-case scheme/host, no fragment/default port."""
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
-    if ":" in host:
-        host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    netloc = host if port is None or DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    if parts.username is not None:
-        userinfo = parts.username + (f":{parts.password}" if parts.password is not None else "")
-        netloc = f"{userinfo}@{netloc}"
-    path = parts.path or ("/" if netloc else "")
-    return urlunsplit((scheme, netloc, path, parts.query, ""))
-
-
-def check_url(url: str, *, settings: Settings, resolve: bool = True) -> None:
-    """Refuse a URL we must not request (RefusedURLError), before anything is sent.
-
-    A URL with a user name or password is refused first, and named with them hidden.
-    With `resolve` False (an offline client) only the URL itself is checked, not its address.
-    """
-    _refuse_credentials(url)
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in ALLOWED_SCHEMES:
-        shown = f"'{scheme}'" if scheme else "a URL without a scheme"
-        raise RefusedURLError(url, f"only http and https URLs are fetched, not {shown}")
-    host = parts.hostname
-    if not host:
-        raise RefusedURLError(url, "the URL names no host")
-    if settings.allow_private or not resolve:
-        return
-    try:
-        port = parts.port or DEFAULT_PORTS[scheme]
-    except ValueError as exc:
-        raise RefusedURLError(url, f"invalid port: {exc}") from exc
-    for address in _resolve(url, host, port):
-        kind = _forbidden_kind(address)
-        if kind:
-            raise RefusedURLError(
-                url,
-                f"host '{host}' resolves to {address}, a {kind} address "
-                "(set INGEST_ALLOW_PRIVATE=1 to allow private addresses)",
-                address=str(address),
-            )
-
-
-def _refuse_credentials(url: str, **fields: Any) -> None:
-    """RefusedURLError if `url` carries a user name or password (httpx would send them as Basic
-    auth, and they would end up in the database, reports and WARC files); its message and `url`
-    show the URL with them hidden."""
-    parts = urlsplit(url)
-    if "@" in parts.netloc:
-        hidden = f"{HIDDEN_CREDENTIALS}@{parts.netloc.rpartition('@')[2]}"
-        shown = urlunsplit(parts._replace(netloc=hidden))
-        raise RefusedURLError(shown, "credentials in URLs are not accepted", **fields)
-
-
-def _resolve(url: str, host: str, port: int) -> list[IPAddress]:
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise FetchError(url, f"could not resolve host '{host}': {exc}", transient=True) from exc
-    addresses: list[IPAddress] = []
-    for info in infos:
-        text = str(info[4][0]).split("%", 1)[0]  # drop an IPv6 scope id
-        addresses.append(ipaddress.ip_address(text))
-    return addresses
-
-
-def _forbidden_kind(address: IPAddress) -> str | None:
-    """Why we refuse to connect to `address`, or None when it is a public address.
-
-    An IPv6 address carrying an IPv4 one is refused for what that IPv4 address is; an
-    IPv4-mapped or NAT64 address goes to its IPv4 address, so that decides alone.
-    """
-    if address in METADATA_ADDRESSES:
-        return "cloud metadata"
-    if isinstance(address, ipaddress.IPv6Address):
-        for form, inner in _embedded_ipv4(address):
-            kind = _forbidden_kind(inner)
-            if kind:
-                return f"{kind} ({inner} via {form})"
-        if address.ipv4_mapped is not None or address in NAT64_PREFIX:
-            return None
-    checks = (
-        ("loopback", address.is_loopback),
-        ("link-local", address.is_link_local),
-        ("multicast", address.is_multicast),
-        ("unspecified", address.is_unspecified),
-        ("private", address.is_private),
-        ("reserved", address.is_reserved),
-        ("non-public", not address.is_global),
-    )
-    for kind, hit in checks:
-        if hit:
-            return kind
-    return None
-
-
-def _embedded_ipv4(address: ipaddress.IPv6Address) -> list[tuple[str, ipaddress.IPv4Address]]:
-    """The IPv4 addresses `address` carries, each with the name of its form."""
-    found = []
-    if address.ipv4_mapped is not None:
-        found.append(("IPv4-mapped", address.ipv4_mapped))
-    if address in NAT64_PREFIX:
-        found.append(("NAT64", ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)))
-    if address.sixtofour is not None:
-        found.append(("6to4", address.sixtofour))
-    if address.teredo is not None:
-        server, client = address.teredo
-        found += [("Teredo server", server), ("Teredo client", client)]
-    return found
 
 
 def fetch(
@@ -364,7 +233,7 @@ def _follow(
         target = response.next_url
         if target is None:
             return response, current, redirects
-        _refuse_credentials(target, requested_url=url)  # before any message names the target
+        refuse_credentials(target, requested_url=url)  # before any message names the target
         if len(redirects) >= MAX_REDIRECTS:
             raise FetchError(
                 url,
@@ -559,39 +428,3 @@ def _with_fields(err: _Error, **fields: Any) -> _Error:
     for key, value in fields.items():
         setattr(err, key, value)
     return err
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Whether retrying later may help: timeouts, connection errors, HTTP 429 and 5xx."""
-    if isinstance(exc, HTTPStatusError):
-        status = int(exc.fields.get("status", 0))
-        return status == 429 or 500 <= status <= 599
-    if isinstance(exc, FetchError):
-        return bool(exc.fields.get("transient", False))
-    return isinstance(exc, httpx.TimeoutException | httpx.NetworkError | httpx.RemoteProtocolError)
-
-
-def retry_after_seconds(
-    headers: Mapping[str, str] | httpx.Headers, *, now: datetime | None = None
-) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date), as the server
-    asked: whether that is too long is the retry layer's call (INGEST_MAX_RETRY_AFTER).
-
-    None when the header is absent or unreadable; 0.0 for a date already past.
-    """
-    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), None)
-    if value is None:
-        return None
-    value = value.strip()
-    seconds: float
-    if value.isdigit():
-        seconds = float(value)
-    else:
-        try:
-            when = parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    return max(seconds, 0.0)

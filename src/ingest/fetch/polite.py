@@ -44,14 +44,9 @@ import httpx
 from protego import Protego
 
 from ingest.errors import FetchError, RefusedURLError, RobotsDisallowedError
-from ingest.fetch.client import (
-    DEFAULT_PORTS,
-    FetchResult,
-    check_url,
-    client_mode,
-    fetch,
-    is_transient,
-)
+from ingest.fetch.addresses import DEFAULT_PORTS, check_url
+from ingest.fetch.client import FetchResult, client_mode, fetch
+from ingest.fetch.transient import is_transient
 from ingest.settings import Settings
 
 PRODUCT_TOKEN = re.compile(r"[A-Za-z0-9_-]+")

@@ -35,13 +35,13 @@ from urllib.parse import urlsplit
 import httpx
 
 from ingest.errors import ConfigError, ReplayMissError
+from ingest.fetch.addresses import normalize_url
 from ingest.fetch.client import (
     REPLAY_AS_OF_HEADER,
     REPLAY_DATE_HEADER,
     REPLAY_HEADER,
     REPLAY_MISS,
     OfflineTransport,
-    normalize_url,
 )
 from ingest.fetch.warc import WarcResponse, read_body, read_responses, warc_files
 from ingest.files import write_atomic

@@ -7,9 +7,9 @@
 
 A failed notification never fails the run: refused addresses, connection errors and non-2xx
 answers come back as a record with `sent: False`. The webhook URL is checked like a fetch
-(`ingest.fetch.client.check_url`: http/https only, no private, loopback or metadata address unless
-INGEST_ALLOW_PRIVATE) and redirects are not followed. Webhook URLs usually carry a secret token,
-so messages name only the scheme and host.
+(`ingest.fetch.addresses.check_url`: http/https only, no private, loopback or metadata address
+unless INGEST_ALLOW_PRIVATE) and redirects are not followed. Webhook URLs usually carry a secret
+token, so messages name only the scheme and host.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ingest.errors import IngestError
-from ingest.fetch.client import check_url
+from ingest.fetch.addresses import check_url
 from ingest.report.run import flagged_in
 from ingest.settings import Settings
 
