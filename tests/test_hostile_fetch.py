@@ -26,7 +26,8 @@ from ingest.fetch.addresses import check_url
 from ingest.fetch.client import fetch, make_client
 from ingest.fetch.polite import PoliteFetcher
 from ingest.fetch.transient import is_transient
-from ingest.fetch.warc import WarcWriter, warc_files
+from ingest.fetch.warc import WarcWriter
+from ingest.fetch.warc_reader import warc_files
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer, QuietHandler

@@ -25,7 +25,8 @@ from ingest.errors import (
 )
 from ingest.fetch.client import FetchResult, fetch, make_client
 from ingest.fetch.replay import ReplayArchive, record
-from ingest.fetch.warc import SHA256_HEADER, WarcWriter, read_responses, sha256_base32, warc_files
+from ingest.fetch.warc import SHA256_HEADER, WarcWriter, sha256_base32
+from ingest.fetch.warc_reader import read_responses, warc_files
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer, QuietHandler

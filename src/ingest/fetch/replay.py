@@ -43,7 +43,7 @@ from ingest.fetch.client import (
     REPLAY_MISS,
     OfflineTransport,
 )
-from ingest.fetch.warc import WarcResponse, read_body, read_responses, warc_files
+from ingest.fetch.warc_reader import WarcResponse, read_body, read_responses, warc_files
 from ingest.files import write_atomic
 from ingest.models import sha256_hex
 
