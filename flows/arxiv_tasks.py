@@ -17,7 +17,8 @@ from prefect.cache_policies import NO_CACHE
 import extractors
 from flows.tasks import ARXIV_RETRIES, ARXIV_RETRY_DELAYS, fetch_source, retry_transient
 from ingest.errors import IngestError
-from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult, AtomPage
+from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
+from ingest.fetch.arxiv_session import AtomPage
 from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Profile, Snapshot, Source

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from ingest.fetch.arxiv_client import ArxivClient, AtomPage
+from ingest.fetch.arxiv_client import ArxivClient
+from ingest.fetch.arxiv_session import AtomPage
 from ingest.fetch.client import make_client
 from ingest.fetch.polite import PoliteFetcher
 from ingest.fetch.replay import ReplayArchive

@@ -12,7 +12,7 @@ import pytest
 import extractors
 from flows.arxiv_tasks import process_pdf_task, read_pdf
 from flows.tasks import fetch_source
-from ingest.fetch.arxiv_client import AtomPage
+from ingest.fetch.arxiv_session import AtomPage
 from ingest.fetch.client import make_client
 from ingest.fetch.polite import PoliteFetcher
 from ingest.fetch.replay import ReplayArchive

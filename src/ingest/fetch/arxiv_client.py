@@ -6,7 +6,8 @@
     page.to_snapshot() for page in batch.pages                       -> the exact Atom bytes
 
 `arxiv.Client` builds the query URLs, pages through results and parses the feed; this module
-wraps the `requests` session it talks through (`_PoliteSession`), since arxiv 4 leaves gaps there:
+wraps the `requests` session it talks through (`ingest.fetch.arxiv_session.PoliteSession`), since
+arxiv 4 leaves gaps there:
 
 - it calls `session.get(url, headers={"user-agent": "arxiv.py/<version>"})` with NO timeout and
   its own User-Agent: the wrapper replaces both (settings.http_timeout, settings.user_agent).
@@ -39,23 +40,19 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
-from urllib.parse import parse_qs, urlsplit
+from typing import cast
 
 import arxiv
 import requests
-from lxml import etree
-from urllib3.exceptions import ReadTimeoutError
 
-from ingest.errors import FetchError, HTTPStatusError, ReplayMissError, ResponseTooLargeError
+from ingest.errors import FetchError, HTTPStatusError, ReplayMissError
+from ingest.fetch.arxiv_session import AtomPage, PoliteSession, error_summary
 from ingest.fetch.client import REPLAY_AS_OF_HEADER, REPLAY_HEADER, REPLAY_MISS
 from ingest.fetch.transient import retry_after_seconds
-from ingest.models import Snapshot
 from ingest.settings import Settings
 
 DEFAULT_BATCH_SIZE = 100  # ids per id_list query (arXiv's advice; ~600 ids make the URL too long)
 MAX_PAGE_SIZE = 2000  # the API's limit of results per page
-CHUNK_BYTES = 64 * 1024  # read size of a response body
 
 # --- arXiv identifiers ------------------------------------------------------------------------
 # new style since 2007: YYMM.NNNN (to 2014) or YYMM.NNNNN, optional version
@@ -68,30 +65,10 @@ ARXIV_URL = re.compile(
     re.IGNORECASE,
 )
 
-# --- the Atom feed --------------------------------------------------------------------------
-ATOM_NS = "http://www.w3.org/2005/Atom"
-OPENSEARCH_NS = "http://a9.com/-/spec/opensearch/1.1/"
-ENTRY_TAG = f"{{{ATOM_NS}}}entry"
-TOTAL_RESULTS_TAG = f"{{{OPENSEARCH_NS}}}totalResults"
-ERROR_ID_MARK = "/api/errors"  # the <id> of the entry arXiv sends to explain an error status
-
 # characters removed from an author name before it is quoted in `au:"..."`
 QUERY_UNSAFE = re.compile(r'["\\\x00-\x1f\x7f]')
 
 TRANSIENT_STATUSES = frozenset({429})  # and every 5xx
-
-
-@dataclass(frozen=True)
-class AtomPage:
-    """One raw API response, as received: the URL asked for, status, headers, body bytes."""
-
-    url: str
-    status: int
-    headers: dict[str, str]  # lower-cased keys
-    body: bytes
-
-    def to_snapshot(self) -> Snapshot:
-        return Snapshot(url=self.url, status_code=self.status, headers=self.headers, body=self.body)
 
 
 @dataclass
@@ -187,7 +164,7 @@ class ArxivClient:
         self.batch_size = batch_size
         self.delay_seconds = delay_seconds
         self._owns_session = session is None
-        self._session = _PoliteSession(
+        self._session = PoliteSession(
             session if session is not None else requests.Session(),
             timeout=settings.http_timeout,
             max_bytes=settings.max_bytes,
@@ -196,7 +173,7 @@ class ArxivClient:
             sleep=sleep,
             clock=clock,
         )
-        # delay_seconds=0: the politeness delay is _PoliteSession's (injected clock, across calls)
+        # delay_seconds=0: the politeness delay is PoliteSession's (injected clock, across calls)
         self._client = arxiv.Client(page_size=batch_size, delay_seconds=0.0, num_retries=0)
         self._client._session = cast(requests.Session, self._session)
         if query_url_format is not None:
@@ -270,7 +247,7 @@ class ArxivClient:
         headers = page.headers if page else {}
         if headers.get(REPLAY_HEADER) == REPLAY_MISS:  # the replay archive has no recording
             return ReplayMissError(url, headers.get(REPLAY_AS_OF_HEADER) or None)
-        err = HTTPStatusError(url, status, _error_summary(page.body) if page else "")
+        err = HTTPStatusError(url, status, error_summary(page.body) if page else "")
         extra = {
             "transient": status in TRANSIENT_STATUSES or 500 <= status <= 599,
             "retry_after": retry_after_seconds(headers),
@@ -295,191 +272,3 @@ def _index(results: dict[str, arxiv.Result], result: arxiv.Result) -> None:
 
 def _version_number(version: str | None) -> int:
     return int(version[1:]) if version else 0
-
-
-# ================================================================================================
-# the session wrapper
-
-
-class _PoliteSession:
-    """What `arxiv.Client` sees as its `requests.Session`: spaced, timed out, recorded, checked.
-
-    Only `get` and `request` are provided: arxiv 4 calls `session.get(url, headers=...)`.
-    """
-
-    def __init__(
-        self,
-        session: requests.Session,
-        *,
-        timeout: float,
-        max_bytes: int,
-        user_agent: str,
-        delay_seconds: float,
-        sleep: Callable[[float], None],
-        clock: Callable[[], float],
-    ) -> None:
-        self.session = session
-        self.timeout = timeout
-        self.max_bytes = max_bytes
-        self.user_agent = user_agent
-        self.delay_seconds = delay_seconds
-        self.sleep = sleep
-        self.clock = clock
-        self.request_count = 0
-        self._last_request_end: float | None = None
-        self._pages: list[AtomPage] | None = None
-
-    class _Recording:
-        def __init__(self, owner: _PoliteSession) -> None:
-            self.owner = owner
-
-        def __enter__(self) -> list[AtomPage]:
-            self.owner._pages = []
-            return self.owner._pages
-
-        def __exit__(self, *exc: object) -> None:
-            self.owner._pages = None
-
-    def recording(self) -> _PoliteSession._Recording:
-        """`with session.recording() as pages:` collects every response received inside."""
-        return _PoliteSession._Recording(self)
-
-    def last_page(self, url: str) -> AtomPage | None:
-        for page in reversed(self._pages or []):
-            if page.url == url:
-                return page
-        return None
-
-    def get(self, url: str, **kwargs: Any) -> requests.Response:
-        return self.request("GET", url, **kwargs)
-
-    def request(self, method: str, url: str, **kwargs: Any) -> requests.Response:
-        given = kwargs.pop("headers", None) or {}
-        headers = {k: v for k, v in given.items() if k.lower() != "user-agent"}
-        headers["User-Agent"] = self.user_agent
-        kwargs["timeout"] = self.timeout  # bounds connecting and each socket read
-        kwargs["stream"] = True  # the body is read by _read_body, against a deadline and a cap
-        self._wait()
-        self.request_count += 1
-        try:
-            response = self.session.request(method, url, headers=headers, **kwargs)
-            try:
-                body = self._read_body(response, url)
-            finally:
-                response.close()
-        except requests.Timeout as exc:
-            raise FetchError(url, f"timed out after {self.timeout:g}s", transient=True) from exc
-        except requests.ConnectionError as exc:
-            if isinstance(exc.args[0] if exc.args else None, ReadTimeoutError):
-                # requests reports a read timeout while streaming the body as a ConnectionError
-                reason = f"timed out after {self.timeout:g}s"
-                raise FetchError(url, reason, transient=True) from exc
-            raise FetchError(url, f"connection failed: {exc}", transient=True) from exc
-        except requests.RequestException as exc:
-            raise FetchError(url, f"request failed: {exc}") from exc
-        finally:
-            self._last_request_end = self.clock()
-        page = AtomPage(
-            url=url,
-            status=response.status_code,
-            headers={k.lower(): v for k, v in response.headers.items()},
-            body=body,
-        )
-        if self._pages is not None:
-            self._pages.append(page)
-        if response.status_code == 200:
-            _check_page(url, body)
-        return response
-
-    def _read_body(self, response: requests.Response, url: str) -> bytes:
-        """The decoded body, read within `timeout` seconds in all (a server trickling bytes
-        defeats a per-read timeout) and refused past `max_bytes`; handed back to arxiv through
-        `response._content`, the attribute `requests` itself fills on a non-streamed read."""
-        if response.raw is None:  # an adapter handed over the body whole (the replay archive)
-            content = bytes(response.content)
-            if len(content) > self.max_bytes:
-                raise ResponseTooLargeError(url, self.max_bytes)
-            return content
-        deadline = time.monotonic() + self.timeout
-        body = bytearray()
-        for chunk in response.iter_content(chunk_size=CHUNK_BYTES):
-            body += chunk
-            if len(body) > self.max_bytes:
-                raise ResponseTooLargeError(url, self.max_bytes)
-            if time.monotonic() > deadline:
-                raise FetchError(
-                    url, f"timed out after {self.timeout:g}s reading the body", transient=True
-                )
-        response._content = bytes(body)
-        return response._content
-
-    def _wait(self) -> None:
-        """Sleep until `delay_seconds` have passed since the end of this client's last request."""
-        if self._last_request_end is None or self.delay_seconds <= 0:
-            return
-        elapsed = self.clock() - self._last_request_end
-        if elapsed < self.delay_seconds:
-            self.sleep(self.delay_seconds - elapsed)
-
-
-# ================================================================================================
-# checking a page before arxiv reads it
-
-
-def _check_page(url: str, body: bytes) -> None:
-    """Raise a transient FetchError for an unreadable feed or a short page.
-
-    Short: fewer entries than min(max_results asked for, totalResults - start), i.e. the feed
-    itself says more exist. arXiv sends such pages now and then; asking again usually helps.
-    """
-    try:
-        root = etree.fromstring(body, parser=_safe_parser())
-    except etree.XMLSyntaxError as exc:
-        raise FetchError(url, f"arXiv sent an unreadable Atom feed: {exc}", transient=True) from exc
-    if root is None or root.tag != f"{{{ATOM_NS}}}feed":
-        raise FetchError(url, "arXiv sent something other than an Atom feed", transient=True)
-    entries = sum(1 for _ in root.iterchildren(ENTRY_TAG))
-    total = _int(root.findtext(TOTAL_RESULTS_TAG))
-    params = parse_qs(urlsplit(url).query, keep_blank_values=True)
-    start = _int((params.get("start") or ["0"])[0]) or 0
-    asked = _int((params.get("max_results") or [""])[0])
-    if total is None or asked is None:
-        return  # nothing to compare against
-    expected = max(0, min(asked, total - start))
-    if entries < expected:
-        raise FetchError(
-            url,
-            f"arXiv returned a short page: {entries} entries where {expected} were expected "
-            f"(opensearch:totalResults {total}, start {start}, max_results {asked})",
-            transient=True,
-            entries=entries,
-            expected=expected,
-        )
-
-
-def _safe_parser() -> etree.XMLParser:
-    """No entity expansion, no network, no DTD loading, no recovery, no huge trees."""
-    return etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=False
-    )
-
-
-def _int(text: str | None) -> int | None:
-    try:
-        return int(text.strip()) if text is not None else None
-    except ValueError:
-        return None
-
-
-def _error_summary(body: bytes) -> str:
-    """arXiv's own explanation of an error status (the <summary> of its "Error" entry), if any."""
-    try:
-        root = etree.fromstring(body, parser=_safe_parser())
-    except etree.XMLSyntaxError:
-        return ""
-    if root is None:
-        return ""
-    for entry in root.iterchildren(ENTRY_TAG):
-        if ERROR_ID_MARK in (entry.findtext(f"{{{ATOM_NS}}}id") or ""):
-            return " ".join((entry.findtext(f"{{{ATOM_NS}}}summary") or "").split())
-    return ""

@@ -24,13 +24,8 @@ from ingest.diff.resolve import Resolver
 from ingest.errors import IngestError
 from ingest.extraction import ExtractorSet
 from ingest.facts import work_key
-from ingest.fetch.arxiv_client import (
-    NEW_STYLE_ID,
-    OLD_STYLE_ID,
-    AtomPage,
-    normalize_id,
-    split_version,
-)
+from ingest.fetch.arxiv_client import NEW_STYLE_ID, OLD_STYLE_ID, normalize_id, split_version
+from ingest.fetch.arxiv_session import AtomPage
 from ingest.models import Claim, Profile, Snapshot, Source
 from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
 from ingest.pipeline.process import (
