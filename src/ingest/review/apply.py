@@ -1,0 +1,104 @@
+"""An accepted change written into a profile: pure, Profile in, Profile out.
+
+    apply_change(profile, change, ref_info, today)      one change: a claim added, updated or
+                                                        removed, its source's reference added or
+                                                        its `accessed` date refreshed
+    apply_fact(profile, group, ref_infos, today)        one fact: its leading change applied once,
+                                                        every other source a reference of it
+
+`ingest.review.decisions` reads the profile file and the store, and writes the result.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from ingest.models import Change, Profile, ProfileClaim, Reference
+
+
+def _next_id(prefix: str, taken: list[str]) -> str:
+    numbers = [
+        int(t[len(prefix) :]) for t in taken if t.startswith(prefix) and t[len(prefix) :].isdigit()
+    ]
+    return f"{prefix}{max(numbers, default=0) + 1}"
+
+
+def _ensure_reference(profile: Profile, info: dict[str, Any], today: date) -> str:
+    accessed = today.isoformat()
+    ref = profile.reference_for(info["url"])
+    if ref is None:
+        ref = Reference(
+            id=_next_id("r", [r.id for r in profile.references]),
+            url=info["url"],
+            title=info.get("title"),
+            publisher=info.get("publisher"),
+            kind=info.get("kind"),
+            accessed=accessed,
+        )
+        profile.references.append(ref)
+    else:
+        ref.accessed = accessed
+        for key in ("title", "publisher", "kind"):
+            if getattr(ref, key) is None and info.get(key):
+                setattr(ref, key, info[key])
+    return ref.id
+
+
+def apply_change(
+    profile: Profile, change: Change, ref_info: dict[str, Any], today: date
+) -> Profile:
+    """The profile with one accepted change applied (a new object; pure)."""
+    profile = profile.model_copy(deep=True)
+    claim = change.claim or {}
+    prev_id = (change.previous or {}).get("id")
+    if claim.get("predicate") == "reference":  # a cited source that stopped answering
+        for ref in profile.references:
+            if ref.id == (change.previous or {}).get("id") or ref.url == claim.get("object"):
+                ref.status = "unreachable"  # type: ignore[attr-defined]
+                ref.unreachable_since = today.isoformat()  # type: ignore[attr-defined]
+    elif change.kind == "removed":
+        profile.claims = [c for c in profile.claims if c.id != prev_id]
+    else:
+        ref_id = _ensure_reference(profile, ref_info, today)
+        target = next((c for c in profile.claims if c.id == prev_id), None)
+        if change.kind == "changed" and target is not None:
+            target.object = claim["object"]
+            target.qualifiers = dict(claim.get("qualifiers") or {})
+            if ref_id not in target.refs:
+                target.refs.append(ref_id)
+        else:
+            profile.claims.append(
+                ProfileClaim(
+                    id=_next_id("c", [c.id for c in profile.claims]),
+                    predicate=claim["predicate"],
+                    object=claim["object"],
+                    qualifiers=dict(claim.get("qualifiers") or {}),
+                    refs=[ref_id],
+                )
+            )
+    profile.updated = today.isoformat()
+    return profile
+
+
+def apply_fact(
+    profile: Profile, group: list[Change], ref_infos: list[dict[str, Any]], today: date
+) -> Profile:
+    """The profile with one fact accepted (pure): the leading change applied once, and every
+    other source of the same fact added as a reference of that one claim."""
+    lead = group[0]
+    before_ids = {c.id for c in profile.claims}
+    profile = apply_change(profile, lead, ref_infos[0], today)
+    if lead.kind == "removed" or (lead.claim or {}).get("predicate") == "reference":
+        return profile
+    prev_id = (lead.previous or {}).get("id")
+    target = next((c for c in profile.claims if c.id == prev_id), None)
+    if target is None:
+        target = next((c for c in profile.claims if c.id not in before_ids), None)
+    if target is None:
+        return profile
+    for info in ref_infos[1:]:
+        ref_id = _ensure_reference(profile, info, today)
+        if ref_id not in target.refs:
+            target.refs.append(ref_id)
+    return profile
