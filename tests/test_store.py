@@ -66,10 +66,10 @@ def test_an_old_database_is_migrated_in_place(store: Store, workspace: Settings)
     store.close()
     reopened = Store.open(workspace)
     assert reopened.migrate() == len(MIGRATIONS)
-    state = reopened.source_state("https://example.org/a")
+    state = reopened.sources.state("https://example.org/a")
     assert state["etag"] == "e1" and "final_url" in state and state["settled"] is None
     reopened.update_source_state("https://example.org/a", settled={"key": "k", "changes": {}})
-    assert reopened.source_state("https://example.org/a")["settled"]["key"] == "k"
+    assert reopened.sources.state("https://example.org/a")["settled"]["key"] == "k"
     reopened.close()
 
 

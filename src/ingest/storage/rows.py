@@ -1,8 +1,8 @@
 """Typed rows: what the storage parts return, one dataclass per kind of row.
 
-Each row is a plain dataclass read by attribute (`change.status`). For the callers this phase
-of issue 16 does not move (ingest.pipeline.process, flows/), a row is also a read-only Mapping of
-its columns (`state.get("last_sha256")`, `dict(row)`); new code reads attributes.
+Each row is a plain dataclass read by attribute (`change.status`). A row is also a read-only
+Mapping of its columns (`dict(row)`; the fetch layer reads a source's validators with
+`state.get("etag")` without knowing the storage's types); new code reads attributes.
 """
 
 from __future__ import annotations

@@ -85,16 +85,6 @@ class Store:
     def discovered_sources(self) -> list[Source]:
         return self.sources.discovered()
 
-    def source_state(self, url: str) -> dict[str, Any] | None:
-        """The source's row as a dict, for the callers not yet on `sources.states` (pipeline,
-        flows/: issue 16's next phase); new code reads SourceRow from `self.sources`."""
-        row = self.sources.states([url]).get(url)
-        return row.to_dict() if row else None
-
-    def source_states(self, urls: list[str]) -> dict[str, dict[str, Any]]:
-        """`source_state` of many URLs in one query (those with no row are left out)."""
-        return {url: row.to_dict() for url, row in self.sources.states(urls).items()}
-
     def record_unchanged(self, checks: list[UnchangedCheck], run_id: str | None = None) -> None:
         self.sources.record_unchanged(checks, run_id)
 
