@@ -300,11 +300,9 @@ def layout_alerts(
 
 
 def store_change(store: Store, change_id: str) -> dict[str, Any]:
-    from ingest.storage import row_to_change
-
     row = store.get_change(change_id)
     assert row is not None
-    return row_to_change(row).to_json()
+    return row.to_change().to_json()
 
 
 def record_failure(
