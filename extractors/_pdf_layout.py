@@ -105,9 +105,9 @@ def split_joined_columns(runs: list[Run], layout: str) -> list[Run]:
         return runs
     # a text printed elsewhere within one chunk is not a column gap ("Mukund Sundararajan * 1"
     # in the byline, spaced out only in a justified footnote line)
-    chunks = list(starts)
+    printed = list(starts)  # every chunk's text
     whole = {
-        t for t in {_norm(r.text) for r in flat if id(r) in joined} if any(t in c for c in chunks)
+        t for t in {_norm(r.text) for r in flat if id(r) in joined} if any(t in c for c in printed)
     }
     joined = {k: v for k, v in joined.items() if " ".join(t for _, t in v) not in whole}
     if not joined:
