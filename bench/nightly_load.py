@@ -8,9 +8,10 @@ answers 404 for robots.txt and an empty Atom feed for /api/query (arXiv author q
 workspace `prepare` builds holds the registry (INGEST_SOURCES_FILE), one small profile without
 references (INGEST_PROFILES_DIR), a fresh INGEST_HOME and its own PREFECT_HOME.
 
-`run_nightly` runs `python -m ingest.cli nightly` (or, with plain=True, `bench/nightly_plain.py`:
-the same flow body without Prefect) in a subprocess and returns its wall time and the peak RSS
-of the children waited for so far (ru_maxrss of RUSAGE_CHILDREN is a maximum over all of them).
+`run_nightly` runs `python -m ingest_cli.cli nightly` (or, with plain=True,
+`bench/nightly_plain.py`: the same flow body without Prefect) in a subprocess and returns its wall
+time and the peak RSS of the children waited for so far (ru_maxrss of RUSAGE_CHILDREN is a
+maximum over all of them).
 """
 
 from __future__ import annotations
@@ -177,7 +178,7 @@ def run_nightly(ws: Workspace, *, plain: bool = False) -> dict[str, Any]:
     if plain:
         command = [sys.executable, str(ROOT / "bench" / "nightly_plain.py")]
     else:
-        command = [sys.executable, "-m", "ingest.cli", "nightly"]
+        command = [sys.executable, "-m", "ingest_cli.cli", "nightly"]
     started = time.perf_counter()
     child = subprocess.Popen(
         command, env=ws.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

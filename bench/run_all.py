@@ -119,7 +119,7 @@ def nightly_rows(sources: int) -> list[Row]:
             plain_summary=plain["summary"],
             temporary_server_first_run_s=round(temporary["seconds"], 2),
             temporary_server_sources_per_s=round(sources / temporary["seconds"], 1),
-            method="wall time of `python -m ingest.cli nightly` in a subprocess reporting to a "
+            method="wall time of `python -m ingest_cli.cli nightly` in a subprocess reporting to a "
             "running `prefect server start` on loopback (PREFECT_API_URL, as the served "
             "deployments do), fresh INGEST_HOME, sources on a loopback server; after a "
             "1-source warm-up run (bytecode); plain_sources_per_s: the same flow body without "

@@ -3,9 +3,9 @@
     uv run python scripts/check_deps.py        exit 1 naming what is imported but not declared
                                                (and declared but never imported, as a note)
 
-Reads the imports of src/ingest, extractors and flows (runtime dependencies) with `ast`, maps
-each top-level module to the distribution that installs it (importlib.metadata), and compares
-with `[project] dependencies`. Standard-library modules and our own packages are left out.
+Reads the imports of src/ingest, src/ingest_cli, extractors and flows (runtime dependencies) with
+`ast`, maps each top-level module to the distribution that installs it (importlib.metadata), and
+compares with `[project] dependencies`. Standard-library modules and our own packages are left out.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = [ROOT / "src" / "ingest", ROOT / "extractors", ROOT / "flows"]
-OWN = {"ingest", "extractors", "flows"}
+CODE = [ROOT / "src" / "ingest", ROOT / "src" / "ingest_cli", ROOT / "extractors", ROOT / "flows"]
+OWN = {"ingest", "ingest_cli", "extractors", "flows"}
 # declared for what they bring without being imported by name (a driver, a plugin, a parser
 # another package loads): not reported as unused
 INDIRECT = {

@@ -1,4 +1,4 @@
-"""src/ingest/evaluate_announcements.py: matching, optional events, dates, errors, the CLI.
+"""src/ingest_cli/evaluate/announcements.py: matching, optional events, dates, errors, the CLI.
 
 The gold files and claims below are CONSTRUCTED for the tests (made-up people and posts)."""
 
@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ingest.cli import main
 from ingest.errors import ConfigError
-from ingest.evaluate_announcements import (
+from ingest.models import Claim, Evidence, Subject
+from ingest_cli.cli import main
+from ingest_cli.evaluate.announcements import (
     EvalSet,
     GoldPost,
     PostScore,
@@ -21,7 +22,6 @@ from ingest.evaluate_announcements import (
     score,
     score_claims,
 )
-from ingest.models import Claim, Evidence, Subject
 
 POST = "---\ntitle: Announcing new members\ndate: 2025-03-04\n---\n\n"
 BODY = (

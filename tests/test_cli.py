@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import extractors
-from ingest.cli import main
 from ingest.settings import Settings
+from ingest_cli.cli import main
 
 from .conftest import GOVERNANCE, ROOT, STABLE_URL
 
@@ -138,7 +138,7 @@ def test_review_commands_round_trip(workspace: Settings) -> None:
 def test_the_editor_comes_from_the_option_else_ingest_editor(
     workspace: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ingest.cli import _editor
+    from ingest_cli.review_commands import _editor
 
     monkeypatch.setenv("INGEST_EDITOR", "carol")
     assert _editor(None) == "carol" and _editor("dan") == "dan"
@@ -169,7 +169,7 @@ def test_run_json_through_a_real_prefect_flow(workspace: Settings) -> None:
     args = [
         sys.executable,
         "-m",
-        "ingest.cli",
+        "ingest_cli.cli",
         "run",
         STABLE_URL,
         "--file",
@@ -203,7 +203,7 @@ def test_hostile_text_cannot_drive_the_terminal(workspace: Settings, tmp_path: P
     code, out, _ = cli("extract", str(page), "--url", STABLE_URL)
     assert code == 0 and "\x1b" not in out  # JSON escapes it
     assert "\\u001b" in out
-    from ingest.cli import _safe
+    from ingest_cli.common import _safe
 
     assert "\x1b" not in _safe("a\x1b[2Jb") and "\n" in _safe("a\nb")
 
@@ -276,7 +276,7 @@ def test_a_one_off_run_that_could_not_read_its_source_exits_1(
         ("https://arxiv.org/abs/9999.99999", "no recorded response"),
     ):
         done = subprocess.run(
-            [sys.executable, "-m", "ingest.cli", "run", url],
+            [sys.executable, "-m", "ingest_cli.cli", "run", url],
             env=env,
             capture_output=True,
             text=True,
@@ -330,7 +330,7 @@ def test_extract_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """`ingest extract FILE --url URL | head`: no traceback, no error line, exit 0 (258 claims
     are more than a pipe holds, so the write after `head` has gone fails for certain)."""
     page = ROOT / "fixtures/governance/docs-2.13.persons_of_interest.97dd649d.md"
-    command = f"{sys.executable} -m ingest.cli extract {page} --url {STABLE_URL} | head -c 10"
+    command = f"{sys.executable} -m ingest_cli.cli extract {page} --url {STABLE_URL} | head -c 10"
     done = subprocess.run(
         ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=120
     )

@@ -172,7 +172,7 @@ def test_kill_9_mid_run_then_rerun_loses_and_doubles_nothing(
 
     server.stall.set()
     run = subprocess.Popen(
-        [sys.executable, "-m", "ingest.cli", "nightly"],
+        [sys.executable, "-m", "ingest_cli.cli", "nightly"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -203,7 +203,7 @@ def test_kill_9_mid_run_then_rerun_loses_and_doubles_nothing(
     server.stall.clear()
     server.release.set()
     rerun = subprocess.run(
-        [sys.executable, "-m", "ingest.cli", "nightly"],
+        [sys.executable, "-m", "ingest_cli.cli", "nightly"],
         env=env,
         capture_output=True,
         text=True,
@@ -216,7 +216,7 @@ def test_kill_9_mid_run_then_rerun_loses_and_doubles_nothing(
     assert len(after["changes"]) == len(set(after["changes"]))
     assert after["snapshots"] == during["snapshots"] + 1  # the slow page, stored once
     again = subprocess.run(
-        [sys.executable, "-m", "ingest.cli", "nightly"],
+        [sys.executable, "-m", "ingest_cli.cli", "nightly"],
         env=env,
         capture_output=True,
         text=True,

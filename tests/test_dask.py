@@ -28,7 +28,7 @@ from .prefect_server import free_port, prefect_server
 def nightly(env: dict[str, str], home: Path, **extra: str) -> tuple[int, dict[str, Any]]:
     """Run `ingest nightly --replay` on the recorded sources; its pid and its JSON report."""
     run = subprocess.Popen(
-        [sys.executable, "-m", "ingest.cli", "nightly", "--replay", str(BUNDLED_WEB)],
+        [sys.executable, "-m", "ingest_cli.cli", "nightly", "--replay", str(BUNDLED_WEB)],
         env=env | {"INGEST_HOME": str(home), "INGEST_BATCH_SIZE": "3"} | extra,
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -95,7 +95,7 @@ def test_an_unreachable_scheduler_is_a_clear_error_and_loses_nothing(tmp_path: P
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith("INGEST_")}
     done = subprocess.run(
-        [sys.executable, "-m", "ingest.cli", "nightly", "--replay", str(BUNDLED_WEB)],
+        [sys.executable, "-m", "ingest_cli.cli", "nightly", "--replay", str(BUNDLED_WEB)],
         env=env
         | {
             "INGEST_HOME": str(home),

@@ -79,7 +79,7 @@ def test_ingest_serve_registers_both_and_runs_ingest_url(
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         served = subprocess.Popen(
-            [sys.executable, "-m", "ingest.cli", "serve"],
+            [sys.executable, "-m", "ingest_cli.cli", "serve"],
             env=serve_env,
             cwd=ROOT,
             stdout=out,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.evaluate import Report, score_sets
+from ingest_cli.evaluate.arxiv import Report, score_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = ROOT / "eval_floors.json"

@@ -1,4 +1,4 @@
-"""ingest.evaluate_governance: the scorer on small CONSTRUCTED claim lists and gold rows (every
+"""ingest_cli.evaluate.governance: the scorer on small CONSTRUCTED claim lists and gold rows (every
 name below is invented for these tests), gold loading errors, URL lookup and the command."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from ingest.cli import main
 from ingest.errors import ConfigError
-from ingest.evaluate_governance import Counts, EvalSet, PageScore, score, score_claims, sets_for
-from ingest.governance_gold import GoldRow, load_set, page_url, parse_rows
 from ingest.models import Claim, Evidence, Subject
+from ingest_cli.cli import main
+from ingest_cli.evaluate.governance import Counts, EvalSet, PageScore, score, score_claims, sets_for
+from ingest_cli.evaluate.governance_gold import GoldRow, load_set, page_url, parse_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 PEP13 = ROOT / "fixtures" / "other-governance" / "python-pep-0013.2026-03-21.a087d220.rst"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.evaluate_governance import DEFAULT_SETS, score
+from ingest_cli.evaluate.governance import DEFAULT_SETS, score
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = ROOT / "eval_floors.json"

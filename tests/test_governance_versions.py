@@ -41,8 +41,6 @@ import extractors
 from flows.tasks import process_file
 from ingest.documents import snapshot_from_file
 from ingest.facts import org_tokens
-from ingest.governance_gold import GoldRow, page_url, read_rows
-from ingest.governance_people import group_people, norm, norm_handle
 from ingest.models import Profile
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.registry import load_registry, source_for
@@ -50,6 +48,8 @@ from ingest.profiles.io import load_profiles, write_profile
 from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
+from ingest_cli.evaluate.governance_gold import GoldRow, page_url, read_rows
+from ingest_cli.evaluate.governance_people import group_people, norm, norm_handle
 
 TRAIN = Path(__file__).resolve().parent.parent / "fixtures" / "governance-train"
 STATUS_WORDS = {"emeritus", "former", "past", "retired", "inactive", "alumni", "active", "current"}

@@ -35,7 +35,6 @@ import extractors
 from extractors import _people, announcement, governance, pytorch_governance
 from extractors._labels import Labels
 from ingest import html_nesting
-from ingest.cli import main
 from ingest.documents import check_parse_size, parse_html, snapshot_from_file
 from ingest.errors import ConfigError, DocumentTooLargeError, StoreError
 from ingest.fetch.client import FetchResult
@@ -46,6 +45,7 @@ from ingest.pipeline.feeds import FEED, newest, parse_feed
 from ingest.pipeline.process import capped, process_snapshot
 from ingest.settings import Settings
 from ingest.storage import Store
+from ingest_cli.cli import main
 
 from .conftest import ROOT
 
@@ -203,7 +203,7 @@ def run():
 
 DEV_ZERO = """
 from click.testing import CliRunner
-from ingest.cli import main
+from ingest_cli.cli import main
 def run():
     result = CliRunner().invoke(main, ["extract", "/dev/zero", "--url", "https://example.org/z"])
     return {"exit": result.exit_code, "stderr": result.stderr}

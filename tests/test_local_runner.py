@@ -24,7 +24,7 @@ WEB = str(ROOT / "fixtures" / "web")
 def ingest(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     return subprocess.run(
-        [sys.executable, "-m", "ingest.cli", *args],
+        [sys.executable, "-m", "ingest_cli.cli", *args],
         env=env,
         capture_output=True,
         text=True,

@@ -20,7 +20,7 @@ from .conftest import ROOT, STABLE_URL
 
 def nightly(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "ingest.cli", "nightly", *args],
+        [sys.executable, "-m", "ingest_cli.cli", "nightly", *args],
         env=dict(os.environ),
         capture_output=True,
         text=True,

@@ -14,7 +14,7 @@ HEAVY = ("prefect", "sqlalchemy", "fastapi", "uvicorn", "starlette", "alembic")
 # Runs the CLI in-process in a fresh interpreter, then lists the heavy top-level packages loaded.
 PROBE = """
 import sys
-from ingest.cli import main
+from ingest_cli.cli import main
 try:
     main(["extract", sys.argv[1], "--url", "https://arxiv.org/pdf/2203.00130v1"])
 except SystemExit as exc:

@@ -60,7 +60,7 @@ def run(url: str, *extra: str, private: bool = True) -> tuple[int, dict | None, 
     if private:
         env["INGEST_ALLOW_PRIVATE"] = "1"
     done = subprocess.run(
-        [sys.executable, "-m", "ingest.cli", "run", url, "--json", *extra],
+        [sys.executable, "-m", "ingest_cli.cli", "run", url, "--json", *extra],
         env=env,
         capture_output=True,
         text=True,

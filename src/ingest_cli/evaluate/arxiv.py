@@ -1,6 +1,6 @@
 """Score the arxiv_pdf extractor against hand-checked gold labels.
 
-    python -m ingest.evaluate [--gold DIR --pdfs DIR] [--metadata] [--json]
+    python -m ingest_cli.evaluate.arxiv [--gold DIR --pdfs DIR] [--metadata] [--json]
 
 By default the whole real corpus is scored: `fixtures/arxiv/gold` (6 PDFs the extractor was first
 written on) and `fixtures/arxiv/gold-train` (40 PDFs of other venues and publishers), both without
@@ -43,7 +43,7 @@ from extractors.arxiv_pdf import ParsedPaper, parse_paper
 from ingest.errors import IngestError
 from ingest.names import fold
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_GOLD = ROOT / "fixtures" / "arxiv" / "gold"
 DEFAULT_PDFS = ROOT / "fixtures" / "arxiv" / "pdf"
 TRAIN_GOLD = ROOT / "fixtures" / "arxiv" / "gold-train"
@@ -326,7 +326,9 @@ def evaluate_json(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ingest.evaluate", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m ingest_cli.evaluate.arxiv", description=__doc__
+    )
     parser.add_argument("--gold", type=Path, help="folder of gold *.json (default: the corpus)")
     parser.add_argument("--pdfs", type=Path, help="folder of the PDFs")
     parser.add_argument("--metadata", action="store_true", help="only with gold names as metadata")

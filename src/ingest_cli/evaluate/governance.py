@@ -30,11 +30,17 @@ from typing import Any
 
 from ingest.errors import IngestError
 from ingest.facts import org_tokens
-from ingest.governance_gold import GoldPage, GoldRow, load_set
-from ingest.governance_people import Person, group_people, match_people, norm, norm_handle
 from ingest.models import Claim
+from ingest_cli.evaluate.governance_gold import GoldPage, GoldRow, load_set
+from ingest_cli.evaluate.governance_people import (
+    Person,
+    group_people,
+    match_people,
+    norm,
+    norm_handle,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TRAIN = ROOT / "fixtures" / "governance-train"
 
 

@@ -3,7 +3,7 @@ each page missed or invented (so a developer sees what to fix)."""
 
 from __future__ import annotations
 
-from ingest.evaluate_governance import Agreement, Counts, PageScore, Report, Totals
+from ingest_cli.evaluate.governance import Agreement, Counts, PageScore, Report, Totals
 
 
 def _pct(value: float | None) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 from ingest.errors import ConfigError, IngestError
 from ingest.models import Claim
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TRAIN = ROOT / "fixtures" / "announcements-train"
 DERIVED = TRAIN / "derived"
 MAX_BYTES = 50 * 1024 * 1024

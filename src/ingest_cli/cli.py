@@ -1,0 +1,293 @@
+"""The `ingest` command line: each command parses its arguments, calls one library function and
+turns domain errors into a clear message (exit 1); bad usage exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ingest.settings import get_settings
+from ingest_cli.common import (
+    HttpURL,
+    _echo_json,
+    _fail_cleanly,
+    _next_steps,
+    _run_flow,
+    _safe,
+    _verbose_option,
+)
+from ingest_cli.review_commands import review
+from ingest_cli.server_commands import editor, server
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ingest")
+def main() -> None:
+    """ingest: keep the AI People Wiki's profiles honest.
+
+    Fetches sources, extracts candidate claims with evidence, compares them with the profiles and
+    queues every difference for an editor. Settings come from INGEST_* environment variables.
+    """
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--url", required=True, type=HttpURL(), help="The URL the document was (or would be) served at."
+)
+@click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
+@_fail_cleanly
+def extract(file: Path, url: str, extractor: str | None) -> None:
+    """Print the claims in FILE as JSON lines; writes nothing.
+
+    Example: ingest extract page.md --url https://docs.pytorch.org/docs/stable/community/persons_of_interest.html
+    """
+    import extractors
+    from ingest.documents import snapshot_from_file
+    from ingest.pipeline.process import extract_claims
+
+    snapshot = snapshot_from_file(url, file, get_settings().max_bytes)
+    _tag, claims = extract_claims(snapshot, extractor, url, extractors=extractors)
+    for claim in claims:
+        click.echo(claim.to_line())
+
+
+@main.command()
+@click.argument("url", type=HttpURL())
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Take this file as the URL's body instead of fetching it.",
+)
+@click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_verbose_option
+@_fail_cleanly
+def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> None:
+    """One-off: fetch URL (or read --file), extract, diff and queue the flags. Exit 1 when the
+    source failed or has no recording to replay.
+
+    Example: ingest run https://docs.pytorch.org/docs/2.13/community/persons_of_interest.md --json
+    """
+    args = {"url": url, "file": str(file.resolve()) if file else None, "extractor": extractor}
+    result = _run_flow("run", args, f"ingest run {url}")
+    summary = {k: result[k] for k in ("url", "status", "snapshot")}
+    summary["claims"] = result["claims"]
+    summary["changes"] = result["changes"]
+    summary["alerts"] = result["alerts"]
+    for key in ("final_url", "extractor", "people", "unknown_people", "error", "report_file"):
+        summary[key] = result.get(key)
+    if as_json:
+        _echo_json(summary)
+    else:
+        _print_run(summary)
+    if result["status"] in ("failed", "skipped"):
+        click.echo(f"error: {_safe(str(result.get('error')))}", err=True)
+        sys.exit(1)
+    if not as_json:
+        _next_steps()
+
+
+def _print_run(summary: dict[str, Any]) -> None:
+    from ingest.report.run import describe
+
+    click.echo(
+        f"{summary['url']}: {summary['status']}, {summary['claims']} claims, "
+        f"{len(summary['changes'])} flags"
+    )
+    for change in summary["changes"]:
+        click.echo(
+            _safe(
+                f"  {change['id']}  {change['profile']:<22} {change['kind']:<8} {describe(change)}"
+            )
+        )
+    for alert in summary["alerts"]:
+        click.echo(_safe(f"  alert: {alert}"))
+    if summary.get("unknown_people"):
+        click.echo(f"  {len(summary['unknown_people'])} people on the page have no profile")
+    if summary.get("report_file"):
+        click.echo(f"  report: {summary['report_file']}")
+
+
+@main.command()
+@click.option(
+    "--replay",
+    type=click.Path(exists=True, file_okay=False),
+    help="Serve recorded responses from this archive instead of the network.",
+)
+@click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="With --replay: use the versions in force on this day.",
+)
+@_verbose_option
+@_fail_cleanly
+def nightly(replay: str | None, as_of: Any) -> None:
+    """The nightly refresh over every source; writes a report under INGEST_HOME/reports.
+
+    Example: ingest nightly --replay fixtures/web --as-of 2026-06-10
+    """
+    day = as_of.date().isoformat() if as_of else None
+    args = {"replay": str(Path(replay).resolve()) if replay else None, "as_of": day}
+    result = _run_flow("nightly", args, "nightly refresh")
+    counts, flags = result["counts"], result["flags"]
+    for alert in result["alerts"]:
+        click.echo(_safe(f"  alert: {alert}"))
+    click.echo(
+        f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
+        f"{counts['failed']} failed, {counts['skipped']} not replayed; "
+        f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
+        f"{flags.get('removed', 0)} removed"
+    )
+    click.echo(f"report: {result['report_file']}")
+    _next_steps()
+
+
+@main.command()
+@_fail_cleanly
+def serve() -> None:
+    """Serve the Prefect deployments `nightly-refresh` (on INGEST_SCHEDULE_CRON) and `ingest-url`
+    against the Prefect server at PREFECT_API_URL, until SIGTERM or Ctrl-C.
+
+    Example: PREFECT_API_URL=http://127.0.0.1:4200/api ingest serve
+    """
+    get_settings()  # a bad INGEST_* value: one clear error, before anything is served
+    from ingest.runner import prefect_setup
+
+    prefect_setup.configure()
+    from prefect.settings import PREFECT_API_URL
+
+    if not PREFECT_API_URL.value():
+        raise click.UsageError(
+            "set PREFECT_API_URL to a running Prefect server "
+            "(`prefect server start`: http://127.0.0.1:4200/api)"
+        )
+    from flows.deployments import serve_all
+
+    serve_all()
+
+
+@main.command()
+@click.option(
+    "--gold",
+    type=click.Path(exists=True, path_type=Path),
+    help="Folder of gold *.json labels (default: fixtures/arxiv/gold and gold-train); with "
+    "--announcements a gold.json file.",
+)
+@click.option(
+    "--pdfs",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of the PDFs they label (default: fixtures/arxiv/pdf and pdf-train).",
+)
+@click.option("--metadata", is_flag=True, help="Only the run with gold names as arXiv metadata.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--governance",
+    is_flag=True,
+    help="Score the governance extractors instead (gold rows of fixtures/governance-train, "
+    "PEP 13, PyTorch); --gold then names a folder of <page>.json gold files.",
+)
+@click.option(
+    "--pages",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="With --governance: the folder of the labelled pages (default: the --gold folder's "
+    "parent; without --gold, every default set).",
+)
+@click.option(
+    "--announcements",
+    is_flag=True,
+    help="Score the announcement extractor instead (gold events of fixtures/announcements-train "
+    "and the announcement fixtures); --gold then names one gold.json file.",
+)
+@click.option(
+    "--posts",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="With --announcements: the folder of the labelled posts (default: the --gold file's "
+    "folder; without --gold, every default set).",
+)
+def evaluate(
+    gold: Path | None,
+    pdfs: Path | None,
+    metadata: bool,
+    as_json: bool,
+    governance: bool,
+    pages: Path | None,
+    announcements: bool,
+    posts: Path | None,
+) -> None:
+    """Score the PDF affiliation extractor against gold labels: author and linked P/R/F1 per
+    file and per template, without and with metadata names (whole corpus by default).
+
+    Example: ingest evaluate --gold fixtures/arxiv/gold --pdfs fixtures/arxiv/pdf
+
+    Governance pages: people, people-with-section and affiliation P/R per page, per set and in
+    total, then each page's misses.
+
+    Example: ingest evaluate --governance --pages fixtures/governance-train
+
+    Announcements: event precision, recall and dates right per post, per set and in total, then
+    each post's misses.
+
+    Example: ingest evaluate --announcements --gold fixtures/announcements-train/gold.json
+    """
+    if announcements or posts:
+        if not announcements or governance or pages or pdfs or metadata:
+            raise click.UsageError("--posts goes with --announcements (and --gold, --json only)")
+        if gold is not None and not gold.is_file():
+            raise click.BadParameter(f"'{gold}' is not a file", param_hint="'--gold'")
+        _evaluate_announcements(gold, posts, as_json)
+        return
+    if gold is not None and not gold.is_dir():
+        raise click.BadParameter(f"'{gold}' is a file, not a folder", param_hint="'--gold'")
+    if governance or pages:
+        if not governance or pdfs or metadata:
+            raise click.UsageError("--pages goes with --governance; --pdfs and --metadata do not")
+        _evaluate_governance(gold, pages, as_json)
+        return
+    from ingest_cli.evaluate import arxiv as scoring
+
+    if as_json:
+        found = scoring.evaluate_json(gold, pdfs, metadata_only=metadata)
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+    else:
+        click.echo(scoring.evaluate_text(gold, pdfs, metadata_only=metadata))
+
+
+@_fail_cleanly
+def _evaluate_announcements(gold: Path | None, posts: Path | None, as_json: bool) -> None:
+    from ingest_cli.evaluate import announcements as scoring
+
+    report = scoring.score(scoring.sets_for(gold, posts))
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_safe(scoring.format_report(report)))
+
+
+@_fail_cleanly
+def _evaluate_governance(gold: Path | None, pages: Path | None, as_json: bool) -> None:
+    from ingest_cli.evaluate import governance as scoring
+    from ingest_cli.evaluate.governance_report import format_report
+
+    sets = scoring.sets_for(gold, pages)
+    report = scoring.score(sets)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_safe(format_report(report)))
+
+
+main.add_command(server)
+main.add_command(review)
+main.add_command(editor)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,244 @@
+"""What the `ingest` commands share: clean failures (one line, exit 1, the traceback kept in the
+log), --verbose, the URL argument type, running a flow, progress, terminal-safe text and JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ingest.errors import IngestError
+from ingest.runner import progress
+from ingest.settings import ensure_home, get_settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail_cleanly(func: F) -> F:
+    """Domain errors are one line on stderr and exit 1; so is anything unexpected, with its
+    traceback kept in INGEST_HOME/logs/ingest.log (shown as it is with --verbose)."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except IngestError as exc:
+            click.echo(f"error: {_safe(str(exc))}", err=True)
+            if getattr(exc, "unexpected", False):
+                click.echo(f"details: {_log_hint()}", err=True)
+            sys.exit(1)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except BrokenPipeError:  # `ingest extract ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
+        except Exception as exc:
+            if _verbose():
+                raise
+            where = _keep_traceback(exc)
+            click.echo(f"error: unexpected {type(exc).__name__}: {_safe(str(exc))}", err=True)
+            click.echo(f"details: {where}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _verbose() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and ctx.meta.get("ingest.verbose"))
+
+
+def _log_file() -> Path:
+    from ingest.runner.local_server import logs_dir
+
+    return logs_dir(get_settings()) / "ingest.log"
+
+
+def _log_hint() -> str:
+    try:
+        return str(_log_file().parent)
+    except IngestError:
+        return "INGEST_HOME/logs"
+
+
+def _keep_traceback(exc: BaseException) -> str:
+    """The traceback of an unexpected error, appended to the log file; where it went."""
+    import traceback
+    from datetime import UTC, datetime
+
+    try:
+        path = _log_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as log:
+            log.write(f"--- {datetime.now(UTC).isoformat(timespec='seconds')} {sys.argv}\n")
+            log.write("".join(traceback.format_exception(exc)))
+        return str(path)
+    except (OSError, IngestError):
+        return "(no log file could be written)"
+
+
+def _verbose_option(func: F) -> F:
+    def remember(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        if value:
+            ctx.meta["ingest.verbose"] = True
+        return value
+
+    return click.option(
+        "--verbose",
+        "-v",
+        is_flag=True,
+        expose_value=False,
+        callback=remember,
+        help="Show Prefect's and the server's logs on stderr too.",
+    )(func)
+
+
+class HttpURL(click.ParamType[str]):
+    """An http(s) URL with a host: anything else is bad usage (exit 2), refused before any
+    import, flow or database write."""
+
+    name = "URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from urllib.parse import urlsplit
+
+        text = str(value)
+        try:
+            parts = urlsplit(text)
+            host = parts.hostname
+        except ValueError:
+            parts, host = None, None
+        if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+            self.fail(
+                f"{_safe(text)!r} is not an http:// or https:// URL with a host name", param, ctx
+            )
+        if parts.username is not None or parts.password is not None:
+            shown = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+            self.fail(f"credentials in URLs are not accepted: {_safe(shown)!r}", param, ctx)
+        return text
+
+
+def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
+    """Run the `nightly` or `run` flow: against PREFECT_API_URL in this process when one is
+    configured, else in the workspace's local runner (started once, then reused)."""
+    settings = get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
+    ensure_home(settings)
+    with _progress(what):
+        if os.environ.get("PREFECT_API_URL"):
+            return _run_in_process(op, args)
+        from ingest.runner import local_server
+
+        state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
+        progress.report("waiting for the local runner", 0, None)
+        return local_server.call(
+            state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log
+        )
+
+
+def _echo_log(line: str) -> None:
+    click.echo(_safe(line), err=True)
+
+
+def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
+    from ingest.runner import prefect_setup
+
+    prefect_setup.configure()
+    if not _verbose():
+        prefect_setup.send_logs_to(_log_file())
+    from prefect.settings import temporary_settings
+
+    with temporary_settings(updates={"flows.heartbeat_frequency": None}):
+        if op == "nightly":
+            from flows.nightly import nightly_refresh
+
+            done: dict[str, Any] = nightly_refresh(**args)
+            return done
+        from flows.one_off import ingest_url
+
+        one: dict[str, Any] = ingest_url(**args)
+        return one
+
+
+def _next_steps() -> None:
+    """The last line after a run: what waits for an editor, and where to look at it."""
+    from ingest.storage import QueueFilter, Store
+
+    store = Store.open(get_settings())
+    try:
+        pending = store.count_facts(QueueFilter(status="pending"))
+    finally:
+        store.close()
+    if pending:
+        click.echo(
+            f"{pending} flag{'s' if pending != 1 else ''} pending: "
+            "ingest review serve, or ingest review list"
+        )
+    else:
+        click.echo("nothing pending for review")
+
+
+@contextmanager
+def _progress(what: str) -> Iterator[None]:
+    """A rich progress bar with the elapsed time on stderr while a flow runs (a terminal only:
+    pipes, logs and `--json` consumers see nothing of it); it disappears when the flow ends.
+    The flow's `ingest.runner.progress` reports move it: "nightly refresh: sources 300/2000"."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    console = Console(stderr=True)
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    task = bar.add_task(what, total=None)
+
+    def moved(stage: str, done: int, total: int | None) -> None:
+        bar.update(task, description=f"{what}: {stage}", completed=done)
+        for shown in bar.tasks:  # update(total=None) keeps the old total; None pulses
+            if shown.id == task:
+                shown.total = total
+
+    with bar, progress.listening(moved):
+        yield
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _safe(text: str) -> str:
+    """Text from a source page, made harmless for a terminal (no escape sequences)."""
+    return _CONTROL.sub("\N{REPLACEMENT CHARACTER}", text)
+
+
+def _echo_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def _store() -> Any:
+    from ingest.storage import Store
+
+    settings = get_settings()
+    ensure_home(settings)
+    return settings, Store.open(settings)
