@@ -7,32 +7,14 @@ the file. A missing set, figure or post fails, so a floor cannot disappear silen
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import pytest
-
 from ingest_cli.evaluate.announcements import DEFAULT_SETS, score
+from tests.floors import FLOORS, set_floors
 
-ROOT = Path(__file__).resolve().parent.parent
-FLOORS = ROOT / "eval_floors.json"
 FIGURES = ("precision", "recall", "dates_right")
 
 
 def _floors() -> dict[str, dict[str, float]]:
-    entry = json.loads(FLOORS.read_text("utf-8")).get("announcements")
-    if not isinstance(entry, dict) or not isinstance(entry.get("sets"), dict):
-        pytest.fail("eval_floors.json has no 'announcements' entry with 'sets'")
-    if "metric" not in entry:
-        pytest.fail("eval_floors.json 'announcements' lacks 'metric'")
-    sets: dict[str, dict[str, float]] = entry["sets"]
-    for s in DEFAULT_SETS:
-        if s.label not in sets:
-            pytest.fail(f"eval_floors.json 'announcements' has no floors for the set '{s.label}'")
-        for key in ("posts", *FIGURES):
-            if key not in sets[s.label]:
-                pytest.fail(f"eval_floors.json 'announcements' set '{s.label}' lacks '{key}'")
-    return sets
+    return set_floors("announcements", (s.label for s in DEFAULT_SETS), ("posts", *FIGURES))
 
 
 def test_every_labelled_post_is_scored_and_meets_its_floors() -> None:
