@@ -67,6 +67,7 @@ CONTENT_PATTERN = re.compile(
     re.IGNORECASE,
 )
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
+LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
 CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
 CODE_NAME = re.compile(r"^(?:[^\W\d_][\w.'’-]*\.?\s+){0,4}[^\W\d_][\w'’-]*\.?$")
@@ -336,10 +337,13 @@ class _Reader:
     def _list(self, items: list[Item]) -> Iterator[Claim]:
         handle_list = sum(bool(_entries.HANDLE_TOKEN.match(i.text.split(" ", 1)[0].strip(":,")))
                           for i in items) * 2 > len(items)  # fmt: skip
-        found = [_entries.read(i.text, i.links, handle_list=handle_list) for i in items]
+        # whether the list names people is judged on its first LIST_SAMPLE items; the entries
+        # are then read again as they are given, so a long list is never held read in full
+        sample = items[:LIST_SAMPLE]
+        found = [_entries.read(i.text, i.links, handle_list=handle_list) for i in sample]
         named = [bool(f) for f in found]
-        top = [n for n, i in zip(named, items, strict=True) if i.depth == 0]
-        nested = [n for n, i in zip(named, items, strict=True) if i.depth > 0]
+        top = [n for n, i in zip(named, sample, strict=True) if i.depth == 0]
+        nested = [n for n, i in zip(named, sample, strict=True) if i.depth > 0]
         share = _role_blocks.share(named)
         if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
             share = _role_blocks.share(nested)
@@ -347,7 +351,11 @@ class _Reader:
             return
         first = self.counts.get("li", 0)
         self.counts["li"] = first + len(items)
-        for offset, (item, people) in enumerate(zip(items, found, strict=True), 1):
+        for offset, item in enumerate(items, 1):
+            if offset <= len(found):
+                people = found[offset - 1]
+            else:
+                people = _entries.read(item.text, item.links, handle_list=handle_list)
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
                 if under and not _entries.read(item.parent or ""):
