@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy
 from fastapi.testclient import TestClient
 
 from ingest.review.web.app import create_app
@@ -487,19 +487,26 @@ def test_queue_filters_and_groups_by_source(ann: TestClient, app_store: Store) -
 
 
 @pytest.mark.postgres
-def test_queue_with_ten_thousand_pending_changes_is_fast(ann: TestClient, app_store: Store) -> None:
+def test_queue_with_ten_thousand_pending_changes_is_paged_in_the_database(
+    ann: TestClient, app_store: Store
+) -> None:
+    """A page of the queue costs a few queries that fetch one page of rows, whatever the
+    queue holds (the time it takes is measured by bench/review_page.py, not asserted here)."""
     many_pending(app_store, 10_000)
     ann.get("/")  # warm
-    started = time.perf_counter()
+    queries: list[str] = []
+    sqlalchemy.event.listen(
+        app_store.engine, "before_cursor_execute", lambda *a: queries.append(str(a[2]))
+    )
     first = ann.get("/")
     last = ann.get("/?page=201")
     middle = ann.get("/?page=100&source=https://example.org/source-07")
-    elapsed = time.perf_counter() - started
     assert "Page 1 of 201" in first.text and "Page 201 of 201" in last.text
     assert first.text.count('name="ids"') == 50
     assert "Page 10 of 10" in middle.text  # 500 from that source: clamped to its last page
-    assert elapsed < 1.5, f"three queue pages took {elapsed:.2f} s"
+    assert len(queries) <= 3 * 25, len(queries)  # a bounded number of queries a page
+    assert any("LIMIT" in q.upper() for q in queries)  # rows are paged by the database
     cid = pending_ids(app_store)[5000 % 100]
-    started = time.perf_counter()
+    before = len(queries)
     decide(ann, cid, "reject")
-    assert time.perf_counter() - started < 0.5
+    assert len(queries) - before <= 60, len(queries) - before  # its page and the decision
