@@ -42,14 +42,14 @@ GITHUB_ORG_PERSON = re.compile(r"^https?://(?:www\.)?github\.com/orgs/[^/]+/peop
 CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Heading:
     level: int
     text: str
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Item:
     quote: str
     text: str
@@ -60,14 +60,14 @@ class Item:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Cell:
     text: str
     links: Links
     lines: tuple[str, ...] = ()  # the cell's lines, when it breaks them (<br>)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Row:
     quote: str
     cells: tuple[Cell, ...]
@@ -77,7 +77,7 @@ class Row:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Para:
     quote: str
     text: str
@@ -85,14 +85,14 @@ class Para:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Code:
     quote: str
     lines: tuple[str, ...]
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Term:
     quote: str
     term: str
@@ -102,7 +102,7 @@ class Term:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built by the hundred thousand, and frozen init is slow
 class Record:
     quote: str
     path: tuple[str, ...]  # the keys above the entry ("people", "members")
@@ -217,6 +217,9 @@ def decode(body: bytes) -> str:
 
 
 def collapse(text: str) -> str:
+    """The text with runs of whitespace made one space and the ends trimmed."""
+    if "  " not in text and text.isprintable() and text.strip() == text:
+        return text  # already so (most link texts and names): no split and join
     return " ".join(text.split())
 
 
