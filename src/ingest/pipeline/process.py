@@ -94,7 +94,8 @@ def process_snapshot(
     at most INGEST_MAX_CLAIMS claims are kept, with an alert (and then no removals)."""
     check_parse_size(snapshot, settings.max_parse_bytes)
     store.put_snapshot(snapshot)
-    module = extractors.choose(source.url, snapshot, extractor_name or source.extractor)
+    name = extractor_name or source.extractor or _stored_choice(store, snapshot, extractors)
+    module = extractors.choose(source.url, snapshot, name)
     tag = extractors.tag(module)
     read: Callable[[Snapshot], Iterable[Claim]] = extract or (
         lambda snap: extractors.claims_of(module, snap)
@@ -113,6 +114,20 @@ def process_snapshot(
         accessed=accessed,
         alerts=[cap_alert(snapshot, extracted)] if extracted.dropped else [],
     )
+
+
+def _stored_choice(store: Store, snapshot: Snapshot, extractors: ExtractorSet) -> str | None:
+    """The extractor that read these very bytes before, when its version is still the current
+    one: choosing by content parses the page, which an unchanged page need not pay again."""
+    tags = {claim.extractor for claim in store.claims_for(snapshot.sha256)}
+    if len(tags) != 1:
+        return None
+    name = next(iter(tags)).split("/", 1)[0]
+    try:
+        module = extractors.get(name)
+    except IngestError:
+        return None
+    return name if extractors.tag(module) in tags else None
 
 
 def stored_or_extracted(
