@@ -44,7 +44,6 @@ PUBLISHED_SELECTORS = (
 )
 TITLE_SUFFIX = re.compile(r"\s+[-–—|]\s+[^-–—|]{2,60}$")
 MAX_HEADER_LINES = 400
-INLINE_TAGS = frozenset({"a", "b", "i", "em", "strong", "span", "u", "small", "code"})
 HTML_BODY = re.compile(r"\s*<(?!!--)[A-Za-z!]")  # a page body, not a comment before Markdown
 
 
@@ -112,8 +111,6 @@ def read(snapshot: Snapshot) -> Post:
         found = _discourse_html(tree)
         if found:
             sections = found
-        else:
-            sections[0].blocks = _with_line_lists(sections[0].blocks, tree)
         page_date = _html_date(tree)
         meta = {**document.meta, **meta}
     title = _title(meta, document.title, fmt) or _first_heading(document.blocks)
@@ -226,56 +223,6 @@ def _first_heading(blocks: list[Block]) -> str | None:
         if isinstance(block, Heading) and block.level == 1:
             return block.text
     return None
-
-
-def _with_line_lists(blocks: list[Block], tree: LexborHTMLParser) -> list[Block]:
-    """Lines printed between blocks and broken by <br> ("<p>...:</p> <br>A <br>B (Treasurer)")
-    are a list: one item each, after the block they follow (the layer reads blocks only)."""
-    root = _doc_html.content_root(tree)
-    if root is None:
-        return blocks
-    out = list(blocks)
-    anchor: str | None = None
-    lines: list[tuple[str, list[tuple[str, str]]]] = []
-    current: list[str] = []
-    links: list[tuple[str, str]] = []
-    list_no = 10_000
-
-    def end_line() -> None:
-        text = collapse("".join(current))
-        if text:
-            lines.append((text, list(links)))
-        current.clear()
-        links.clear()
-
-    def flush() -> None:
-        nonlocal list_no
-        end_line()
-        if len(lines) >= 2 and anchor is not None:
-            at = next((i for i, b in enumerate(out) if block_text(b) == anchor), None)
-            if at is not None:
-                list_no += 1
-                items = [Item(t, t, tuple(ls), list_no) for t, ls in lines]
-                out[at + 1 : at + 1] = items
-        lines.clear()
-
-    child = root.child
-    while child is not None:
-        tag = (child.tag or "").lower()
-        if tag == "-text":
-            current.append(child.text_content or "")
-        elif tag == "br":
-            end_line()
-        elif tag in INLINE_TAGS:
-            current.append(child.text(deep=True))
-            if tag == "a" and child.attributes.get("href"):
-                links.append((collapse(child.text(deep=True)), child.attributes["href"] or ""))
-        elif not tag.startswith("-"):
-            flush()
-            anchor = collapse(child.text(deep=True))
-        child = child.next
-    flush()
-    return out
 
 
 def _html_date(tree: LexborHTMLParser) -> str | None:

@@ -48,6 +48,7 @@ HEADERLINK_MARKS = frozenset({"¶", "#", "§", "🔗"})
 SKIPPED_SUBTREES = frozenset({"nav", "footer", "header", "aside", "form", "svg", "button"})
 HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LIST_TAGS = frozenset({"ul", "ol"})
+INLINE_TAGS = frozenset({"a", "b", "i", "em", "strong", "span", "u", "small", "code", "sub", "sup"})
 CELL_TAGS = frozenset({"td", "th"})
 CARD_PARTS = frozenset({"p", "div", "h4", "h5", "h6"})  # what a person card is made of
 CARD_MAX_BLOCKS = 4
@@ -129,9 +130,12 @@ class _Walk:
         self.lists_only = lists_only
 
     def blocks(self, root: LexborNode) -> Iterator[Block]:
-        stack = list(reversed(list(root.iter(include_text=False))))
+        stack: list[LexborNode | list[Item]] = list(reversed(self._inside(root)))
         while stack:  # document order, without recursion (hostile nesting depth)
             node = stack.pop()
+            if isinstance(node, list):  # lines broken by <br> between the blocks: a list
+                yield from node
+                continue
             tag = (node.tag or "").lower()
             if tag in SKIPPED_SUBTREES:
                 continue
@@ -162,7 +166,56 @@ class _Walk:
                 # blocks inside a paragraph (a <pre> the parser left in it) are read too
                 stack.extend(reversed([c for c in node.iter(include_text=False) if c.tag == "pre"]))
             else:
-                stack.extend(reversed(list(node.iter(include_text=False))))
+                stack.extend(reversed(self._inside(node)))
+
+    def _inside(self, node: LexborNode) -> list[LexborNode | list[Item]]:
+        """A container's element children in order; text it prints between them, broken into
+        lines by <br> ("<p>The board:</p> Jane Roe<br>Max Muster (Treasurer)<br>"), becomes the
+        list of those lines where it stands (one line alone is not a list)."""
+        children = list(node.iter(include_text=False))
+        if self.lists_only or not any(c.tag == "br" for c in children):
+            return list(children)
+        found: list[LexborNode | list[Item]] = []
+        run: list[LexborNode] = []
+        for child in node.iter(include_text=True):
+            tag = (child.tag or "").lower()
+            if tag in ("-text", "br") or tag in INLINE_TAGS:
+                run.append(child)
+                continue
+            found.extend(self._lines(run))
+            run = []
+            found.append(child)
+        found.extend(self._lines(run))
+        return found
+
+    def _lines(self, run: list[LexborNode]) -> list[list[Item]]:
+        lines: list[tuple[str, Links]] = []
+        parts: list[str] = []
+        links: list[tuple[str, str]] = []
+
+        def end_line() -> None:
+            text = collapse("".join(parts))
+            if text:
+                lines.append((text, tuple(links)))
+            parts.clear()
+            links.clear()
+
+        for node in run:
+            tag = (node.tag or "").lower()
+            if tag == "br":
+                end_line()
+            elif tag == "-text":
+                parts.append(node.text_content or "")
+            else:
+                parts.append(node.text(deep=True))
+                href = node.attributes.get("href") if tag == "a" else None
+                found = [(collapse(node.text(deep=True)), href)] if href else links_of(node)
+                links.extend(found)
+        end_line()
+        if len(lines) < 2:
+            return []
+        self.lists += 1
+        return [[Item(text, text, found, self.lists) for text, found in lines]]
 
     def _list(self, node: LexborNode, list_no: int) -> Iterator[Item]:
         """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
