@@ -139,7 +139,7 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
             if i != people and i not in column.values():
                 texts = [r.cells[i].text for r in body if i < len(r.cells)]
                 texts = [t for t in texts if t.strip().lower() not in EMPTY]
-                org_cells = sum(_orgs.looks_like_org(t.split(" (")[0]) for t in texts)
+                org_cells = sum(_org_cell(t) for t in texts)
                 if texts and org_cells >= PEOPLE_SHARE * len(texts):
                     column.setdefault("affiliation", i)
     several = sum(len(row[people]) > 1 for row in cells) >= PEOPLE_SHARE * len(body)
