@@ -15,7 +15,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import extractors
-from flows.tasks import ARXIV_RETRIES, ARXIV_RETRY_DELAYS, fetch_source, retry_transient
+from flows.tasks import fetch_source, retry_transient
 from ingest.errors import IngestError
 from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
 from ingest.fetch.arxiv_session import AtomPage
@@ -23,7 +23,6 @@ from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline.arxiv_stage import (
-    MAX_NEW_PDFS,
     Paper,
     author_names,
     cited_ids,
@@ -40,10 +39,9 @@ from ingest.settings import Settings
 from ingest.storage import Store
 
 # arXiv's API client retries nothing itself: its tasks are that source's single retry layer
-# (transient errors only, with jitter); nothing is cached across runs
+# (transient errors only, with jitter), as many times as INGEST_ARXIV_RETRIES says (see
+# `retrying`); nothing is cached across runs
 ARXIV_TASK: dict[str, Any] = {
-    "retries": ARXIV_RETRIES,
-    "retry_delay_seconds": ARXIV_RETRY_DELAYS,
     "retry_jitter_factor": 0.5,
     "retry_condition_fn": retry_transient,
     "cache_policy": NO_CACHE,
@@ -58,6 +56,16 @@ def fetch_metadata(client: ArxivClient, ids: list[str]) -> ArxivBatchResult:
 @task(name="arxiv-author-query", **ARXIV_TASK)
 def search_author(client: ArxivClient, name: str) -> ArxivSearchResult:
     return client.search_author(name)
+
+
+def retrying(query: Any, settings: Settings) -> Any:
+    """An arXiv query task with the run's retry settings (INGEST_ARXIV_RETRIES and
+    INGEST_ARXIV_RETRY_DELAYS, the last delay repeated when there are more retries)."""
+    delays = list(settings.arxiv_retry_delays)
+    delays += delays[-1:] * max(0, settings.arxiv_retries - len(delays))
+    return query.with_options(
+        retries=settings.arxiv_retries, retry_delay_seconds=delays[: max(1, settings.arxiv_retries)]
+    )
 
 
 @task(name="process-arxiv-metadata", cache_policy=NO_CACHE)
@@ -141,7 +149,7 @@ def check_arxiv(
     ids = cited_ids(profiles)
     if ids:
         try:
-            batch = fetch_metadata(arxiv_client, ids)
+            batch = retrying(fetch_metadata, settings)(arxiv_client, ids)
             if keep:
                 keep(batch.pages)
         except IngestError as exc:
@@ -158,7 +166,7 @@ def check_arxiv(
     for pid in sorted(profiles):
         for name in author_names(profiles[pid]):
             try:
-                found = search_author(arxiv_client, name)
+                found = retrying(search_author, settings)(arxiv_client, name)
                 if keep:
                     keep(found.pages)
             except IngestError as exc:
@@ -174,7 +182,7 @@ def check_arxiv(
             for paper in mine:
                 if paper.id not in papers:
                     new.setdefault(paper.id, paper)
-    todo = list(papers.values()) + sorted(new.values(), key=lambda p: p.id)[:MAX_NEW_PDFS]
+    todo = list(papers.values()) + sorted(new.values(), key=lambda p: p.id)[: settings.max_new_pdfs]
     for paper in todo:
         outcomes.append(read_pdf(store, settings, http, paper, profiles, accessed))
     return outcomes
@@ -196,7 +204,7 @@ def check_paper(
     The outcome is the asked URL's (the PDF's for a /pdf/ URL), with the other's flags and
     alerts folded in.
     """
-    batch = fetch_metadata(arxiv_client, [arxiv_id])
+    batch = retrying(fetch_metadata, settings)(arxiv_client, [arxiv_id])
     if keep:
         keep(batch.pages)
     [meta] = process_metadata_task(store, settings, batch, [arxiv_id], profiles, accessed)

@@ -146,7 +146,9 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
                     accessed,
                     ctx.archive_pages,
                 )
-        report.unreachable = flag_unreachable(ctx.store, ctx.profiles)
+        report.unreachable = flag_unreachable(
+            ctx.store, ctx.profiles, ctx.settings.unreachable_after
+        )
         report.finished = iso_z(utcnow())
         name = as_of or utcnow().date().isoformat()
         path = publish_nightly(ctx, report, name)

@@ -33,10 +33,6 @@ from ingest.profiles.references import record_reachable
 from ingest.settings import Settings
 from ingest.storage import SourceRow, Store
 
-# arXiv's API client retries nothing itself: its tasks carry that source's single retry layer
-ARXIV_RETRIES = 2
-ARXIV_RETRY_DELAYS = [3.0, 10.0]  # seconds, with jitter added
-
 
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     """Retry only what may succeed later: timeouts, connection errors, 429 and 5xx."""

@@ -11,13 +11,14 @@ from ingest.fetch.client import FetchResult
 from ingest.models import Snapshot, Source
 from ingest.pipeline.process import process_snapshot, record_failure
 from ingest.profiles.io import load_profiles
-from ingest.profiles.references import UNREACHABLE_AFTER, flag_unreachable, record_reachable
+from ingest.profiles.references import flag_unreachable, record_reachable
 from ingest.review.decisions import decide
 from ingest.settings import Settings
 from ingest.storage import Store
 
 from .conftest import GOVERNANCE, STABLE_URL
 
+UNREACHABLE_AFTER = Settings().unreachable_after
 LICENSE = "https://github.com/pytorch/pytorch/blob/main/LICENSE"
 
 
@@ -78,9 +79,9 @@ def test_a_reference_is_flagged_after_three_failures_not_one(
 ) -> None:
     profiles = load_profiles(workspace.profiles_dir)
     fail(store, LICENSE, UNREACHABLE_AFTER - 1)
-    assert flag_unreachable(store, profiles) == []
+    assert flag_unreachable(store, profiles, UNREACHABLE_AFTER) == []
     fail(store, LICENSE, 1)
-    flags = flag_unreachable(store, profiles)
+    flags = flag_unreachable(store, profiles, UNREACHABLE_AFTER)
     assert {f["profile"] for f in flags} == {"alban-desmaison", "natalia-gimelshein"}
     flag = flags[0]
     assert flag["kind"] == "changed" and flag["claim"]["predicate"] == "reference"
@@ -89,14 +90,14 @@ def test_a_reference_is_flagged_after_three_failures_not_one(
     assert flag["previous"]["url"] == LICENSE
     # a fourth failure does not queue it twice
     fail(store, LICENSE, 1)
-    flag_unreachable(store, profiles)
+    flag_unreachable(store, profiles, UNREACHABLE_AFTER)
     assert len([c for c in store.list_changes(status="pending") if c.source_url == LICENSE]) == 2
 
 
 def test_an_answer_resets_the_count_and_retires_the_flag(store: Store, workspace: Settings) -> None:
     profiles = load_profiles(workspace.profiles_dir)
     fail(store, LICENSE, UNREACHABLE_AFTER)
-    flag_unreachable(store, profiles)
+    flag_unreachable(store, profiles, UNREACHABLE_AFTER)
     ok = FetchResult(
         status="fetched",
         snapshot=Snapshot(url=LICENSE, body=b"BSD"),
@@ -109,7 +110,7 @@ def test_an_answer_resets_the_count_and_retires_the_flag(store: Store, workspace
     assert store.sources.state(LICENSE)["fail_streak"] == 0
     assert not [c for c in store.list_changes(status="pending") if c.source_url == LICENSE]
     fail(store, LICENSE, 1)  # one blip after an answer is not enough
-    assert flag_unreachable(store, profiles) == []
+    assert flag_unreachable(store, profiles, UNREACHABLE_AFTER) == []
 
 
 def test_accepting_an_unreachable_flag_marks_the_reference(
@@ -117,7 +118,8 @@ def test_accepting_an_unreachable_flag_marks_the_reference(
 ) -> None:
     profiles = load_profiles(workspace.profiles_dir)
     fail(store, LICENSE, UNREACHABLE_AFTER)
-    flag = next(f for f in flag_unreachable(store, profiles) if f["profile"] == "alban-desmaison")
+    flags = flag_unreachable(store, profiles, UNREACHABLE_AFTER)
+    flag = next(f for f in flags if f["profile"] == "alban-desmaison")
     decide(store, workspace.profiles_dir, flag["id"], "accepted", "ed", today=date(2026, 11, 29))
     data = json.loads((workspace.profiles_dir / "alban-desmaison.json").read_text())
     ref = next(r for r in data["references"] if r.get("url") == LICENSE)

@@ -6,6 +6,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
@@ -94,6 +95,31 @@ class Settings(BaseSettings):
         description="Seconds between two requests to arXiv (its terms ask for 3): the API "
         "client's pause between queries, and the pacing floor of arxiv.org and export.arxiv.org "
         "for the PDFs fetched from them.",
+    )
+    arxiv_retries: int = Field(
+        default=2,
+        ge=0,
+        description="Times an arXiv API query (metadata of cited papers, an author search) is "
+        "tried again after a transient failure (timeout, connection error, 429, 5xx). arXiv's "
+        "client retries nothing itself, so this is the only retry layer of those queries.",
+    )
+    arxiv_retry_delays: list[Annotated[float, Field(ge=0)]] = Field(
+        default_factory=lambda: [3.0, 10.0],
+        min_length=1,
+        description="Seconds before each retry of an arXiv API query, as a JSON list (the last "
+        "repeats when there are more retries); up to half as much again is added at random.",
+    )
+    max_new_pdfs: int = Field(
+        default=25,
+        ge=0,
+        description="PDFs of newly found papers (author searches) fetched per nightly run, at "
+        "most; the PDFs of papers the profiles cite are always fetched.",
+    )
+    unreachable_after: int = Field(
+        default=3,
+        ge=1,
+        description="Consecutive failed checks of a profile's reference URL before it is "
+        "flagged for review as unreachable.",
     )
     replay: Path | None = Field(
         default=None,

@@ -43,7 +43,6 @@ ARXIV_LINK = re.compile(
     re.IGNORECASE,
 )
 ARXIV_WORK = re.compile(r"^arxiv:\s*(?P<id>\S+)$", re.IGNORECASE)
-MAX_NEW_PDFS = 25  # PDFs of newly found papers fetched per night, at most
 # the registry names of the extractors that read arXiv's API answers and a paper's PDF (the
 # ExtractorSet's ARXIV_ATOM and ARXIV_PDF): the sources the stage registers name them
 ATOM_EXTRACTOR = "arxiv_atom"

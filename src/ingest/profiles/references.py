@@ -4,8 +4,8 @@
   `accessed` date of every profile reference with its URL: the wiki prints when a source was last
   seen to support the profile. Only that field is written (atomically, under the profiles' lock),
   and the audit log says so. Replays are not accesses: they refresh nothing.
-- A reference whose URL failed (404/410, or any failure) on UNREACHABLE_AFTER consecutive checks
-  becomes a `changed` flag for each citing profile: the claim is the reference with
+- A reference whose URL failed (404/410, or any failure) on INGEST_UNREACHABLE_AFTER consecutive
+  checks becomes a `changed` flag for each citing profile: the claim is the reference with
   `status: unreachable`; the previous statement is the reference as the profile has it. One blip
   does not: a success resets the count and retires the flag.
 """
@@ -25,7 +25,6 @@ from ingest.profiles.locks import profile_lock
 from ingest.review.queue import enqueue
 from ingest.storage import Store
 
-UNREACHABLE_AFTER = 3  # consecutive failed checks before a reference is flagged
 REACHABILITY_EXTRACTOR = "ingest/reachability"
 
 
@@ -72,7 +71,7 @@ def refresh_accessed(store: Store, profiles_dir: Path, url: str, day: date) -> l
 
 
 def unreachable_changes(
-    store: Store, profiles: dict[str, Profile], after: int = UNREACHABLE_AFTER
+    store: Store, profiles: dict[str, Profile], after: int
 ) -> dict[str, list[Change]]:
     """Flags for references whose URL failed `after` times in a row, by URL."""
     out: dict[str, list[Change]] = {}
@@ -146,7 +145,7 @@ def record_reachable(
 
 
 def flag_unreachable(
-    store: Store, profiles: dict[str, Profile], after: int = UNREACHABLE_AFTER
+    store: Store, profiles: dict[str, Profile], after: int
 ) -> list[dict[str, Any]]:
     """Queue the flags for references gone `after` checks in a row; returns those now pending."""
     pending: list[dict[str, Any]] = []
