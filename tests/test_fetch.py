@@ -402,7 +402,7 @@ def test_offline_needs_a_transport_and_a_plain_client_is_online() -> None:
 
     with pytest.raises(ValueError, match="offline client needs a transport"):
         make_client(Settings(), offline=True)
-    with httpx.Client() as plain:  # not made by make_client: online, no archive
-        assert client_mode(plain).offline is False and client_mode(plain).archive is None
+    with httpx.Client() as plain:  # not made by make_client: online
+        assert client_mode(plain).offline is False
     with make_client(Settings()) as client:
         assert type(client) is httpx.Client  # the mode is kept beside it, not in a subclass

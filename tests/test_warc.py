@@ -7,6 +7,7 @@ import hashlib
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -73,6 +74,18 @@ class Handler(QuietHandler):
             self.connection.close()
         elif path == "/truncated":
             self.send(200, b"only ten b", {"Content-Length": "1000"})
+        elif path == "/bad-gzip":
+            self.send(200, b"this is not gzip at all", {"Content-Encoding": "gzip"})
+        elif path == "/gzip-bomb":  # 300 bytes on the wire, 1 MB decoded
+            self.send(200, gzip.compress(b"\0" * 1_000_000), {"Content-Encoding": "gzip"})
+        elif path == "/trickle":
+            self.send_response(200)
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            for _ in range(100):
+                self.wfile.write(b"t")
+                self.wfile.flush()
+                time.sleep(0.1)
         elif path == "/version":
             self.send(200, self.server.version)
         elif path.startswith("/n/"):
@@ -280,6 +293,39 @@ def test_broken_body_is_recorded_truncated(server, client, settings, folder) -> 
     (response,) = responses(folder)
     assert response["warc"]["WARC-Truncated"] == "disconnect"
     assert response["warc"]["WARC-Ingest-Original-Content-Length"] == "1000"
+
+
+def test_a_body_that_does_not_decode_is_recorded_unspecified(
+    server, client, settings, folder
+) -> None:
+    with pytest.raises(FetchError, match="could not decode"):
+        get(client, settings, server.base + "/bad-gzip")
+    (response,) = responses(folder)
+    assert response["warc"]["WARC-Truncated"] == "unspecified"
+    assert response["warc"]["WARC-Ingest-Original-Content-Encoding"] == "gzip"
+
+
+def test_a_bomb_is_recorded_up_to_the_limit_as_fetch_read_it(
+    server, client, settings, folder
+) -> None:
+    with pytest.raises(ResponseTooLargeError):
+        get(client, settings, server.base + "/gzip-bomb")
+    (response,) = responses(folder)
+    assert response["warc"]["WARC-Truncated"] == "length"
+    assert response["body"] == b"\0" * settings.max_bytes
+
+
+def test_a_body_past_the_deadline_is_recorded_cut_by_time(server, folder) -> None:
+    settings = Settings(allow_private=True, http_timeout=2.0, fetch_deadline=1.0)
+    with (
+        WarcWriter(folder) as writer,
+        make_client(settings, archive=writer) as client,
+        pytest.raises(FetchError),
+    ):
+        get(client, settings, server.base + "/trickle")
+    (response,) = responses(folder)
+    assert response["warc"]["WARC-Truncated"] == "time"
+    assert 0 < len(response["body"]) < 100 and set(response["body"]) == {ord("t")}
 
 
 def test_exchange_without_a_response_writes_nothing(server, client, settings, folder) -> None:
@@ -508,10 +554,16 @@ def test_pages_of_another_http_stack_are_archived_and_replayable(tmp_path: Path)
     assert served.status_code == 200 and served.content == b"<feed/>"
 
 
-def test_the_archive_is_kept_beside_the_client(settings, folder) -> None:
-    from ingest.fetch.client import client_mode
+def test_the_archive_is_a_transport_around_the_real_one(settings, folder) -> None:
+    from ingest.fetch.deadlines import DeadlineBackend
+    from ingest.fetch.warc_transport import ArchivingTransport
 
     with WarcWriter(folder) as writer, make_client(settings, archive=writer) as client:
-        assert type(client) is httpx.Client and client_mode(client).archive is writer
-    with httpx.Client() as plain:
-        assert client_mode(plain).archive is None
+        assert type(client) is httpx.Client
+        outer = client._transport
+        assert isinstance(outer, ArchivingTransport) and outer.writer is writer
+        assert isinstance(outer.inner, httpx.HTTPTransport)  # the real one, deadlines clipped
+        assert isinstance(outer.inner._pool._network_backend, DeadlineBackend)
+        assert outer.limit == settings.max_bytes
+    with make_client(settings) as unarchived:
+        assert isinstance(unarchived._transport, httpx.HTTPTransport)

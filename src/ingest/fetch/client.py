@@ -1,7 +1,7 @@
 """Fetch one URL safely: checked addresses, our own redirect following, a size cap, no retries.
 
     make_client(settings, transport=None, archive=None, offline=None)   one client per run
-    client_mode(client) -> ClientMode                       its offline flag and WARC archive
+    client_mode(client) -> ClientMode                       whether it is offline
     fetch(client, url, settings=...) -> FetchResult            one document (after redirects/stubs)
     is_transient(exc), retry_after_seconds(headers)   in ingest.fetch.transient (the retry layer)
 
@@ -28,17 +28,16 @@ Bounds a hostile server cannot stretch:
   (`ingest.fetch.deadlines`), so neither a trickled body nor endless headers or 1xx answers outlast
   it; other clients are checked between body chunks. Only DNS resolution is not covered.
 
-A client made with `archive=WarcWriter(...)` records every hop's request and response as WARC
-(`ingest.fetch.warc`), errors and 304s included; `fetch` behaves and returns exactly as without it.
-The mode and the archive are kept beside the client (`client_mode`), not in a subclass of it:
-any httpx.Client can be passed, one not made by `make_client` is online and unarchived.
+A client made with `archive=WarcWriter(...)` records every hop's request and response as WARC,
+errors and 304s included: its transports are wrapped in `ingest.fetch.warc_transport`'s
+ArchivingTransport, so `fetch` behaves and returns exactly as without it and never knows. Whether
+a client is offline is kept beside it (`client_mode`), not in a subclass: any httpx.Client can be
+passed, and one not made by `make_client` is online.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 from urllib.parse import urljoin
@@ -58,6 +57,7 @@ from ingest.fetch.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to
 from ingest.fetch.decoding import ACCEPT_ENCODING, decoded
 from ingest.fetch.transient import retry_after_seconds
 from ingest.fetch.warc import WarcWriter
+from ingest.fetch.warc_transport import archive_through
 from ingest.models import Snapshot
 from ingest.redirects import stub_target
 from ingest.settings import Settings
@@ -103,11 +103,9 @@ class OfflineTransport(httpx.BaseTransport):
 @dataclass(frozen=True)
 class ClientMode:
     """How `fetch` uses a client: `offline` (no network behind it: no address check, and no
-    robots.txt or pacing in `ingest.fetch.polite`, since there is no server to protect or spare),
-    and the WARC `archive` each exchange goes to."""
+    robots.txt or pacing in `ingest.fetch.polite`, since there is no server to protect or spare)."""
 
     offline: bool = False
-    archive: WarcWriter | None = None
 
 
 # the mode of each client `make_client` made, for as long as the client lives
@@ -115,7 +113,7 @@ _MODES: weakref.WeakKeyDictionary[httpx.Client, ClientMode] = weakref.WeakKeyDic
 
 
 def client_mode(client: httpx.Client) -> ClientMode:
-    """The client's mode: as `make_client` was told, else online without an archive."""
+    """The client's mode: as `make_client` was told, else online."""
     return _MODES.get(client, ClientMode())
 
 
@@ -145,8 +143,10 @@ def make_client(
         follow_redirects=False,
         transport=transport,
     )
-    _MODES[client] = ClientMode(offline=offline, archive=archive)
+    _MODES[client] = ClientMode(offline=offline)
     clip_to_deadlines(client)
+    if archive is not None:  # outermost: it sees what the client sees
+        archive_through(client, archive, settings.max_bytes)
     return client
 
 
@@ -280,10 +280,7 @@ def _get(
     """One GET without following anything; error statuses and transport failures raise."""
     limit = settings.max_bytes
     try:
-        with (
-            client.stream("GET", url, headers=headers) as response,
-            _archiving(client, response, url, limit, deadline) as body,
-        ):
+        with client.stream("GET", url, headers=headers) as response:
             found = _Response(
                 response.status_code, {k.lower(): v for k, v in response.headers.items()}
             )
@@ -293,11 +290,11 @@ def _get(
                 found.next_url = urljoin(url, location.strip())
                 return found
             if status == 304:  # never a body; read to the end, the connection is kept alive
-                _read_into(body, response, url, limit, deadline)
+                _read_capped(response, url, limit, deadline)
                 return found
             if status >= 300:
                 raise _status_error(url, response, requested)
-            found.body = _read_capped(response, url, limit, deadline, into=body)
+            found.body = _read_capped(response, url, limit, deadline)
     except httpx.TimeoutException as exc:
         if deadline.left() <= DEADLINE_SLACK:
             raise _deadline_error(url, requested, deadline) from exc
@@ -321,78 +318,16 @@ def _get(
     return found
 
 
-def _read_capped(
-    response: httpx.Response,
-    url: str,
-    limit: int,
-    deadline: Deadline,
-    *,
-    into: bytearray | None = None,
-) -> bytes:
+def _read_capped(response: httpx.Response, url: str, limit: int, deadline: Deadline) -> bytes:
     """The decoded body, refused as soon as it grows past `limit` (see `decoded`), or before
-    reading when its declared length does; a timeout once `deadline` has passed.
-
-    Read into `into` when given, so the caller keeps what arrived even when this raises.
-    """
+    reading when its declared length does; a timeout once `deadline` has passed."""
     declared = response.headers.get("content-length", "").strip()
     if declared.isdigit() and int(declared) > limit:
         raise ResponseTooLargeError(url, limit)
-    body = into if into is not None else bytearray()
-    _read_into(body, response, url, limit, deadline)
-    return bytes(body)
-
-
-def _read_into(
-    body: bytearray, response: httpx.Response, url: str, limit: int, deadline: Deadline
-) -> None:
+    body = bytearray()
     for chunk in decoded(response, url, limit, deadline):
         body += chunk
-
-
-@contextmanager
-def _archiving(
-    client: httpx.Client, response: httpx.Response, url: str, limit: int, deadline: Deadline
-) -> Iterator[bytearray]:
-    """The buffer `_get` reads the body into; on the way out, the hop goes to the client's WARC
-    archive (when it has one) with whatever was read and whatever was raised (`ingest.fetch.warc`).
-    A body `_get` left unread is read for the record first, bounded the same way.
-    """
-    body = bytearray()
-    archive = client_mode(client).archive
-    if archive is None:
-        yield body
-        return
-    exchange = archive.begin(response)
-    try:
-        yield body
-    except BaseException as exc:
-        failure = _read_rest(response, url, body, limit, deadline, exc)
-        exchange.finish(body, limit=limit, failure=failure)
-        raise
-    exchange.finish(body, limit=limit, failure=_read_rest(response, url, body, limit, deadline))
-
-
-def _read_rest(
-    response: httpx.Response,
-    url: str,
-    body: bytearray,
-    limit: int,
-    deadline: Deadline,
-    failure: BaseException | None = None,
-) -> BaseException | None:
-    """Read a body `_get` did not (a redirect's, an error page's) into `body`, up to `limit`;
-    the failure that cut it short (the archive marks the record truncated), else `failure`."""
-    unread = not response.is_stream_consumed and not response.is_closed
-    status_error = isinstance(failure, FetchError) and not isinstance(
-        failure, ResponseTooLargeError
-    )
-    if not unread or not (failure is None or status_error):
-        return failure
-    try:
-        _read_into(body, response, url, limit, deadline)
-    except (ResponseTooLargeError, httpx.HTTPError) as exc:
-        return exc
-    return failure
+    return bytes(body)
 
 
 def _status_error(url: str, response: httpx.Response, requested: str) -> FetchError:

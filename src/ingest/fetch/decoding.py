@@ -33,7 +33,17 @@ def decoded(response: httpx.Response, url: str, limit: int, deadline: Deadline) 
         return capped([response.content], url, limit)  # built in memory (MockTransport): decoded
     except httpx.ResponseNotRead:
         pass
-    values = response.headers.get_list("content-encoding", split_commas=True)
+    encodings = decoded_layers(response.headers)
+    chunks = capped(before_deadline(deadline, response.iter_raw()), url, limit)  # as they arrive
+    for encoding in reversed(encodings):  # the last one applied is undone first
+        chunks = capped(inflate(chunks, encoding), url, limit)
+    return chunks
+
+
+def decoded_layers(headers: httpx.Headers) -> list[str]:
+    """The Content-Encoding layers we undo, in the order they were applied; DecodingError when
+    more than MAX_ENCODINGS are stacked."""
+    values = headers.get_list("content-encoding", split_commas=True)
     encodings = [v.strip().lower() for v in values if v.strip().lower() in ZLIB_WBITS]
     if len(encodings) > MAX_ENCODINGS:
         shown = ", ".join(values)[:100]
@@ -41,10 +51,25 @@ def decoded(response: httpx.Response, url: str, limit: int, deadline: Deadline) 
             f"Content-Encoding '{shown}' stacks {len(encodings)} encodings; "
             f"at most {MAX_ENCODINGS} are decoded"
         )
-    chunks = capped(before_deadline(deadline, response.iter_raw()), url, limit)  # as they arrive
-    for encoding in reversed(encodings):  # the last one applied is undone first
-        chunks = capped(inflate(chunks, encoding), url, limit)
-    return chunks
+    return encodings
+
+
+def decoded_bytes(data: bytes, headers: httpx.Headers, limit: int) -> tuple[bytes, str | None]:
+    """A body's wire bytes decoded as `decoded` decodes them, at most `limit` bytes; and why it
+    stops short, in WARC-Truncated's words: "length" past `limit`, "unspecified" when it does
+    not decode (the WARC archive records bodies so: `ingest.fetch.warc_transport`)."""
+    out = bytearray()
+    try:
+        chunks = capped([data], "", limit)
+        for encoding in reversed(decoded_layers(headers)):
+            chunks = capped(inflate(chunks, encoding), "", limit)
+        for chunk in chunks:
+            out += chunk
+    except ResponseTooLargeError:
+        return bytes(out), "length"
+    except httpx.DecodingError:
+        return bytes(out), "unspecified"
+    return bytes(out), None
 
 
 def before_deadline(deadline: Deadline, chunks: Iterable[bytes]) -> Iterator[bytes]:

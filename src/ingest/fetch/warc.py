@@ -1,9 +1,10 @@
 """Every HTTP exchange `fetch` makes, kept as WARC: nothing fetched is ever lost.
 
     WarcWriter(folder, max_file_bytes=..., clock=...)   one per process; thread-safe; close() it
-    writer.begin(response) -> Exchange                  the hook `fetch` calls when a hop answers,
-    exchange.finish(body, limit=..., failure=None)        and when it is done with the response
     writer.write_exchange(response, body, truncated=None)    a request and a response record
+
+The exchanges of an httpx client reach it through `ingest.fetch.warc_transport` (a transport
+around the real one); the arxiv package's requests session through `write_page`.
 
 Reading them back (the replay archive, the tests) is `ingest.fetch.warc_reader`'s.
 
@@ -31,10 +32,11 @@ any hashlib algorithm); `WARC-Ingest-Sha256` repeats the payload's sha256 in hex
 A body `fetch` did not read (a redirect's, an error page's) is read for the record, at most
 `limit` bytes. A body cut short carries `WARC-Truncated`: `length` (past the size limit, e.g.
 ResponseTooLargeError), `time` (a read timed out), `disconnect` (the connection broke) or
-`unspecified` (it could not be decoded). An exchange that got no response at all (refused,
-reset or timed out before the status line) writes nothing: nothing was fetched, and the error
-`fetch` raises says what happened. A write that fails raises StoreError (the run stops rather
-than fetch without its archive); the writer moves on to a new file after it.
+`unspecified` (it could not be decoded); `ingest.fetch.warc_transport` says which when. An
+exchange that got no response at all (refused, reset or timed out before the status line) writes
+nothing: nothing was fetched, and the error `fetch` raises says what happened. A write that fails
+raises StoreError (the run stops rather than fetch without its archive); the writer moves on to a
+new file after it.
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -71,7 +72,7 @@ SHA256_HEADER = "WARC-Ingest-Sha256"
 ORIGINAL_HEADER_PREFIX = "WARC-Ingest-Original-"
 # Response headers that describe the transfer, not the decoded body the record holds.
 DROPPED_HEADERS = frozenset({"content-encoding", "transfer-encoding"})
-READ_CHUNK = 64 * 1024
+READ_CHUNK = 64 * 1024  # what a WARC file is read in at a time
 SOFTWARE = "ingest (AI People Wiki source checker) with warcio"
 
 
@@ -137,12 +138,6 @@ class WarcWriter:
         with self._lock:
             self._closed = True
             self._close_file()
-
-    # -- the hook fetch calls -------------------------------------------------------------
-
-    def begin(self, response: httpx.Response) -> Exchange:
-        """Note when `response` arrived and from which address, while its connection is open."""
-        return Exchange(self, response, self.now(), _server_ip(response))
 
     # -- records ---------------------------------------------------------------------------
 
@@ -269,33 +264,7 @@ class WarcWriter:
             self._file = None
 
 
-@dataclass
-class Exchange:
-    """One hop in progress: `finish` records it once `fetch` is done with the response."""
-
-    writer: WarcWriter
-    response: httpx.Response
-    when: datetime
-    ip: str | None = None
-
-    def finish(
-        self, body: bytes | bytearray, *, limit: int, failure: BaseException | None = None
-    ) -> None:
-        """Record the hop: `body` is what fetch read (maybe nothing), `failure` what it raised
-        while the response was open. A body left unread is read here (up to `limit` bytes); a
-        failure while reading marks the record truncated (see the module docstring).
-        """
-        data = bytearray(body)
-        truncated = _truncation(failure)
-        response = self.response
-        if truncated is None and not response.is_stream_consumed and not response.is_closed:
-            truncated = _read_rest(response, data, limit)
-        self.writer.write_exchange(
-            response, bytes(data), truncated=truncated, when=self.when, ip=self.ip
-        )
-
-
-def _truncation(failure: BaseException | None) -> str | None:
+def truncation(failure: BaseException | None) -> str | None:
     """The WARC-Truncated reason for a failure raised while reading a body (None: not one)."""
     if failure is None:
         return None
@@ -308,19 +277,6 @@ def _truncation(failure: BaseException | None) -> str | None:
     if isinstance(failure, httpx.HTTPError):
         return "unspecified"
     return None  # raised by fetch itself (an error status): the body is still there to read
-
-
-def _read_rest(response: httpx.Response, data: bytearray, limit: int) -> str | None:
-    """Read the body `fetch` left unread into `data`; the WARC-Truncated reason, if cut short."""
-    try:
-        for chunk in response.iter_bytes(READ_CHUNK):
-            data += chunk
-            if len(data) > limit:
-                del data[limit:]
-                return "length"
-    except httpx.HTTPError as exc:
-        return _truncation(exc)
-    return None
 
 
 def _recorded_headers(
@@ -375,7 +331,7 @@ def _warcinfo(filename: str, when: datetime) -> bytes:
     return buffer.getvalue()
 
 
-def _server_ip(response: httpx.Response) -> str | None:
+def server_ip(response: httpx.Response) -> str | None:
     stream = response.extensions.get("network_stream")
     if stream is None:
         return None
