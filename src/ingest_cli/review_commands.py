@@ -95,6 +95,7 @@ def review_show(change_id: str, as_json: bool) -> None:
     Example: ingest review show 3f2a9c1d0b7e4a55
     """
     from ingest.review.decisions import history, resolve_id
+    from ingest.review.snapshots import snapshot_time, snapshot_words
     from ingest.storage import QueueFilter, row_to_change
 
     _settings, store = _store()
@@ -103,11 +104,18 @@ def review_show(change_id: str, as_json: bool) -> None:
     data = row_to_change(row).to_json()
     data["decisions"] = [entry.to_dict() for entry in history(store, full)]
     siblings = [r for r in store.fact_members(row, QueueFilter(status=None)) if r["id"] != full]
+    evidence = (row.claim or {}).get("evidence") or {}
+    when = snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256"))
     if as_json:
         data["group"] = row.get("fact") or full
         data["same_fact"] = [r["id"] for r in siblings]
+        if when is not None:
+            data["snapshot_date"] = when.day
+            data["historical"] = when.historical
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
+    if when is not None:
+        data["snapshot_words"] = snapshot_words(when)
     for line in show_lines(data, siblings):
         click.echo(_safe(line))
 
@@ -123,13 +131,18 @@ def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str
             out.append(f"    {label(key)}: {show_value(value)}")
         return out
 
+    label_of_source = source_label(data)
+    source = data["source_url"]
     lines = [
         f"{data['id']}  {data['kind']}  {data['status']}",
         f"profile:   {data['profile']}",
         f"statement: {describe(data)}",
-        f"source:    {source_label(data)} ({data['source_url']})",
-        f"queued:    {data['created']}",
+        f"source:    {label_of_source}"
+        + (f" ({source})" if source and label_of_source != source else ""),
     ]
+    if data.get("snapshot_words"):
+        lines.append(f"snapshot:  {data['snapshot_words']}")
+    lines.append(f"queued:    {data['created']}")
     if data.get("previous"):
         lines += ["profile now:"] + statement(data["previous"])
     if data.get("claim"):
@@ -161,17 +174,21 @@ def _editor(editor: str | None) -> str:
 
 
 def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | None) -> None:
-    from ingest.review.decisions import decide
+    from ingest.review.decisions import decide, resolve_id
 
     settings, store = _store()
     failed = 0
+    decided: set[str] = set()  # decided by this command, with an earlier id's fact
     for change_id in ids:
         try:
+            if resolve_id(store, change_id) in decided:
+                continue  # already said: "<id> accepted (same fact)"
             done = decide(store, settings.profiles_dir, change_id, status, _editor(editor), note)
         except IngestError as exc:
             click.echo(f"error: {exc}", err=True)
             failed += 1
             continue
+        decided.update(c.id for c in done.group)
         where = f" -> {done.profile_file}" if done.profile_file else ""
         click.echo(f"{done.change.id} {status}{where}")
         for other in done.group[1:]:

@@ -130,7 +130,7 @@ class RunReport:
                 lines.append(
                     f"| `{ch['id']}` | {ch['profile']} | {ch['kind']} "
                     f"| {_cell(describe(ch))} | "
-                    + "<br>".join(_cell(f"{source_label(c)} ({c['source_url']})") for c in group)
+                    + "<br>".join(_cell(_source_words(c)) for c in group)
                     + " |"
                 )
         unknown = unknown_people(self.to_json()["sources"])
@@ -250,6 +250,13 @@ def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
             if source["url"] not in person.sources:
                 person.sources.append(source["url"])
     return sorted(people.values(), key=lambda p: fold(p.name))
+
+
+def _source_words(change: dict[str, Any]) -> str:
+    """A source as the report names it: its label (the paper), then its URL unless the label is
+    the URL already."""
+    label_text, url = source_label(change), str(change.get("source_url") or "")
+    return label_text if label_text == url else f"{label_text} ({url})"
 
 
 def describe(change: Mapping[str, Any]) -> str:

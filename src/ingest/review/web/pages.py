@@ -22,6 +22,7 @@ from ingest.profiles.io import load_profile, profile_path, valid_profile_id
 from ingest.report.run import describe
 from ingest.review.decisions import Decided, decide, record_bulk, undo_last
 from ingest.review.grouping import source_titles
+from ingest.review.snapshots import snapshot_time
 from ingest.review.web.auth import CSRF, CurrentSession, Editor, StoreDep
 from ingest.review.web.evidence import is_pdf, snapshot_sha256
 from ingest.review.web.params import Page, is_change_id, no_nul_characters
@@ -230,7 +231,10 @@ def bulk_accept(
         }
         return _render(request, "queue.html", context, status_code=400)
     if kinds == ["removed"] and confirmed != "1":
-        items = [r.to_dict() | {"summary": describe(r)} for r in rows]
+        items = [
+            r.to_dict() | {"summary": describe(r), "when": snapshot_time(store, snapshot_sha256(r))}
+            for r in rows
+        ]
         return _render(
             request,
             "confirm_bulk.html",
@@ -303,8 +307,23 @@ def change_page(
     editor: Editor,
     store: StoreDep,
     filters: QueryFilter,
+    undid: str = "",
+    undone: str = "",
 ) -> Response:
-    return _change_response(request, store, change_id, filters)
+    """One change; `undid`/`undone` (set by the redirect after an undo from the queue page)
+    say what the undo took back, so the editor sees it, as after an undo on this page."""
+    flash = None
+    row = store.get_change(change_id) if is_change_id(change_id) else None
+    if row is not None and undid in ("accepted", "rejected") and undone.isdigit():
+        flash = [("ok", _undo_message(undid, min(int(undone), 10_000), row))]
+    return _change_response(request, store, change_id, filters, flash)
+
+
+def _undo_message(undid: str, count: int, lead: ChangeRow) -> str:
+    verb = undid[:-2]  # accept, reject
+    what = f"the {verb} of {count} changes" if count > 1 else f"the {verb} of this change"
+    pending = "They are pending again" if count > 1 else "It is pending again"
+    return f"Undone: {what} ({lead['profile']}, {describe(lead)}). {pending}."
 
 
 def _next_after(store: StoreDep, filters: QueueFilter, row: ChangeRow) -> str | None:
@@ -389,15 +408,12 @@ def undo(
         if current:
             return _change_response(request, store, current, filters, [("error", str(exc))], 409)
         return PlainTextResponse(str(exc), status_code=409)
-    what = (
-        f"the {done.undid[:-2]} of {len(done.group)} changes"
-        if len(done.group) > 1
-        else f"the {done.undid[:-2]} of this change"
-    )
-    flash = [("ok", f"Undone: {what} ({describe(done.change.to_json())}). It is pending again.")]
-    if not _is_fragment(request):
-        query = filter_query(filters)
+    count = len(done.group) or 1
+    if not _is_fragment(request):  # the queue page's `u`: the change page says what was undone
+        query = filter_query(filters, undid=done.undid, undone=count)
         return RedirectResponse(f"/changes/{done.change.id}?{query}", status_code=303)
+    row = store.get_change(done.change.id)
+    flash = [("ok", _undo_message(done.undid, count, row))] if row is not None else []
     return _change_response(request, store, done.change.id, filters, flash)
 
 

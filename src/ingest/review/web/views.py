@@ -13,6 +13,7 @@ from ingest.profiles.io import load_profile, profile_path
 from ingest.report.run import describe
 from ingest.review.decisions import history
 from ingest.review.grouping import label, show_value, source_label, source_titles
+from ingest.review.snapshots import SnapshotTime, snapshot_time
 from ingest.review.web.evidence import Evidence, TextCache, evidence_for
 from ingest.storage import ChangeRow, HistoryEntry, QueueFilter, Store
 
@@ -98,37 +99,6 @@ class ChangeView:
     total: int = 0  # facts in the queue (the N of "n of N")
     sources: list[dict[str, Any]] = field(default_factory=list)  # every source of this fact
     when: SnapshotTime | None = None
-
-
-@dataclass
-class SnapshotTime:
-    """When the change's snapshot was taken, and whether it is history (a replay, --as-of)."""
-
-    fetched: str  # the day it was stored
-    recorded: str | None  # a replayed recording's own date
-    as_of: str | None  # the --as-of day a replay was asked for
-    historical: bool
-
-    @property
-    def day(self) -> str:
-        return self.recorded or self.fetched
-
-
-def snapshot_time(store: Store, sha256: str | None) -> SnapshotTime | None:
-    """The snapshot's date and whether it was replayed (then: historical, not today's page)."""
-    meta = store.snapshot_meta(sha256) if sha256 else None
-    if meta is None:
-        return None
-    headers = {str(k).lower(): str(v) for k, v in (meta.get("headers") or {}).items()}
-    recorded = headers.get("x-ingest-replay-date")
-    as_of = headers.get("x-ingest-replay-as-of")
-    replayed = bool(recorded or as_of or headers.get("x-ingest-replay"))
-    return SnapshotTime(
-        fetched=str(meta["fetched_at"])[:10],
-        recorded=recorded[:10] if recorded else None,
-        as_of=as_of[:10] if as_of else None,
-        historical=replayed,
-    )
 
 
 def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
