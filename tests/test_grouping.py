@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from ingest.models import Change
-from ingest.report.run import unknown_people
+from ingest.report.run import describe, unknown_people
 from ingest.review.decisions import decide, undo_last
 from ingest.review.grouping import fact_key, label, show_value, source_label
 from ingest.review.queue import enqueue
@@ -61,6 +61,53 @@ def test_same_affiliation_on_several_papers_is_one_fact() -> None:
     other = affiliation("1701.07875", profile="natalia-gimelshein")
     assert fact_key(a.to_json()) != fact_key(other.to_json())
     assert source_label(a.to_json()) == "arXiv:1511.06434"
+
+
+def role(url: str, **qualifiers: object) -> dict[str, object]:
+    return {
+        "profile": "alban-desmaison",
+        "kind": "added",
+        "source_url": url,
+        "claim": {"predicate": "maintainer", "object": "PyTorch", "qualifiers": qualifiers},
+    }
+
+
+def test_the_same_role_from_the_page_and_an_announcement_is_one_fact() -> None:
+    page = "https://docs.pytorch.org/docs/stable/community/persons_of_interest.html"
+    post = "https://dev-discuss.pytorch.org/t/alban-desmaison-and-piotr-bialecki/2280"
+    core_page = role(page, level="core", section="Core Maintainers", status="current")
+    core_post = role(post, level="core", status="current", since="2024-03-01", event="joined")
+    assert fact_key(core_page) == fact_key(core_post)
+    module_page = role(
+        page,
+        level="module",
+        section="NestedTensor (torch.nested)",
+        scope="torch.nested",
+        status="current",
+        group="Core Module maintainers",
+    )
+    module_post = role(post, level="module", scope="torch.nested", status="current", since="x")
+    assert fact_key(module_page) == fact_key(module_post)
+    # what the role is still tells facts apart: another level, scope or status
+    assert fact_key(core_page) != fact_key(role(page, level="lead", status="current"))
+    assert fact_key(module_page) != fact_key(role(post, level="module", scope="torch.nn"))
+    assert fact_key(core_page) != fact_key(role(post, level="core", status="emeritus"))
+    # a module role an editor gave by its heading alone keeps the heading as what it is
+    assert fact_key(role(page, level="module", section="CUDA")) != fact_key(
+        role(page, level="module", section="NVFuser")
+    )
+
+
+def test_a_replayed_snapshot_reads_as_history() -> None:
+    from ingest.review.snapshots import SnapshotTime, snapshot_words
+
+    old = SnapshotTime(fetched="2026-12-01", recorded="2024-01-30", as_of=None, historical=True)
+    assert snapshot_words(old) == (
+        "2024-01-30 (stored 2026-12-01): historical, a replayed recording, "
+        "not the page as it is today"
+    )
+    live = SnapshotTime(fetched="2026-12-01", recorded=None, as_of=None, historical=False)
+    assert snapshot_words(live) == "2026-12-01"
 
 
 def test_human_labels_and_values() -> None:
@@ -127,12 +174,20 @@ def test_readme_nightly_counts_agree_and_every_run_report_is_kept(workspace: Set
             (e[0]["profile"], e[0]["kind"], fact_key(e[0])) for e in entries
         ]  # one entry per distinct fact per profile
         assert len(keys) == len(set(keys)) == pending
-        assert store.count_changes(QueueFilter()) > pending  # FAIR x3, NVIDIA x2 grouped
+        # what an editor reads: no two entries say the same thing of one person
+        shown = [(e[0]["profile"], e[0]["kind"], describe(e[0])) for e in entries]
+        assert len(shown) == len(set(shown)), shown
+        sizes = {(e[0]["profile"], e[0]["claim"]["object"]): len(e) for e in entries}
+        assert sizes[("soumith-chintala", FAIR)] == 3  # three papers, one entry
+        assert sizes[("natalia-gimelshein", "NVIDIA")] == 2
+        changes = store.count_changes(QueueFilter())
+        assert changes > pending
     finally:
         store.close()
     day = sorted(workspace.reports_dir.glob("20*.json"))[-1]
     report = json.loads(day.read_text())
     assert flags == sum(report["flags"].values()) == report["facts"] == pending
+    assert report["changes"] == changes  # distinct changes, never (change, source) pairs
     assert lines[-1].startswith(f"{pending} flags pending")
     md = day.with_suffix(".md").read_text()
     assert f"({pending} facts," in md
@@ -162,7 +217,8 @@ def test_review_list_shows_one_line_per_fact_and_json_keeps_one_change_per_line(
     code, out, _ = cli("review", "show", rows[0]["id"])
     assert "printed affiliation: Facebook AI Research" in out and "affiliation_text" not in out
     assert "same fact, 2 more source(s)" in out
-    code, out, _ = cli("review", "accept", rows[0]["id"], "--editor", "ann")
-    assert code == 0 and out.count("accepted") == 3
+    # two ids of one fact: the first decides the fact, the second is not an error
+    code, out, err = cli("review", "accept", rows[0]["id"], rows[1]["id"], "--editor", "ann")
+    assert code == 0 and out.count("accepted") == 3 and "error" not in err, err
     code, out, _ = cli("review", "undo", "--editor", "ann")
     assert code == 0 and out.count("pending again") == 3

@@ -52,3 +52,34 @@ def test_a_fact_from_two_sources_is_one_claim_citing_both() -> None:
 def test_a_removal_drops_the_profile_claim() -> None:
     change = Change(id="y", profile="ada", kind="removed", previous={"id": "c1"}, source_url=URL)
     assert apply_change(profile(), change, {"url": URL}, TODAY).claims == []
+
+
+def test_an_affiliation_from_three_papers_is_one_claim_each_paper_finds_again() -> None:
+    from ingest.facts import same_fact
+
+    def printed_on(paper: str) -> Change:
+        claim = {
+            "predicate": "affiliation",
+            "object": "Facebook AI Research",
+            "qualifiers": {"work": f"arXiv:{paper}", "affiliation_text": "Facebook AI Research"},
+        }
+        url = f"https://arxiv.org/pdf/{paper}"
+        return Change(id=paper, profile="ada", kind="added", claim=claim, source_url=url)
+
+    papers = ("1511.06434", "1701.07875", "1912.01703")
+    group = [printed_on(p) for p in papers]
+    after = apply_fact(profile(), group, [{"url": c.source_url} for c in group], TODAY)
+    (claim,) = [c for c in after.claims if c.predicate == "affiliation"]
+    assert claim.qualifiers["work"] == "arXiv:1511.06434"
+    assert claim.qualifiers["works"] == [f"arXiv:{p}" for p in papers]
+    assert len(claim.refs) == 3
+    # the next reading of each paper states this very claim (no new flag, no removal)
+    for change in [*group, printed_on("1912.01703v2")]:
+        q = (change.claim or {})["qualifiers"]
+        assert same_fact("affiliation", "Facebook AI Research", q, *_of(claim))
+    other_paper = {"work": "arXiv:2311.16098"}
+    assert not same_fact("affiliation", "Facebook AI Research", other_paper, *_of(claim))
+
+
+def _of(claim: object) -> tuple[str, str, dict[str, object]]:
+    return claim.predicate, claim.object, claim.qualifiers  # type: ignore[attr-defined]

@@ -115,6 +115,16 @@ def identity(predicate: str, obj: str, qualifiers: dict[str, Any]) -> tuple[str,
     return (predicate, fold(obj))
 
 
+def works(qualifiers: dict[str, Any]) -> set[str]:
+    """The papers an affiliation was printed on: its `work`, and the `works` of a claim accepted
+    from several papers as one fact (ingest.review.apply.apply_fact)."""
+    found = {work_key(str(qualifiers.get("work") or ""))}
+    more = qualifiers.get("works")
+    if isinstance(more, list):
+        found |= {work_key(str(w)) for w in more if w}
+    return found
+
+
 def same_level(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool:
     a, b = level_of(a_q), level_of(b_q)
     return a is None or b is None or a == b
@@ -127,7 +137,12 @@ def same_fact(
         # events and other statements: "GTC 2026" and "NVIDIA GTC 2026" are one event
         ta, tb = org_tokens(a_obj), org_tokens(b_obj)
         return bool(ta and tb) and (ta <= tb or tb <= ta)
-    if identity(a_pred, a_obj, a_q) != identity(b_pred, b_obj, b_q):
+    if a_pred == b_pred == "affiliation":
+        # one claim may stand for the affiliation printed on several papers (`works`, written
+        # when an editor accepts it from all of them at once): any paper in common will do
+        if not works(a_q) & works(b_q):
+            return False
+    elif identity(a_pred, a_obj, a_q) != identity(b_pred, b_obj, b_q):
         return False
     if a_pred == "maintainer":
         if not same_level(a_q, b_q):

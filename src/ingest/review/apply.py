@@ -4,7 +4,9 @@
                                                         removed, its source's reference added or
                                                         its `accessed` date refreshed
     apply_fact(profile, group, ref_infos, today)        one fact: its leading change applied once,
-                                                        every other source a reference of it
+                                                        every other source a reference of it (an
+                                                        affiliation also lists, in `works`, every
+                                                        paper it was printed on)
 
 `ingest.review.decisions` reads the profile file and the store, and writes the result.
 """
@@ -101,4 +103,11 @@ def apply_fact(
         ref_id = _ensure_reference(profile, info, today)
         if ref_id not in target.refs:
             target.refs.append(ref_id)
+    if target.predicate == "affiliation":
+        # every paper it was printed on, so that each paper's next reading finds this claim
+        printed = [target.qualifiers.get("work"), *(target.qualifiers.get("works") or [])]
+        printed += [((c.claim or {}).get("qualifiers") or {}).get("work") for c in group]
+        unique = list(dict.fromkeys(str(w) for w in printed if w))
+        if len(unique) > 1:
+            target.qualifiers = {**target.qualifiers, "works": unique}
     return profile

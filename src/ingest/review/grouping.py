@@ -4,7 +4,8 @@ Two changes are one fact when they have the same profile, kind, predicate and ob
 the same previous profile claim (for `changed` and `removed`) and the same qualifiers that
 define the fact. Qualifiers that only say where a source printed it (`work`, `date`,
 `affiliation_text`, `position`, `title`, `published`, `since`, `until`, `event`, `section` when
-a `scope` is given, `locator`-like details) do not: the same affiliation printed on three papers,
+a `scope` is given or the level is lead or core, the page's heading `group`, `locator`-like
+details) do not: the same affiliation printed on three papers,
 or the same role on the governance page and in an announcement, is one fact with three (two)
 sources. An editor decides a fact once; the count of facts is the count of flags everywhere
 (the nightly's summary, the run report, `ingest review list`, the review page).
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 SOURCE_DETAILS = frozenset(
     {
         "work",
+        "works",
         "date",
         "affiliation_text",
         "position",
@@ -38,6 +40,7 @@ SOURCE_DETAILS = frozenset(
         "event",
         "accessed",
         "reason",
+        "group",  # the governance page's heading group ("Core Module maintainers")
     }
 )
 # predicates whose `date` defines the fact (an event on a day)
@@ -52,6 +55,7 @@ LABELS: dict[str, str] = {
     "role": "role",
     "date": "date",
     "work": "paper",
+    "works": "printed on",
     "title": "title",
     "published": "published",
     "position": "author position",
@@ -85,7 +89,9 @@ def _defining(predicate: str, qualifiers: dict[str, Any]) -> list[Any]:
         keep["date"] = qualifiers["date"]
     if predicate == "maintainer":
         keep["level"] = level_of(qualifiers)
-        if keep.get("scope"):
+        # the heading says where a page lists the role; the scope (or, for lead and core, the
+        # level) says what the role is: an announcement of it prints no heading at all
+        if keep.get("scope") or keep["level"] in ("lead", "core"):
             keep.pop("section", None)
     return sorted([k, fold(show_value(v))] for k, v in keep.items() if v not in (None, ""))
 
