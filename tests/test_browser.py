@@ -25,8 +25,6 @@ from .test_grouping import affiliation, queue
 from .test_review import CORE, lead_page, run_page
 from .web_helpers import PASSWORD, hostile_change, many_pending
 
-TIMINGS: dict[str, float] = {}
-
 pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -239,6 +237,11 @@ def test_bulk_removals_need_a_confirmation_and_u_undoes_the_whole_bulk(
     assert all(store.get_change(r["id"])["status"] == "pending" for r in chosen)
     after = {p.name: p.read_bytes() for p in workspace.profiles_dir.glob("*.json")}
     assert after == before
+    # the page the undo lands on says the whole bulk was taken back; the log has one entry
+    assert "Undone: the accept of 3 changes" in page.inner_text(".flashes")
+    undo_entry = store.audit_entries()[0]
+    assert undo_entry["action"] == "undone"
+    assert sorted(undo_entry["detail"]["changes"]) == sorted(r["id"] for r in chosen)
 
 
 def test_a_fact_from_three_papers_is_one_entry_accepted_once(
@@ -285,11 +288,9 @@ def test_clearing_the_seed_queue_by_keyboard_alone(browser: Any, server: str, st
     assert store.count_facts(QueueFilter()) == 0
 
 
-def test_ten_keyboard_decisions_in_a_row_none_dropped_under_five_seconds(
-    browser: Any, server: str, store: Store
-) -> None:
-    many_pending(store, 12, sources=2)
-    page = new_page(browser, server)
+def ten_decisions_back_to_back(page: Any, store: Store) -> float:
+    """Press `r` ten times without waiting, on the change page; the seconds until the tenth
+    decision's change is showing (bench/review_keyboard.py times it; the tests do not)."""
     page.goto(f"/changes/{store.queue_rows(QueueFilter(), limit=1)[0]['id']}")
     page.wait_for_selector("#change")
     pending = store.count_facts(QueueFilter())
@@ -301,13 +302,21 @@ def test_ten_keyboard_decisions_in_a_row_none_dropped_under_five_seconds(
         "document.querySelector('[data-position]') && "
         "document.querySelector('[data-position]').textContent.trim().endsWith('of ' + n)",
         arg=pending - 10,
-        timeout=10_000,
+        timeout=30_000,
     )
-    elapsed = time.perf_counter() - started
-    TIMINGS["ten_decisions_s"] = elapsed
-    assert store.count_facts(QueueFilter()) == pending - 10
-    assert elapsed < 5.0, f"10 keyboard decisions took {elapsed:.2f} s"
-    print(f"10 keyboard decisions: {elapsed:.3f} s")
+    return time.perf_counter() - started
+
+
+def test_ten_keys_pressed_during_the_page_swaps_are_ten_decisions(
+    browser: Any, server: str, store: Store
+) -> None:
+    many_pending(store, 12, sources=2)
+    page = new_page(browser, server)
+    pending = store.count_facts(QueueFilter())
+    ten_decisions_back_to_back(page, store)
+    assert store.count_facts(QueueFilter()) == pending - 10  # none dropped, none doubled
+    rejected = store.count_changes(QueueFilter(status="rejected"))
+    assert rejected == 10
 
 
 def test_the_key_bar_covers_neither_accept_nor_reject_at_1280x900(

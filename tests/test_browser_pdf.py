@@ -4,17 +4,20 @@ drives Debian's Chromium against the app on 127.0.0.1, as tests/test_browser.py 
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from ingest.review.web.passwords import add_editor
+from ingest.review.web.pdf_evidence import NAME_FILL, QUOTE_FILL
 from ingest.settings import Settings
 from ingest.storage import Store
 
 from .test_browser import SHOTS, chromium, new_page, review_server
-from .test_pdf_evidence import DCGAN, DCGAN_URL, pdf_change
+from .test_pdf_evidence import DCGAN, DCGAN_URL, _close, _tint, pdf_change
 from .web_helpers import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -53,6 +56,13 @@ def test_pdf_affiliation_shows_the_page_and_the_marked_name(browser: Any, server
         " return [i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width]; }"
     )
     assert size[0] > 100 and size[1] > 50 and size[2] > 100, size
+    # the picture the browser shows has the name and the affiliation highlighted: paper under
+    # each highlight's tint, in the pixels it was sent
+    answer = page.request.get(str(page.get_attribute(".pdf-page img", "src")))
+    assert answer.status == 200 and answer.headers["content-type"] == "image/png"
+    pixels = set(Image.open(io.BytesIO(answer.body())).convert("RGB").getdata())
+    for fill in (NAME_FILL, QUOTE_FILL):
+        assert any(_close(p, _tint(fill)) for p in pixels), f"no {fill} highlight in the picture"
     assert page.inner_text("pre.pdf-text mark.name") == "Soumith Chintala"
     assert page.inner_text("pre.pdf-text mark:not(.name)") == "Facebook AI Research"
     assert "no text to show" not in page.inner_text("#change")
