@@ -60,8 +60,11 @@ def decoded_bytes(data: bytes, headers: httpx.Headers, limit: int) -> tuple[byte
     not decode (the WARC archive records bodies so: `ingest.fetch.warc_transport`)."""
     out = bytearray()
     try:
+        layers = decoded_layers(headers)
+        if not layers and len(data) <= limit:
+            return data, None  # as it came: no copy
         chunks = capped([data], "", limit)
-        for encoding in reversed(decoded_layers(headers)):
+        for encoding in reversed(layers):
             chunks = capped(inflate(chunks, encoding), "", limit)
         for chunk in chunks:
             out += chunk

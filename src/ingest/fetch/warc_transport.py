@@ -115,7 +115,9 @@ class _Recording(httpx.SyncByteStream):
                 truncated = self._read_unread()
         finally:
             self.inner.close()  # type: ignore[union-attr]
-        body, cut = decoded_bytes(bytes(self.wire), self.response.headers, self.limit)
+        wire, self.wire = bytes(self.wire), bytearray()
+        body, cut = decoded_bytes(wire, self.response.headers, self.limit)
+        del wire
         if truncated is None and self.failure is None and not self.finished:
             truncated = cut or "unspecified"
         self.writer.write_exchange(
