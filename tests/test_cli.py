@@ -294,6 +294,7 @@ def test_a_one_off_run_that_could_not_read_its_source_exits_1(
         ({"INGEST_HTTP_TIMEOUT": "0"}, "INGEST_HTTP_TIMEOUT='0'"),
         ({"INGEST_MAX_BYTES": "-1"}, "INGEST_MAX_BYTES='-1'"),
         ({"INGEST_FETCH_DEADLINE": "0"}, "INGEST_FETCH_DEADLINE='0'"),
+        ({"INGEST_HTTP_TIMEOUT": "inf"}, "INGEST_HTTP_TIMEOUT='inf': Input should be a finite"),
         ({"INGEST_REVIEW_ALLOWED_HOSTS": "notjson"}, "INGEST_REVIEW_ALLOWED_HOSTS='notjson'"),
         ({"INGEST_HOME": "/dev/null"}, "INGEST_HOME='/dev/null': Value error, not a directory"),
         ({"INGEST_HOME": "/proc/no-such-folder"}, "INGEST_HOME '/proc/no-such-folder' cannot"),

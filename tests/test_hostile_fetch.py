@@ -344,3 +344,24 @@ def test_ipv4_addresses_inside_ipv6_ones_are_checked(host: str, kind: str) -> No
 @pytest.mark.parametrize("host", ["2002:808:808::", "::ffff:8.8.8.8", "64:ff9b::808:808"])
 def test_public_ipv4_addresses_inside_ipv6_ones_are_allowed(host: str) -> None:
     check_url(f"http://[{host}]/", settings=Settings(allow_private=False))  # no error
+
+
+# Deadlines that follow the timeout
+
+
+def test_deadlines_not_given_follow_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """INGEST_HTTP_TIMEOUT=3 alone: one attempt at a trickle ends after 12 s, the source after
+    60 s (the 120 s and 600 s defaults would have kept it 377 s through `ingest run`)."""
+    for key in ("INGEST_FETCH_DEADLINE", "INGEST_SOURCE_DEADLINE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("INGEST_HTTP_TIMEOUT", "3")
+    settings = Settings()
+    assert (settings.fetch_deadline, settings.source_deadline) == (12.0, 60.0)
+    monkeypatch.setenv("INGEST_FETCH_DEADLINE", "50")
+    assert (Settings().fetch_deadline, Settings().source_deadline) == (50.0, 250.0)
+    monkeypatch.setenv("INGEST_SOURCE_DEADLINE", "70")
+    assert (Settings().fetch_deadline, Settings().source_deadline) == (50.0, 70.0)
+    monkeypatch.delenv("INGEST_HTTP_TIMEOUT")
+    monkeypatch.delenv("INGEST_FETCH_DEADLINE")
+    monkeypatch.delenv("INGEST_SOURCE_DEADLINE")
+    assert (Settings().fetch_deadline, Settings().source_deadline) == (120.0, 600.0)

@@ -209,6 +209,53 @@ def run():
     return {"exit": result.exit_code, "stderr": result.stderr}
 """
 
+EXTRACT_5MB = """
+import os, tempfile
+from click.testing import CliRunner
+from ingest_cli.cli import main
+page = os.path.join(tempfile.mkdtemp(), "page.html")
+with open(page, "w") as out:
+    out.write({head!r} + "<ul>" + "".join(
+        f"<li>Ada Person{{chr(65 + i % 26)}} (handle{{i}})</li>" for i in range(150_000)
+    ) + "</ul></body></html>")
+def run():
+    result = CliRunner().invoke(main, ["extract", page, "--url", {url!r}])
+    return {{"exit": result.exit_code, "lines": len(result.stdout.splitlines()),
+            "stderr": result.stderr}}
+"""
+
+# Markup documents just under INGEST_MAX_MARKUP_BYTES (512 KiB), one person a line
+MARKUP = {
+    "markdown": (
+        "https://example.org/MAINTAINERS.md",
+        "# Maintainers\\n\\n",
+        "- Ada Person{c} (@h{i})\\n",
+    ),
+    "rst": (
+        "https://example.org/governance.rst",
+        "Maintainers\\n===========\\n\\n",
+        "- Ada Person{c} (`@h{i} <https://github.com/h{i}>`_)\\n",
+    ),
+    "yaml": (
+        "https://example.org/maintainers.yaml",
+        "maintainers:\\n",
+        "  - name: Ada Person{c}\\n    github: h{i}\\n",
+    ),
+}
+
+
+def markup_case(kind: str, size: int) -> str:
+    url, head, unit = MARKUP[kind]
+    return PIPELINE.format(
+        setup=f"""URL = {url!r}
+lines, total, i = ["{head}"], 0, 0
+while total < {size} - 100:
+    line = "{unit}".format(c=chr(65 + i % 26), i=i)
+    lines.append(line); total += len(line); i += 1
+BODY = "".join(lines).encode()"""
+    )
+
+
 CASES = {
     # 5 MB, 150,000 people (was 13 s and 457 MB; 50 MB: 471 s and 3.6 GB); "Name" would read as
     # a template placeholder, so the constructed people are "Ada PersonX"
@@ -234,6 +281,12 @@ BODY = {HEAD.encode()!r} + b"<li>Name Person (handle)</li>" * 1_800_000"""
     "feed_8k": FEED_RUN.format(setup="N = 8_000"),
     # `ingest extract /dev/zero` with the default INGEST_MAX_BYTES (50 MB)
     "dev_zero": DEV_ZERO,
+    # `ingest extract` of the 5 MB page: capped too (printed all 150,000: 25 s, 589 MB)
+    "extract_5mb": EXTRACT_5MB.format(head=HEAD, url=PAGE_URL),
+    # Markdown, reST, YAML just under their limit (10 MB of each: 160 s / 1 GB, 247 s / 2.4 GB,
+    # past 300 s), and 10 MB of Markdown, refused
+    **{f"{kind}_at_limit": markup_case(kind, 512 * 1024) for kind in MARKUP},
+    "markdown_10mb": markup_case("markdown", 10_000_000),
 }
 
 
@@ -306,6 +359,30 @@ def test_extract_dev_zero_stops_at_the_byte_limit(measured: dict[str, Any]) -> N
     assert report["cpu"] < 10 and report["peak_mb"] < MAX_PEAK_MB, report
 
 
+def test_ingest_extract_caps_claims_with_a_warning(measured: dict[str, Any]) -> None:
+    report = measured["extract_5mb"]
+    assert report["result"]["exit"] == 0 and report["result"]["lines"] == 20_000, report
+    assert report["result"]["stderr"] == (
+        f"warning: claims capped at 20000 of 150000 from '{PAGE_URL}' (INGEST_MAX_CLAIMS): "
+        "130000 dropped, no removals flagged\n"
+    )
+    assert report["cpu"] < 30 and report["peak_mb"] < MAX_PEAK_MB, report
+
+
+@pytest.mark.parametrize("kind", sorted(MARKUP))
+def test_markup_just_under_its_limit_reads_in_seconds(measured: dict[str, Any], kind: str) -> None:
+    report = measured[f"{kind}_at_limit"]
+    assert report["result"]["status"] == "fetched" and report["result"]["claims"] > 5_000, report
+    assert report["cpu"] < 30 and report["peak_mb"] < MAX_PEAK_MB, report
+
+
+def test_markup_over_its_limit_is_refused_before_parsing(measured: dict[str, Any]) -> None:
+    report = measured["markdown_10mb"]
+    assert report["result"]["status"] == "failed"
+    assert "over the parse limit of 524288 (INGEST_MAX_MARKUP_BYTES)" in report["result"]["error"]
+    assert report["cpu"] < 5 and report["peak_mb"] < MAX_PEAK_MB, report
+
+
 # ============================================================================================
 # the parse limit
 
@@ -334,11 +411,36 @@ def test_a_text_document_over_the_parse_limit_fails_and_keeps_what_was_stored(
 
 
 def test_the_parse_limit_spares_pdfs_and_names_what_it_refuses() -> None:
+    tiny = Settings(max_parse_bytes=10, max_markup_bytes=10)
     pdf = Snapshot(url="https://arxiv.org/pdf/1", body=b"%PDF-1.7\n" + b"0" * 100)
-    check_parse_size(pdf, 10)  # PDFs: INGEST_MAX_BYTES bounds them
+    check_parse_size(pdf, tiny)  # PDFs: INGEST_MAX_BYTES bounds them
     feed = Snapshot(url=FEED_URL, body=rss_feed(3))
     with pytest.raises(DocumentTooLargeError, match="the feed is .* over the parse limit of 10"):
-        check_parse_size(feed, 10, what="feed")
+        check_parse_size(feed, tiny, what="feed")
+
+
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [
+        ("https://example.org/MAINTAINERS.md", "# Maintainers\n\n" + "- Ada Lovelace (@a)\n" * 60),
+        ("https://example.org/people.rst", "People\n======\n\n" + "- Ada Lovelace\n" * 80),
+        ("https://example.org/maintainers.yaml", "people:\n" + "  - name: Ada Lovelace\n" * 60),
+    ],
+)
+def test_markup_formats_have_a_smaller_parse_limit(url: str, body: str) -> None:
+    """Markdown, reST and YAML parsers take 150-280 MB for 1 MB: a limit of their own."""
+    settings = Settings(max_parse_bytes=100_000, max_markup_bytes=1_000)
+    snap = Snapshot(url=url, body=body.encode())
+    with pytest.raises(DocumentTooLargeError) as caught:
+        check_parse_size(snap, settings)
+    assert str(caught.value) == (
+        f"could not extract claims from '{url}': the document is {len(snap.body)} bytes, "
+        "over the parse limit of 1000 (INGEST_MAX_MARKUP_BYTES)"
+    )
+    check_parse_size(snap, settings.model_copy(update={"max_markup_bytes": 100_000}))
+    html = Snapshot(url=PAGE_URL, body=closed_page(40).encode())  # HTML: the larger limit
+    assert 1_000 < len(html.body) < 100_000
+    check_parse_size(html, settings)
 
 
 def test_ingest_extract_refuses_a_file_over_the_parse_limit(

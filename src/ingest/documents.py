@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser
 from ingest.errors import ConfigError, DocumentTooLargeError
 from ingest.html_nesting import bounded_nesting
 from ingest.models import Snapshot
+from ingest.settings import Settings
 from ingest.sniff import sniff_format
 
 _MD_TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -102,15 +103,27 @@ def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
     return Snapshot(url=url, headers={"content-type": CONTENT_TYPES[fmt]}, body=body)
 
 
-def check_parse_size(snapshot: Snapshot, max_parse_bytes: int, what: str = "document") -> None:
-    """Refuse a text document over the parse limit before any parser sees it
-    (DocumentTooLargeError naming its URL). A PDF is bounded by INGEST_MAX_BYTES instead."""
+# Formats read under INGEST_MAX_PARSE_BYTES; every other text format (Markdown, reST, YAML, JSON,
+# plain text: parsers that take far more memory per byte) is read under INGEST_MAX_MARKUP_BYTES.
+LARGE_PARSE_FORMATS = frozenset({"html", "atom"})
+
+
+def check_parse_size(snapshot: Snapshot, settings: Settings, what: str = "document") -> None:
+    """Refuse a text document over its format's parse limit before any parser sees it
+    (DocumentTooLargeError naming its URL and the setting): INGEST_MAX_PARSE_BYTES for HTML and
+    feeds, INGEST_MAX_MARKUP_BYTES for the rest. A PDF is bounded by INGEST_MAX_BYTES instead."""
     size = len(snapshot.body)
-    if size <= max_parse_bytes:
+    if size <= min(settings.max_parse_bytes, settings.max_markup_bytes):
         return
-    if sniff_format(snapshot.body, snapshot.content_type, snapshot.url) == "pdf":
+    fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
+    if fmt == "pdf":
         return
-    raise DocumentTooLargeError(snapshot.url, size, max_parse_bytes, what)
+    if fmt in LARGE_PARSE_FORMATS or what == "feed":
+        limit, setting = settings.max_parse_bytes, "INGEST_MAX_PARSE_BYTES"
+    else:
+        limit, setting = settings.max_markup_bytes, "INGEST_MAX_MARKUP_BYTES"
+    if size > limit:
+        raise DocumentTooLargeError(snapshot.url, size, limit, what, setting)
 
 
 def parse_html(text: str) -> LexborHTMLParser:

@@ -115,13 +115,21 @@ class NoExtractorError(ExtractionError):
 
 
 class DocumentTooLargeError(ExtractionError):
-    def __init__(self, url: str, size: int, limit: int, what: str = "document") -> None:
+    def __init__(
+        self,
+        url: str,
+        size: int,
+        limit: int,
+        what: str = "document",
+        setting: str = "INGEST_MAX_PARSE_BYTES",
+    ) -> None:
         ExtractionError.__init__(
             self,
             url,
-            f"the {what} is {size} bytes, over the parse limit of {limit} (INGEST_MAX_PARSE_BYTES)",
+            f"the {what} is {size} bytes, over the parse limit of {limit} ({setting})",
             size=size,
             limit=limit,
+            setting=setting,
         )
 
 

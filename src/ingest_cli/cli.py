@@ -49,12 +49,15 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
     """
     import extractors
     from ingest.documents import snapshot_from_file
-    from ingest.pipeline.process import extract_claims
+    from ingest.pipeline.process import cap_alert, extract_claims
 
-    snapshot = snapshot_from_file(url, file, get_settings().max_bytes)
-    _tag, claims = extract_claims(snapshot, extractor, url, extractors=extractors)
-    for claim in claims:
+    settings = get_settings()
+    snapshot = snapshot_from_file(url, file, settings.max_bytes)
+    _tag, extracted = extract_claims(snapshot, extractor, url, settings, extractors=extractors)
+    for claim in extracted.claims:
         click.echo(claim.to_line())
+    if extracted.dropped:
+        click.echo(f"warning: {cap_alert(snapshot, extracted)}", err=True)
 
 
 @main.command()

@@ -133,7 +133,7 @@ def record_feed(
         if state is None or not state.last_sha256:
             raise IngestError(f"feed '{feed.url}' answered 304 but no snapshot is stored")
         snapshot = store.get_snapshot(state.last_sha256)
-    check_parse_size(snapshot, settings.max_parse_bytes, what="feed")
+    check_parse_size(snapshot, settings, what="feed")
     store.put_snapshot(snapshot)
     parsed = parse_feed(snapshot)
     limit = settings.max_feed_entries

@@ -63,12 +63,16 @@ def extract_claims(
     settings: Settings | None = None,
     *,
     extractors: ExtractorSet,
-) -> tuple[str, list[Claim]]:
-    """The claims of one document, all of them (`ingest extract`); a text document over the
-    parse limit is refused first (DocumentTooLargeError). `extractors`: the set to choose from."""
-    check_parse_size(snapshot, (settings or get_settings()).max_parse_bytes)
+) -> tuple[str, Extracted]:
+    """The claims of one document (`ingest extract`), at most INGEST_MAX_CLAIMS of them (the rest
+    counted: `cap_alert`); a text document over its parse limit is refused first
+    (DocumentTooLargeError). `extractors`: the set to choose from."""
+    settings = settings or get_settings()
+    check_parse_size(snapshot, settings)
     module = extractors.choose(source_url, snapshot, extractor_name)
-    return extractors.tag(module), module.extract(snapshot)
+    return extractors.tag(module), capped(
+        extractors.claims_of(module, snapshot), settings.max_claims
+    )
 
 
 def process_snapshot(
@@ -92,7 +96,7 @@ def process_snapshot(
     Bounded: a text document over INGEST_MAX_PARSE_BYTES is refused before any parser reads it
     (DocumentTooLargeError: the caller records the source as failed, nothing stored changes);
     at most INGEST_MAX_CLAIMS claims are kept, with an alert (and then no removals)."""
-    check_parse_size(snapshot, settings.max_parse_bytes)
+    check_parse_size(snapshot, settings)
     store.put_snapshot(snapshot)
     name = extractor_name or source.extractor or _stored_choice(store, snapshot, extractors)
     module = extractors.choose(source.url, snapshot, name)
