@@ -3,7 +3,7 @@
 mentioned give none.
 
 The maintainer "<level> maintainer" families keep their qualifiers (`level`, `scope`, `status`
-current / former / emeritus, `since` / `until`, `event`); the object is the project the sentence
+current / emeritus, `since` / `until`, `event`); the object is the project the sentence
 names, else the title's, else the document's. Role changes of any other body carry `role` (the
 role words as printed), `level` (lead, core or member) and `date`; their object is the body the
 sentence names, else the one the title names. Events carry `date`, and `title` / `session` when a
@@ -346,7 +346,8 @@ def _joined(level: str, scope: str | None, when: str | None) -> dict[str, Any]:
 
 
 def _left(level: str, scope: str | None, when: str | None) -> dict[str, Any]:
-    return {"level": level, "scope": scope, "status": "former", "until": when, "event": "left"}
+    # the contract's word for a role someone stepped down from, as the announcement gold has it
+    return {"level": level, "scope": scope, "status": "emeritus", "until": when, "event": "left"}
 
 
 def _level(text: str) -> str:

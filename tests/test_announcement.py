@@ -31,7 +31,7 @@ def test_golden_quotes_are_verbatim(name: str) -> None:
     document = (FIXTURE_DIR / name).read_text(encoding="utf-8")
     for claim in announcement.extract(snapshot(name)):
         assert claim.evidence.url == GOLDEN_URLS[name]
-        assert claim.extractor == "announcement/1"
+        assert claim.extractor == "announcement/2"
         quote = claim.evidence.quote
         assert quote in document or quote in _element_text(document), quote
 
@@ -72,7 +72,7 @@ SEED_FACTS = {
         ("Alban Desmaison", "maintainer", "PyTorch",
          (("event", "joined"), ("level", "lead"), ("since", "2026-05-07"), ("status", "current"))),
         ("Soumith Chintala", "maintainer", "PyTorch",
-         (("event", "left"), ("level", "lead"), ("status", "former"), ("until", "2026-05-07"))),
+         (("event", "left"), ("level", "lead"), ("status", "emeritus"), ("until", "2026-05-07"))),
     },
     "constructed-pytorch-blog-gtc-2026.html": {
         ("Alban Desmaison", "speaker", "NVIDIA GTC 2026",
@@ -189,7 +189,7 @@ def test_successions(sentence: str) -> None:
         ("Alban Desmaison", "maintainer", "PyTorch",
          (("event", "joined"), ("level", "lead"), ("since", "2026-01-10"), ("status", "current"))),
         ("Soumith Chintala", "maintainer", "PyTorch",
-         (("event", "left"), ("level", "lead"), ("status", "former"), ("until", "2026-01-10"))),
+         (("event", "left"), ("level", "lead"), ("status", "emeritus"), ("until", "2026-01-10"))),
     }  # fmt: skip
 
 
@@ -200,7 +200,7 @@ def test_stepping_down_and_emeritus() -> None:
         "predicate": "maintainer",
         "object": "PyTorch",
         "level": "core",
-        "status": "former",
+        "status": "emeritus",
         "until": "2026-01-10",
         "event": "left",
     }

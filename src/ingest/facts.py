@@ -232,5 +232,10 @@ def proposal_key(predicate: str, obj: str, qualifiers: dict[str, Any]) -> list[A
 
 
 def is_history(qualifiers: dict[str, Any]) -> bool:
-    """A role that ended (`until`, or status former) is history: no page removes it."""
-    return bool(qualifiers.get("until")) or qualifiers.get("status") == "former"
+    """A role that ended (`until`, an announcement's `event: left`, or a profile's status
+    former) is history: no page removes it. A page's emeritus listing is not: it is current."""
+    return (
+        bool(qualifiers.get("until"))
+        or qualifiers.get("event") == "left"
+        or qualifiers.get("status") == "former"
+    )
