@@ -136,6 +136,27 @@ def test_the_templates_escape_even_without_the_finalize_step() -> None:
     page = env.get_template("report.html").render(
         csp="", style="", title=HOSTILE, when="", sources_chart="", flags_chart="",
         notice=None, sources=[], alerts=[HOSTILE], facts=[], flagged=0, unknown=[],
-        unreachable=[],
+        unreachable=[], runs=[{"href": HOSTILE, "label": HOSTILE}],
     )  # fmt: skip
     assert "<script" not in page and "&lt;script&gt;" in page
+
+
+def test_the_days_page_links_every_run_of_the_day(tmp_path: Path) -> None:
+    import os
+
+    from ingest.report.run import write_run
+
+    first, second = _report(), _report()
+    second.run_id = "r2"
+    write_run(first, tmp_path, "2026-12-01")
+    os.utime(tmp_path / "2026-12-01" / "r1.json", (1, 1))  # older, whatever the clock's grain
+    latest = write_run(second, tmp_path, "2026-12-01")
+    assert latest == tmp_path / "2026-12-01" / "r2.html" and latest.exists()
+    day = (tmp_path / "2026-12-01.html").read_text()
+    hrefs = re.findall(r'<a href="(2026-12-01/[^"]+)">(r\d): ', day)
+    assert hrefs == [("2026-12-01/r2.html", "r2"), ("2026-12-01/r1.html", "r1")]  # newest first
+    assert all((tmp_path / href).exists() for href, _ in hrefs)
+    assert "ingest nightly run r2" in day  # the day's page is the latest run's report
+    # a run's own page lists no runs; the report data is unchanged by the list
+    assert "Runs on this day" not in latest.read_text()
+    assert json.loads((tmp_path / "2026-12-01.json").read_text())["run_id"] == "r2"

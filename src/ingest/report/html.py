@@ -116,8 +116,9 @@ def bar_chart_svg(title: str, bars: list[tuple[str, int, str]]) -> str:
     return svg.rstrip("\n")  # one line, without the template file's last newline
 
 
-def render_html(report: dict[str, Any]) -> str:
-    """The report page for `report` (RunReport.to_json()): summary, two charts, the tables."""
+def render_html(report: dict[str, Any], runs: list[dict[str, str]] | None = None) -> str:
+    """The report page for `report` (RunReport.to_json()): summary, two charts, the tables;
+    with `runs` (`href` relative to the page, `label`), the day's runs linked at the top."""
     counts: dict[str, int] = report.get("counts", {})
     flags: dict[str, int] = report.get("flags", {})
     kind, run_id = str(report.get("kind", "")), str(report.get("run_id", ""))
@@ -144,6 +145,7 @@ def render_html(report: dict[str, Any]) -> str:
             style=Markup(STYLE),
             title=f"ingest {kind} run {run_id}",
             when=when,
+            runs=runs or [],
             **{name: Markup(svg) for name, svg in charts.items()},
             notice={"error": notice.get("error"), "message": notice.get("message", "")}
             if notice

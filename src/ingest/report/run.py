@@ -153,8 +153,9 @@ class RunReport:
             ]
         return "\n".join(lines) + "\n"
 
-    def write(self, folder: Path, name: str) -> Path:
-        """`<name>.md`, `.json` and `.html` (self-contained) in `folder`; returns the .md path."""
+    def write(self, folder: Path, name: str, runs: list[dict[str, str]] | None = None) -> Path:
+        """`<name>.md`, `.json` and `.html` (self-contained) in `folder`; returns the .md path.
+        `runs` (`href`, `label`): the day's runs, listed at the top of the HTML page."""
         from ingest.report.html import render_html  # it imports this module
 
         folder.mkdir(parents=True, exist_ok=True)
@@ -165,32 +166,38 @@ class RunReport:
             folder / f"{name}.json",
             (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode(),
         )
-        write_atomic(folder / f"{name}.html", render_html(data).encode("utf-8"))
+        write_atomic(folder / f"{name}.html", render_html(data, runs).encode("utf-8"))
         return md
 
 
 def write_run(report: RunReport, folder: Path, day: str) -> Path:
     """Keep every run's report: `<day>/<run_id>.md/.json/.html` in `folder`; `<day>.json` and
-    `<day>.html` are the day's latest run, and `<day>.md` the day's index (a link to each run's
-    files, newest first) followed by the latest run's report. Returns the run's .html path."""
+    `<day>.html` are the day's latest run (the HTML page listing the day's runs, linked, at its
+    top), and `<day>.md` the day's index (a link to each run's files, newest first) followed by
+    the latest run's report. Returns the run's .html path."""
     runs = folder / day
     report.write(runs, report.run_id)
-    report.write(folder, day)  # the latest run under the day's name, as before
     done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     index = [f"# ingest runs on {day}", ""]
+    listed: list[dict[str, str]] = []
     for path in done:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         flags = data.get("flags", {})
-        index.append(
-            f"- [{data.get('run_id', path.stem)}]({day}/{path.stem}.md) "
-            f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): "
+        label = (
             f"finished {data.get('finished', '?')}"
             + (f", as of {data['as_of']}" if data.get("as_of") else "")
             + f"; {data.get('facts', sum(flags.values()))} flags"
         )
+        run_id = str(data.get("run_id", path.stem))
+        index.append(
+            f"- [{run_id}]({day}/{path.stem}.md) "
+            f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): {label}"
+        )
+        listed.append({"href": f"{day}/{path.stem}.html", "label": f"{run_id}: {label}"})
+    report.write(folder, day, runs=listed)  # the latest run under the day's name, as before
     text = "\n".join(index) + "\n\n## Latest run\n\n" + report.markdown()
     write_atomic(folder / f"{day}.md", text.encode("utf-8"))
     return runs / f"{report.run_id}.html"
