@@ -122,3 +122,15 @@ def many_pending(store: Store, count: int, sources: int = 20) -> None:
         )
     with store.begin() as conn:
         conn.execute(sa.insert(changes), rows)
+
+
+def route_paths(method: str) -> list[str]:
+    """The paths of the review app's routes answering `method`, from every router it includes."""
+    from ingest.review.web.pages import ROUTERS
+
+    return [
+        r.path
+        for router in ROUTERS
+        for r in router.routes
+        if method in getattr(r, "methods", set())
+    ]

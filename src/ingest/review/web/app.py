@@ -100,7 +100,8 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     app.state.templates = templates()
     app.state.texts = TextCache(app.state.store)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    app.include_router(pages.router)
+    for router in pages.ROUTERS:
+        app.include_router(router)
 
     @app.exception_handler(LoginRequired)
     async def login_required(request: Request, _exc: LoginRequired) -> Response:

@@ -1,6 +1,6 @@
-"""The review page's routes. Each parses its input (checked by web.params first), calls the
-library (ingest.review.decisions, the store) and renders a template; POSTs need the session's CSRF
-token (auth.require_csrf)."""
+"""The review queue's routes (and, included in the one router, those of `signin` and `stored`).
+Each parses its input (checked by web.params first), calls the library (ingest.review.decisions,
+the store) and renders a template; POSTs need the session's CSRF token (auth.require_csrf)."""
 
 from __future__ import annotations
 
@@ -13,48 +13,28 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from ingest.errors import (
     AlreadyDecidedError,
     IngestError,
-    NotPdfError,
-    PdfEvidenceError,
-    ProfileError,
-    StoreError,
 )
-from ingest.profiles.io import load_profile, profile_path, valid_profile_id
 from ingest.report.run import describe
 from ingest.review.decisions import Decided, decide, record_bulk, undo_last
 from ingest.review.grouping import source_titles
 from ingest.review.snapshots import snapshot_time
-from ingest.review.web.auth import CSRF, CurrentSession, Editor, StoreDep
-from ingest.review.web.evidence import is_pdf, snapshot_sha256
+from ingest.review.web import signin, stored
+from ingest.review.web.auth import CSRF, Editor, StoreDep
+from ingest.review.web.evidence import snapshot_sha256
 from ingest.review.web.params import Page, is_change_id, no_nul_characters
-from ingest.review.web.passwords import authenticate
-from ingest.review.web.pdf_evidence import ImageCache, claim_targets
+from ingest.review.web.render import render as _render
 from ingest.review.web.views import (
     KINDS,
     STATUSES,
     change_view,
     filter_query,
     parse_filter,
-    profile_view,
     queue_groups,
 )
 from ingest.storage import ChangeRow, QueueFilter
 
 router = APIRouter(dependencies=[Depends(no_nul_characters)])
-AUDIT_PAGE = 100
 ACTIONS = {"accept": "accepted", "reject": "rejected"}
-
-
-def _render(
-    request: Request, name: str, context: dict[str, Any], status_code: int = 200
-) -> Response:
-    session = request.app.state.auth.load(request)
-    base = {"csrf_token": session.csrf, "editor": session.editor}
-    response: Response = request.app.state.templates.TemplateResponse(
-        request, name, base | context, status_code=status_code
-    )
-    if session.fresh:
-        request.app.state.auth.save(response, request, session)
-    return response
 
 
 def _is_fragment(request: Request) -> bool:
@@ -83,63 +63,6 @@ def _form_filter(
 
 QueryFilter = Annotated[QueueFilter, Depends(_query_filter)]
 FormFilter = Annotated[QueueFilter, Depends(_form_filter)]
-
-
-@router.get("/healthz")
-def healthz(store: StoreDep) -> dict[str, str]:
-    store.count_changes(QueueFilter(status="pending", kind="added"))  # the database answers
-    return {"status": "ok"}
-
-
-# -- login ---------------------------------------------------------------------------------
-
-
-def _safe_next(target: str | None) -> str:
-    """Only paths on this site (no //host, no scheme): no open redirect after login."""
-    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
-        return target
-    return "/"
-
-
-@router.get("/login")
-def login_page(request: Request, next: str | None = None) -> Response:
-    return _render(request, "login.html", {"next": _safe_next(next), "error": None})
-
-
-@router.post("/login", dependencies=[CSRF])
-def login(
-    request: Request,
-    store: StoreDep,
-    session: CurrentSession,
-    name: Annotated[str, Form()] = "",
-    password: Annotated[str, Form()] = "",
-    next: Annotated[str, Form()] = "/",
-) -> Response:
-    auth = request.app.state.auth
-    name = name.strip()
-    if auth.throttled(name):
-        error, status = "Too many failed logins for this name: wait a few minutes.", 429
-    elif authenticate(store, name, password):
-        auth.sign_in(session, name)  # a new session (and CSRF token) on login
-        response = RedirectResponse(_safe_next(next), status_code=303)
-        auth.save(response, request, session)
-        return response
-    else:
-        auth.failed(name)
-        error, status = "Wrong name or password.", 401
-    return _render(
-        request, "login.html", {"next": _safe_next(next), "error": error}, status_code=status
-    )
-
-
-@router.post("/logout", dependencies=[CSRF])
-def logout(request: Request, session: CurrentSession) -> Response:
-    """Sign out: the cookie is dropped and every session of this editor ends on the server too
-    (a copy of the cookie taken before is refused)."""
-    request.app.state.auth.sign_out(session)
-    response = RedirectResponse("/login", status_code=303)
-    request.app.state.auth.clear(response)
-    return response
 
 
 # -- the queue -----------------------------------------------------------------------------
@@ -417,79 +340,5 @@ def undo(
     return _change_response(request, store, done.change.id, filters, flash)
 
 
-@router.get("/changes/{change_id}/snapshot")
-def snapshot(change_id: str, editor: Editor, store: StoreDep, download: bool = False) -> Response:
-    """The stored snapshot as bytes, as text/plain or a download: never rendered as HTML.
-    A PDF is always a download, as application/pdf."""
-    row = store.get_change(change_id) if is_change_id(change_id) else None
-    sha = snapshot_sha256(row)
-    if not sha:
-        return PlainTextResponse("no stored snapshot for this change", status_code=404)
-    try:
-        snap = store.get_snapshot(sha)
-    except StoreError as exc:
-        return PlainTextResponse(str(exc), status_code=404)
-    headers = {
-        "content-security-policy": "sandbox; default-src 'none'",
-        "x-content-type-options": "nosniff",
-    }
-    if is_pdf(snap):
-        headers["content-disposition"] = f'attachment; filename="{sha[:16]}.pdf"'
-        return Response(snap.body, media_type="application/pdf", headers=headers)
-    headers["content-disposition"] = f'attachment; filename="{sha}.txt"' if download else "inline"
-    return Response(snap.body, media_type="text/plain; charset=utf-8", headers=headers)
-
-
-@router.get("/changes/{change_id}/evidence.png")
-def evidence_image(request: Request, change_id: str, editor: Editor, store: StoreDep) -> Response:
-    """Page 1 of the change's stored PDF, cropped to the person's name and the quote, both
-    highlighted (ingest.review.web.pdf_evidence; rendered once, then served from INGEST_HOME)."""
-    row = store.get_change(change_id) if is_change_id(change_id) else None
-    sha = snapshot_sha256(row)
-    if row is None or not sha:
-        return PlainTextResponse("no stored snapshot for this change", status_code=404)
-
-    def load_pdf() -> bytes:
-        return store.get_snapshot(sha).body
-
-    images = ImageCache.under(request.app.state.settings.home)
-    try:
-        png = images.png(sha, row.id, load_pdf, claim_targets(row.claim or {}))
-    except (StoreError, NotPdfError) as exc:
-        return PlainTextResponse(str(exc), status_code=404)
-    except (PdfEvidenceError, ValueError) as exc:
-        return PlainTextResponse(str(exc), status_code=422)
-    return Response(png, media_type="image/png", headers={"cache-control": "private"})
-
-
-# -- profiles and the audit log ------------------------------------------------------------
-
-
-@router.get("/profiles/{profile_id}")
-def profile_page(request: Request, profile_id: str, editor: Editor, store: StoreDep) -> Response:
-    if not valid_profile_id(profile_id):
-        return PlainTextResponse("no such profile", status_code=404)
-    try:
-        profile = load_profile(profile_path(request.app.state.settings.profiles_dir, profile_id))
-    except ProfileError:
-        return PlainTextResponse("no such profile", status_code=404)
-    pending = store.queue_facts(QueueFilter(status="pending", profile=profile_id), limit=100)
-    context = {
-        "view": profile_view(profile),
-        "pending": queue_groups(pending, {}),
-        "pending_total": store.count_facts(QueueFilter(status="pending", profile=profile_id)),
-        "query": filter_query(QueueFilter(status="pending", profile=profile_id)),
-    }
-    return _render(request, "profile.html", context)
-
-
-@router.get("/audit")
-def audit_page(request: Request, editor: Editor, store: StoreDep, page: Page = 1) -> Response:
-    entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
-    pages = max(1, -(-total // AUDIT_PAGE))
-    if page > pages:  # past the end: the last page, as the queue does
-        page = pages
-        entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
-    return _render(
-        request, "audit.html", {"entries": entries, "page": page, "pages": pages, "total": total}
-    )
+# every route of the review app: the queue's, then signing in and out, then the stored things
+ROUTERS = (router, signin.router, stored.router)
