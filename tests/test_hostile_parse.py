@@ -443,6 +443,25 @@ def test_markup_formats_have_a_smaller_parse_limit(url: str, body: str) -> None:
     check_parse_size(html, settings)
 
 
+def test_line_based_maintainers_and_codeowners_files_get_the_larger_limit() -> None:
+    """The kernel's MAINTAINERS (~800 kB) is read line by line, not by a markup parser."""
+    settings = Settings(max_parse_bytes=100_000, max_markup_bytes=1_000)
+    sections = "".join(
+        f"DRIVER {i}\nM:\tAda Person{i} <ada{i}@example.org>\nS:\tMaintained\n\n"
+        for i in range(500)
+    )
+    assert 1_000 < len(sections) < 100_000
+    for url in (
+        "https://raw.githubusercontent.com/torvalds/linux/master/MAINTAINERS",
+        "https://example.org/repo/raw/main/.github/CODEOWNERS",
+        "https://example.org/iproute2/MAINTAINERS.txt",
+    ):
+        check_parse_size(Snapshot(url=url, body=sections.encode()), settings)
+    for url in ("https://example.org/MAINTAINERS.md", "https://example.org/maintainers"):
+        with pytest.raises(DocumentTooLargeError, match="INGEST_MAX_MARKUP_BYTES"):
+            check_parse_size(Snapshot(url=url, body=sections.encode()), settings)
+
+
 def test_ingest_extract_refuses_a_file_over_the_parse_limit(
     workspace: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
