@@ -336,6 +336,45 @@ def test_trickling_server_hits_the_overall_deadline(server: ArxivLoopback) -> No
     assert info.value.transient is True
 
 
+def test_a_long_trickle_is_cut_at_the_deadline_not_after_a_whole_chunk(
+    server: ArxivLoopback,
+) -> None:
+    """A read of a 64 KiB chunk waits for 64 KiB: 40 bytes every 0.05 s would take 80 s for the
+    first one. The body is read as it arrives, so the deadline cuts it within a read timeout."""
+    pieces = [(0.05, b"x" * 40)] * 2_000  # 80 kB over 100 s
+    server.route = lambda params: (200, {}, pieces)
+    settings = Settings(allow_private=True, http_timeout=0.5)
+    started = time.monotonic()
+    with (
+        ArxivClient(settings, query_url_format=server.url_format) as client,
+        pytest.raises(FetchError, match="reading the body"),
+    ):
+        client.fetch_ids(["1605.08386"])
+    assert time.monotonic() - started < 5
+
+
+def test_a_gzip_of_gzip_bomb_is_refused_at_the_cap(server: ArxivLoopback) -> None:
+    import gzip
+    import io
+    import resource
+
+    inner = io.BytesIO()
+    with gzip.GzipFile(fileobj=inner, mode="wb", compresslevel=9) as packing:
+        for _ in range(200):  # 200 MB of zeros, made a megabyte at a time
+            packing.write(bytes(1_000_000))
+    bomb = gzip.compress(inner.getvalue(), 9)  # ~1 kB on the wire
+    server.route = lambda params: (200, {"Content-Encoding": "gzip, gzip"}, bomb)
+    settings = Settings(allow_private=True, max_bytes=1_000_000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with (
+        ArxivClient(settings, query_url_format=server.url_format) as client,
+        pytest.raises(ResponseTooLargeError),
+    ):
+        client.fetch_ids(["1605.08386"])
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 100_000  # decoded a piece at a time: far from the 200 MB inside
+
+
 def test_body_larger_than_max_bytes_is_refused(server: ArxivLoopback) -> None:
     server.route = id_list_route
     settings = Settings(allow_private=True, http_timeout=2.0, max_bytes=500)
