@@ -257,17 +257,32 @@ def run_request(op: str, args: dict[str, Any]) -> dict[str, Any]:
     return ingest_url(**args)
 
 
+def still_ours(settings: Settings) -> bool:
+    """Whether the workspace's state file still names this process: a workspace deleted (a
+    temporary one), or a state file removed or taken over, leaves nothing to serve."""
+    state = local_server.read_state(settings)
+    return state is not None and state.pid == os.getpid()
+
+
 def serve(settings: Settings, listener: socket.socket, token: str, api_url: str) -> None:
-    """Answer requests until `stop`, SIGTERM or INGEST_RUNNER_IDLE seconds without one."""
+    """Answer requests until `stop`, SIGTERM, INGEST_RUNNER_IDLE seconds without one, or the
+    workspace no longer naming this runner (checked every INGEST_RUNNER_CHECK seconds)."""
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    listener.settimeout(settings.runner_idle)
+    listener.settimeout(min(settings.runner_idle, settings.runner_check))
+    last_request = time.monotonic()
     while True:
         try:
             conn, _addr = listener.accept()
         except TimeoutError:
-            log.info("idle for %.0f s: stopping", settings.runner_idle)
-            return
+            if time.monotonic() - last_request >= settings.runner_idle:
+                log.info("idle for %.0f s: stopping", settings.runner_idle)
+                return
+            if not still_ours(settings):
+                log.info("the workspace or its state file is gone: stopping")
+                return
+            continue
+        last_request = time.monotonic()
         with conn:
             conn.settimeout(30)
             try:

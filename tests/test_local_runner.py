@@ -141,3 +141,20 @@ def _wait_gone(pid: int) -> None:
     deadline = time.monotonic() + 10
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+def test_a_runner_whose_workspace_is_deleted_stops(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A temporary workspace removed with its runner up leaves no runner behind for an hour."""
+    import shutil
+
+    monkeypatch.setenv("INGEST_RUNNER_CHECK", "0.5")
+    started = ingest("server", "start")
+    assert started.returncode == 0, started.stderr
+    state = local_server.read_state(workspace)
+    assert state is not None and _alive(state.pid)
+    shutil.rmtree(workspace.home)
+    _wait_gone(state.pid)
+    assert not _alive(state.pid)
+    assert not _alive(state.prefect_pid)  # its Prefect server ended with it

@@ -239,6 +239,13 @@ class Settings(BaseSettings):
         "that `ingest run` and `ingest nightly` use without PREFECT_API_URL) waits for another "
         "request before it stops; `ingest server stop` stops it at once.",
     )
+    runner_check: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds between the local runner's checks that its workspace still names "
+        "it (a deleted temporary workspace, or a state file removed or taken over, stops it "
+        "then rather than after INGEST_RUNNER_IDLE).",
+    )
     runner_start_timeout: float = Field(
         default=120.0,
         gt=0,
