@@ -267,7 +267,16 @@ def still_ours(settings: Settings) -> bool:
 def serve(settings: Settings, listener: socket.socket, token: str, api_url: str) -> None:
     """Answer requests until `stop`, SIGTERM, INGEST_RUNNER_IDLE seconds without one, or the
     workspace no longer naming this runner (checked every INGEST_RUNNER_CHECK seconds)."""
-    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.settings import (
+        PREFECT_API_URL,
+        PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+        temporary_settings,
+    )
+
+    # No heartbeat thread: a flow run ended by joining it (up to 1 s, about half of a one-off
+    # run's Prefect overhead), and what it is for, telling a crashed worker's runs apart, does
+    # not arise here: a runner that dies takes its request with it and the caller is told.
+    run_settings = {PREFECT_API_URL: api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
 
     listener.settimeout(min(settings.runner_idle, settings.runner_check))
     last_request = time.monotonic()
@@ -309,7 +318,7 @@ def serve(settings: Settings, listener: socket.socket, token: str, api_url: str)
                     callers_environment(request.get("env", {}), request.get("cwd", "/")),
                     progress.listening(caller.progress),
                     forwarding(caller, bool(request.get("verbose"))),
-                    temporary_settings({PREFECT_API_URL: api_url}),
+                    temporary_settings(run_settings),
                 ):
                     result = run_request(op, request.get("args", {}))
                 caller.send({"result": result})
