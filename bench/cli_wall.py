@@ -13,7 +13,9 @@ PREFECT_API_URL, exactly as a user runs it; a fresh INGEST_HOME per scenario:
 - `run_again`: the same command once the runner is up (median of --repeat);
 - `review_list`: `ingest review list` (median of --repeat);
 - `nightly_first` / `nightly_second`: `ingest nightly --replay fixtures/web` in a fresh workspace,
-  twice (the first starts the runner).
+  twice (the first starts the runner);
+- `run_after_nightly`: the first `ingest run U --file F` in that workspace, as a user follows the
+  README (its runner is up).
 
 The per-machine Prefect database template in INGEST_CACHE_DIR is used as a user's second
 workspace would use it; `--cold-cache` points INGEST_CACHE_DIR at an empty folder to measure a
@@ -88,6 +90,8 @@ def measure(repeat: int, cold_cache: bool) -> dict[str, float]:
             )
             out["nightly_first"] = timed(night_env, "nightly", "--replay", str(WEB))
             out["nightly_second"] = timed(night_env, "nightly", "--replay", str(WEB))
+            # the README's order: the main job, then a first one-off run in its workspace
+            out["run_after_nightly"] = timed(night_env, "run", URL, "--file", str(PAGE))
         finally:
             for env in (run_env, night_env):
                 subprocess.run([str(INGEST), "server", "stop"], env=env, capture_output=True)
