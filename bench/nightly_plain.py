@@ -45,6 +45,10 @@ class PlainTask:
     def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
         return POOL.submit(self.__call__, *args, **kwargs)
 
+    def with_options(self, **options: Any) -> PlainTask:
+        """Retries and the like are Prefect's: the plain function is the same."""
+        return self
+
 
 def unquoted(values: Any) -> list[Any]:
     """The values with prefect's quote() taken off, as the task engine does."""
