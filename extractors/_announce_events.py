@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from extractors import _announce_dates as dates
 from extractors import _announce_names as names
@@ -36,6 +37,41 @@ BODY_IN_TITLE = re.compile(
 )
 OF_BODY = re.compile(
     r"\b(?:of|for|on)\s+(?:the\s+)?(?P<body>[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*)*)"
+)
+# "Foobar core maintainer", "Apache Arrow committer": capitalised words that are not role or
+# level words, then the role words
+NAMED_BEFORE_ROLE = re.compile(
+    rf"(?P<body>(?:(?!{pat.ROLE_WORDS}\b|(?i:core|lead|new|former|senior|emeritus)\b)"
+    rf"[A-Z][\w.&'’-]*\s+){{1,3}}?)(?=(?i:core\s+|lead\s+|senior\s+)?{pat.ROLE_WORDS}\b)"
+)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# words of a title around the body or event it names, not part of its name: "Announcing the New
+# Rust Project Directors", "2024 Term Steering Council Election Results", "Node.js Foundation Elects
+# Board of Directors", "2022 LLVM Developers' Meeting Program"
+TITLE_LEADING = _words(
+    "announcing introducing meet welcome welcoming congratulations congrats the our new newly "
+    "elected term"
+)
+TITLE_VERBS = _words("elects elected announces welcomes names appoints selects adds")
+TITLE_TRAILING = _words(
+    "program programme highlights results recap schedule agenda released announced update "
+    "updates election elections announcement winners"
+)
+VERSION = re.compile(r"v?\d+(?:\.\d+)+")  # "40.0.0", "1.8": a release, not part of the name
+# a body named without whose it is ("the Steering Council", "team"): the site's project is prefixed
+BARE_BODY = re.compile(
+    r"(?i:(?:the\s+)?(?:core\s+)?(?:steering|technical|governance|leadership)?\s*"
+    r"(?:committee|council|board(?:\s+of\s+directors)?|pmc|tsc|team))"
+)
+# parts of a host name that are not a project's name (blog.rust-lang.org: rust)
+GENERIC_HOST_WORDS = _words(
+    "www blog blogs docs doc news www2 github gitlab io org com net dev lang project projects "
+    "foundation community discuss discourse forum forums mail lists"
 )
 TITLE_ROLE_CUES = re.compile(
     r"\b(?:election|elected|elects|results|new\s+members?|announcing|welcome|joins)\b", re.I
@@ -65,6 +101,9 @@ class Context:
         self.title_level = level_in(title)
         match = BODY_IN_TITLE.search(title)
         self.title_body = _body_name(match.group("body")) if match else None
+        self.site = site_project(snapshot.url, " ".join(post.texts()[:200]))
+        of_body = OF_BODY.search(title)  # "New core maintainers for Foobar": Foobar
+        self.title_of_body = _body_name(of_body.group("body")) if of_body else None
         self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
         self.known: dict[str, names.Person] = {}  # first names of people named so far
 
@@ -179,7 +218,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
                             "event": "emeritus"})  # fmt: skip
     if not found:
         yield from _role_changes(masked, people, sentence, context, when, extra)
-    event = event_in(masked) or context.title_event
+    event = clean_body(event_in(masked) or context.title_event)
     if event is None:
         return
     printed = dates.full_date(sentence.display)
@@ -286,7 +325,16 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
 def _role_claim(context: Context, person: names.Person, role: str, status: str,
                 when: str | None, extra: dict[str, Any], sentence: Sentence) -> Claim:  # fmt: skip
     predicate = "affiliation" if pat.COMPANY_ROLE.search(role) else "maintainer"
-    body = _body_of(role) or context.title_body or context.title_project or context.title_event
+    body = owned(
+        clean_body(
+            _body_of(role)
+            or context.title_body
+            or context.title_project
+            or context.title_of_body
+            or context.title_event
+        ),
+        context,
+    )
     qualifiers: dict[str, Any] = {
         "role": role,
         "level": None if predicate == "affiliation" else role_level(role),
@@ -332,9 +380,56 @@ def _clean_role(role: str) -> str:
 
 
 def _body_of(role: str) -> str | None:
-    """The body a role names: "... of the Example Project", "the Leadership Council"."""
+    """The body a role names: "... of the Example Project", "the Leadership Council", or
+    the name printed before the role words: "Foobar core maintainer"."""
     match = OF_BODY.search(role) or BODY_IN_TITLE.search(role)
-    return _body_name(match.group("body")) if match else None
+    if match:
+        return _body_name(match.group("body"))
+    named = NAMED_BEFORE_ROLE.match(_clean_role(role))
+    return named.group("body").strip() if named else None
+
+
+def clean_body(text: str | None) -> str | None:
+    """A title (or a body found in one) as the name of what it announces: the words around the
+    name dropped (TITLE_LEADING, TITLE_VERBS, TITLE_TRAILING); the text as it was when nothing
+    would be left."""
+    if not text:
+        return text
+    words = collapse(text.split(": ")[0]).split(" ")  # "Kubeflow 1.8: Kubernetes MLOps ..."
+    kept = [w for w in words if w.casefold().strip(",:") not in TITLE_VERBS]
+    while kept and kept[0].casefold().strip(",:") in TITLE_LEADING:
+        kept.pop(0)
+    while kept and (
+        kept[-1].casefold().strip(",:!.") in TITLE_TRAILING or VERSION.fullmatch(kept[-1])
+    ):
+        kept.pop()
+    return " ".join(kept).strip(" ,:") or text
+
+
+def site_project(url: str, text: str) -> str | None:
+    """The project whose site a post is on, as the post prints its name: a word of the host name
+    (or a GitHub owner) found capitalised in the text ("blog.rust-lang.org" and "Rust")."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").casefold()
+    words = [w for label in host.split(".")[:-1] for w in label.split("-")]
+    if host in ("github.com", "gitlab.com"):
+        words = parts.path.strip("/").split("/")[:1]
+    for word in words:
+        if len(word) < 3 or word in GENERIC_HOST_WORDS:
+            continue
+        for found in re.finditer(rf"(?<![\w.-]){re.escape(word)}(?![\w-])", text, re.I):
+            if found.group(0)[0].isupper():
+                return found.group(0)
+    return None
+
+
+def owned(body: str | None, context: Context) -> str | None:
+    """`body`, with the site's project before it when it names no owner ("Steering Council" on
+    peps.python.org: "Python Steering Council")."""
+    if body and context.site and BARE_BODY.fullmatch(body):
+        bare = re.sub(r"^(?i:the)\s+", "", body)
+        return f"{context.site} {bare}"
+    return body
 
 
 def _body_name(text: str) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 from extractors import _announce_dates as dates
 from extractors import _announce_names as names
 from extractors import _entries, _people
-from extractors._announce_events import Context, role_level
+from extractors._announce_events import Context, clean_body, owned, role_level
 from extractors._announce_source import Section
 from extractors._document import Heading, Item, Para, Row, collapse
 from ingest.models import Claim
@@ -104,7 +104,7 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
         kind = talk.group("kind").lower()
         predicate = "keynote" if kind.startswith("keynote") else "speaker"
         role = _singular(label.split(":")[0].split("(")[0].strip() or kind)
-        event = context.title_event or ""
+        event = clean_body(context.title_event) or ""
         for person in _speakers(item):
             qualifiers = {"role": role, "date": when}
             yield context.claim(person, predicate, event, qualifiers, locator, item.quote)
@@ -127,7 +127,8 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
         if prize:
             role = collapse(f"{heading or label}")
             award: dict[str, Any] = {"role": role, "date": when}
-            yield context.claim(person, "award", role, award, locator, item.quote)
+            yield context.claim(person, "award", clean_body(role) or role, award, locator,
+                                item.quote)  # fmt: skip
             continue
         if committee:
             chair = CHAIR.search(extra or "") or CHAIR.search(titles)
@@ -136,8 +137,8 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
             role = collapse(f"{committee.group(0)}: {extra}" if extra else committee.group(0))
             level = "lead" if chair else "member"
             qualifiers = {"role": role, "level": level, "date": when}
-            yield context.claim(person, predicate, context.title_event or role, qualifiers,
-                                locator, item.quote)  # fmt: skip
+            yield context.claim(person, predicate, clean_body(context.title_event) or role,
+                                qualifiers, locator, item.quote)  # fmt: skip
             continue
         role = collapse(body.group("body")) if body else (context.title_body or "member")
         if ELECTION.search(label) and context.title_body:
@@ -146,7 +147,8 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
             role = f"{role} ({extra or titles})"
         qualifiers = {"role": role, "level": role_level(extra or titles or role),
                       "status": status, "date": when}  # fmt: skip
-        obj = context.title_body or context.title_project or context.title_event or role
+        found = context.title_body or context.title_project or context.title_event
+        obj = owned(clean_body(found), context) or role
         yield context.claim(person, "maintainer", obj, qualifiers, locator, item.quote)
 
 

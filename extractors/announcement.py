@@ -23,7 +23,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 2  # 2: a role stepped down from is status emeritus (the contract's word), not former
+VERSION = 3  # 2: status emeritus, not former; 3: the object is the body's name, not the title
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------

@@ -31,7 +31,7 @@ def test_golden_quotes_are_verbatim(name: str) -> None:
     document = (FIXTURE_DIR / name).read_text(encoding="utf-8")
     for claim in announcement.extract(snapshot(name)):
         assert claim.evidence.url == GOLDEN_URLS[name]
-        assert claim.extractor == "announcement/2"
+        assert claim.extractor == "announcement/3"
         quote = claim.evidence.quote
         assert quote in document or quote in _element_text(document), quote
 
@@ -734,3 +734,46 @@ def test_a_published_results_page_is_news_its_repository_file_is_not() -> None:
         ("Carla Diaz", "2030-12-12"),
         ("Dan Evans", "2030-12-12"),
     }
+
+
+# -- what a claim's object names: the body, not the post's title (constructed posts) -----------
+
+
+def _post(title: str, body: str, url: str) -> list[tuple[str, str, str]]:
+    page = (f'---\ntitle: "{title}"\ndate: 2025-03-04\n---\n\n# {title}\n\n{body}\n').encode()
+    claims = announcement.extract(Snapshot(url=url, body=page))
+    return [(c.subject.name, c.predicate, c.object) for c in claims]
+
+
+def test_the_object_is_the_project_a_title_or_role_names_not_the_title() -> None:
+    found = _post(
+        "New core maintainers for Foobar",
+        "John Smith is stepping down as a Foobar core maintainer after five years.\n\n"
+        "Please welcome Ada Lovelace as a new committer to the project.",
+        "https://foobar.dev/blog/2025/03/04/new-core-maintainers/",
+    )
+    assert ("John Smith", "maintainer", "Foobar") in found  # the name before the role words
+    assert ("Ada Lovelace", "maintainer", "Foobar") in found  # "... for Foobar" in the title
+
+
+def test_a_body_without_an_owner_gets_the_sites_project() -> None:
+    found = _post(
+        "Announcing the 2025 Term Steering Council Election Results",
+        "Jane Roe and Richard Roe were elected to the Steering Council. Thanks to everyone "
+        "in the Python community who voted.",
+        "https://peps.python.org/pep-8199/",
+    )
+    assert ("Jane Roe", "maintainer", "Python Steering Council") in found
+    assert ("Richard Roe", "maintainer", "Python Steering Council") in found
+
+
+def test_title_words_around_an_event_name_are_dropped() -> None:
+    from extractors._announce_events import clean_body
+
+    assert clean_body("2022 LLVM Developers' Meeting Program") == "2022 LLVM Developers' Meeting"
+    assert clean_body("Node.js Foundation Elects Board of Directors") == (
+        "Node.js Foundation Board of Directors"
+    )
+    assert clean_body("Kubeflow 1.8: Kubernetes MLOps delivered via Python workflows") == "Kubeflow"
+    assert clean_body("Announcing the New Rust Project Directors") == "Rust Project Directors"
+    assert clean_body("Results") == "Results"  # nothing would be left: kept as it was
