@@ -10,7 +10,7 @@ from __future__ import annotations
 from ingest_cli.evaluate.announcements import DEFAULT_SETS, score
 from tests.floors import FLOORS, set_floors
 
-FIGURES = ("precision", "recall", "dates_right")
+FIGURES = ("precision", "recall", "dates_right", "projects_right")
 
 
 def _floors() -> dict[str, dict[str, float]]:

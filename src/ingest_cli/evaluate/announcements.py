@@ -78,6 +78,7 @@ class GoldEvent:
     date: str | None
     quote: str
     alt_predicates: tuple[str, ...] = ()
+    project: str | None = None  # the body the event is about ("Python Steering Council")
 
     @classmethod
     def of(cls, raw: dict[str, Any], where: str) -> GoldEvent:
@@ -90,6 +91,7 @@ class GoldEvent:
                 date=raw.get("date"),
                 quote=collapse(raw.get("quote")),
                 alt_predicates=tuple(raw.get("alt_predicates") or ()),
+                project=raw.get("project") or None,
             )
         except (KeyError, TypeError) as exc:
             raise ConfigError(f"gold event without {exc} in {where}") from None
@@ -174,6 +176,8 @@ class PostScore:
     found: int = 0  # event claims, those matching only an optional event left out
     matched: int = 0
     dated: int = 0  # matched with the gold date
+    with_project: int = 0  # matched events whose gold names a project
+    named: int = 0  # ... and whose claim's object is that project (case and punctuation aside)
     missed: list[str] = field(default_factory=list)
     spurious: list[str] = field(default_factory=list)
     misdated: list[str] = field(default_factory=list)
@@ -183,6 +187,8 @@ class PostScore:
         self.found += other.found
         self.matched += other.matched
         self.dated += other.dated
+        self.with_project += other.with_project
+        self.named += other.named
 
     @property
     def precision(self) -> float | None:
@@ -196,6 +202,10 @@ class PostScore:
     def dates_right(self) -> float | None:
         return self.dated / self.matched if self.matched else None
 
+    @property
+    def projects_right(self) -> float | None:
+        return self.named / self.with_project if self.with_project else None
+
     def figures(self) -> dict[str, Any]:
         return {
             "gold": self.gold,
@@ -205,6 +215,7 @@ class PostScore:
             "precision": _round(self.precision),
             "recall": _round(self.recall),
             "dates_right": _round(self.dates_right),
+            "projects_right": _round(self.projects_right),
         }
 
 
@@ -254,6 +265,9 @@ def score_claims(post: GoldPost, claims: Sequence[Claim], score: PostScore) -> N
     score.matched = len(pairs)
     score.found = len(pairs) + len(score.spurious)
     for claim, event in pairs:
+        if event.project:
+            score.with_project += 1
+            score.named += fold(claim.object) == fold(event.project)
         if claim_date(claim) == event.date:
             score.dated += 1
         else:
@@ -358,12 +372,13 @@ def _pct(value: float | None) -> str:
 
 def format_report(report: Report) -> str:
     """The report as text: a line per post, per set and in total, then each post's misses."""
-    lines = [f"{'post':<72} {'gold':>4} {'found':>5} {'match':>5}   P      R      dates"]
+    lines = [f"{'post':<72} {'gold':>4} {'found':>5} {'match':>5}   P      R      dates  project"]
 
     def row(name: str, p: PostScore) -> str:
         return (
             f"{name[:72]:<72} {p.gold:>4} {p.found:>5} {p.matched:>5}  "
-            f"{_pct(p.precision)}  {_pct(p.recall)}  {_pct(p.dates_right)}"
+            f"{_pct(p.precision)}  {_pct(p.recall)}  {_pct(p.dates_right)}  "
+            f"{_pct(p.projects_right)}"
         )
 
     for s in report.sets:
