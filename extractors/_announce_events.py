@@ -97,7 +97,7 @@ class Context:
         title = post.title or ""
         self.title_event = event_in(names.mask(title)[0]) or (title or None)
         self.title_project = project_in(title)
-        self.document_project = project_in(" ".join(post.texts()[:200]))
+        self.document_project = project_in(" ".join(post.texts()[:200]))  # a role's, printed
         self.title_level = level_in(title)
         match = BODY_IN_TITLE.search(title)
         self.title_body = _body_name(match.group("body")) if match else None
@@ -172,7 +172,12 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
                              sentence.locator, sentence.quote)  # fmt: skip
 
     found = False
-    project = project_in(sentence.display) or context.title_project or context.document_project
+    project = (
+        project_in(sentence.display)
+        or context.title_project
+        or context.document_project
+        or context.site
+    )
     for pattern in pat.SUCCESSION_PATTERNS:
         for match in pattern.finditer(masked):
             if project is None:
@@ -467,10 +472,11 @@ def _quoted(match: re.Match[str], masked: str, quotes: list[str]) -> str | None:
 
 
 def project_in(text: str) -> str | None:
-    for project in pat.PROJECTS:
-        if re.search(rf"(?<![\w/.]){re.escape(project)}(?![\w/])", text):
-            return project
-    return None
+    """The project a sentence (or title) prints for a maintainer role (pat.PROJECT_NAMED)."""
+    match = pat.PROJECT_NAMED.search(text)
+    if match is None:
+        return None
+    return next(name for name in match.groups() if name)
 
 
 def event_in(masked: str) -> str | None:

@@ -30,7 +30,24 @@ LEVELS = {"lead core": "lead", "lead": "lead", "core": "core", "module": "module
           "module-level": "module", "module level": "module", "library": "library",
           "library-level": "library", "library level": "library"}  # fmt: skip
 DECIDED = r"(?:(?:has\s+|have\s+)?(?:decided|chosen|chose|wants|intends)\s+to\s+)?"
-PROJECTS = ("PyTorch", "ExecuTorch", "TorchTitan", "torchtune", "TorchVision", "TorchAudio")
+# Where a sentence prints the project of a maintainer role: the name before the level and role
+# words ("PyTorch core maintainers", "an ExecuTorch maintainer"), after them ("core maintainer of
+# PyTorch"), or as the place ("in the PyTorch project", "... in PyTorch." ending the sentence, "In
+# PyTorch" opening it). A name is a capitalised word (inner capitals and dots allowed) that is
+# not itself a level or role word, nor a month ("in April").
+_NAME = r"(?!(?i:lead|core|module|library|maintainers?|the|a|an|our|new|former)\b)[A-Z][\w.-]*\w"
+_MONTH = (
+    r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"
+)
+PROJECT_NAMED = re.compile(
+    rf"(?P<before>{_NAME})\s+(?:(?i:lead|core|module|library)(?:[- ]level)?\s+)*"
+    rf"(?i:maintainers?)\b"
+    rf"|(?i:maintainers?)\s+(?:of|for)\s+(?:the\s+)?(?P<after>{_NAME})(?:\s+project)?\b"
+    rf"|\b(?i:in)\s+(?:the\s+)?(?!{_MONTH})(?P<project>{_NAME})\s+project\b"
+    rf"|\b(?i:in)\s+(?!{_MONTH})(?P<end>{_NAME})[.!?;,]?$"
+    rf"|^(?i:in)\s+(?!{_MONTH})(?P<start>{_NAME})\b"
+)
 
 JOIN_PATTERNS = tuple(
     re.compile(p)

@@ -23,7 +23,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 3  # 2: status emeritus, not former; 3: the object is the body's name, not the title
+VERSION = 4  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------

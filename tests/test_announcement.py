@@ -31,7 +31,7 @@ def test_golden_quotes_are_verbatim(name: str) -> None:
     document = (FIXTURE_DIR / name).read_text(encoding="utf-8")
     for claim in announcement.extract(snapshot(name)):
         assert claim.evidence.url == GOLDEN_URLS[name]
-        assert claim.extractor == "announcement/3"
+        assert claim.extractor == "announcement/4"
         quote = claim.evidence.quote
         assert quote in document or quote in _element_text(document), quote
 
@@ -777,3 +777,29 @@ def test_title_words_around_an_event_name_are_dropped() -> None:
     assert clean_body("Kubeflow 1.8: Kubernetes MLOps delivered via Python workflows") == "Kubeflow"
     assert clean_body("Announcing the New Rust Project Directors") == "Rust Project Directors"
     assert clean_body("Results") == "Results"  # nothing would be left: kept as it was
+
+
+@pytest.mark.parametrize(
+    ("sentence", "project", "level"),
+    [
+        ("Jane Roe is now an ExecuTorch maintainer.", "ExecuTorch", None),
+        ("Jane Roe and Rich Poe are now core maintainers of Foobar.", "Foobar", "core"),
+        ("Jane Roe was promoted to module maintainer of torch.compile in Widgets.", "Widgets",
+         "module"),
+    ],
+)  # fmt: skip
+def test_the_project_of_a_maintainer_role_is_read_where_it_is_printed(
+    sentence: str, project: str, level: str | None
+) -> None:
+    claims = claims_of(sentence)
+    assert claims and all(c.object == project for c in claims), [c.to_json() for c in claims]
+    if level:
+        assert all(c.qualifiers["level"] == level for c in claims)
+
+
+def test_a_month_is_not_a_project() -> None:
+    from extractors._announce_events import project_in
+
+    assert project_in("Luca joined the team in April.") is None
+    assert project_in("In April the team grew.") is None
+    assert project_in("Jane Roe joined in the PyTorch project.") == "PyTorch"
