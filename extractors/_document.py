@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
-from ingest.sniff import sniff_format
+from ingest.sniff import data_file_kind, sniff_format
 
 Links = tuple[tuple[str, str], ...]
 
@@ -127,14 +127,6 @@ class Document:
 # ============================================================================================
 # dispatch
 
-DATA_NAMES = {
-    "owners": "owners",
-    "owners_aliases": "owners",
-    "codeowners": "codeowners",
-    "maintainers": "maintainers",
-}
-
-
 def file_name(url: str) -> str:
     path = urlsplit(url).path
     return path.rstrip("/").rsplit("/", 1)[-1].lower()
@@ -142,12 +134,10 @@ def file_name(url: str) -> str:
 
 def format_of(snapshot: Snapshot) -> str:
     """The format to read: data files by their name (OWNERS, .toml, ...) or shape, else sniffed."""
-    printed = urlsplit(snapshot.url).path.rstrip("/").rsplit("/", 1)[-1]
-    stem, _, extension = printed.partition(".")
-    kind = DATA_NAMES.get(stem.lower()) if stem.isupper() and extension in ("", "txt") else None
-    if kind and snapshot.body.lstrip()[:1] != b"<":  # OWNERS, MAINTAINERS (not a web page)
+    kind = data_file_kind(snapshot.url, snapshot.body)  # OWNERS, MAINTAINERS (not a web page)
+    if kind:
         return kind
-    name = printed.lower()
+    name = file_name(snapshot.url)
     if name.endswith((".yaml", ".yml")):
         return "yaml"
     if name.endswith(".toml"):

@@ -15,7 +15,7 @@ from ingest.errors import ConfigError, DocumentTooLargeError
 from ingest.html_nesting import bounded_nesting
 from ingest.models import Snapshot
 from ingest.settings import Settings
-from ingest.sniff import sniff_format
+from ingest.sniff import data_file_kind, sniff_format
 
 _MD_TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _RST_TITLE = re.compile(r"^(?P<title>[^\s].*?)\s*\n(?P<bar>[=\-~#*^]{3,})\s*$", re.MULTILINE)
@@ -106,16 +106,16 @@ def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
 # Formats read under INGEST_MAX_PARSE_BYTES; every other text format (Markdown, reST, YAML, JSON,
 # plain text: parsers that take far more memory per byte) is read under INGEST_MAX_MARKUP_BYTES.
 LARGE_PARSE_FORMATS = frozenset({"html", "atom"})
-# Line-based data files, read line by line (extractors/_doc_data.py), not by a markup parser: the
-# Linux kernel's MAINTAINERS is ~800 kB (a 1 MB one reads in 1.4 s and 82 MB), over the markup
-# limit. Known by their file name, as the readers know them.
-LINE_DATA_FILES = frozenset({"MAINTAINERS", "CODEOWNERS"})
+# Data files read line by line (extractors/_doc_data.py), not by a markup parser: the Linux
+# kernel's MAINTAINERS is ~800 kB (a 1 MB one reads in 1.4 s and 82 MB), over the markup limit.
+# Known by their file name (ingest.sniff.data_file_kind), as the readers know them.
+LINE_DATA_KINDS = frozenset({"maintainers", "codeowners"})
 
 
 def check_parse_size(snapshot: Snapshot, settings: Settings, what: str = "document") -> None:
     """Refuse a text document over its format's parse limit before any parser sees it
     (DocumentTooLargeError naming its URL and the setting): INGEST_MAX_PARSE_BYTES for HTML,
-    feeds and line-based data files (LINE_DATA_FILES), INGEST_MAX_MARKUP_BYTES for the rest.
+    feeds and line-based data files (LINE_DATA_KINDS), INGEST_MAX_MARKUP_BYTES for the rest.
     A PDF is bounded by INGEST_MAX_BYTES instead."""
     size = len(snapshot.body)
     if size <= min(settings.max_parse_bytes, settings.max_markup_bytes):
@@ -123,17 +123,13 @@ def check_parse_size(snapshot: Snapshot, settings: Settings, what: str = "docume
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
     if fmt == "pdf":
         return
-    if fmt in LARGE_PARSE_FORMATS or what == "feed" or _line_data_file(snapshot, fmt):
+    line_data = data_file_kind(snapshot.url, snapshot.body) in LINE_DATA_KINDS
+    if fmt in LARGE_PARSE_FORMATS or what == "feed" or line_data:
         limit, setting = settings.max_parse_bytes, "INGEST_MAX_PARSE_BYTES"
     else:
         limit, setting = settings.max_markup_bytes, "INGEST_MAX_MARKUP_BYTES"
     if size > limit:
         raise DocumentTooLargeError(snapshot.url, size, limit, what, setting)
-
-
-def _line_data_file(snapshot: Snapshot, fmt: str) -> bool:
-    name = urlsplit(snapshot.url).path.rstrip("/").rsplit("/", 1)[-1]
-    return fmt == "text" and name.removesuffix(".txt") in LINE_DATA_FILES
 
 
 def parse_html(text: str) -> LexborHTMLParser:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Literal
+from urllib.parse import urlsplit
 
 Format = Literal["html", "markdown", "rst", "pdf", "atom", "json", "text"]
 
@@ -47,3 +48,24 @@ def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
     if url.endswith(".rst"):
         return "rst"
     return "text"
+
+
+# Data files known by their upper-case name (and an optional .txt): Kubernetes OWNERS (YAML),
+# GitHub CODEOWNERS and kernel-style MAINTAINERS (read line by line).
+DATA_NAMES = {
+    "owners": "owners",
+    "owners_aliases": "owners",
+    "codeowners": "codeowners",
+    "maintainers": "maintainers",
+}
+
+
+def data_file_kind(url: str, body: bytes) -> str | None:
+    """"owners", "codeowners" or "maintainers" for a data file named so (OWNERS, MAINTAINERS.txt)
+    whose body is not a web page; None otherwise."""
+    printed = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+    stem, _, extension = printed.partition(".")
+    if not (stem.isupper() and extension in ("", "txt")):
+        return None
+    kind = DATA_NAMES.get(stem.lower())
+    return kind if kind and body.lstrip()[:1] != b"<" else None
