@@ -139,6 +139,27 @@ class _Reader:
     def line_no(self, token: Token) -> int | None:
         return self.offset + token.map[0] + 1 if token.map else None
 
+    def _item(
+        self,
+        token: Token,
+        content: str,
+        text: str,
+        links: Links,
+        depth: int,
+        parents: list[str | None],
+    ) -> Item:
+        """A list item of the list being read, under the item that holds it (if any)."""
+        parent = parents[-1] if parents else None
+        return Item(
+            self.quote(token, content),
+            text,
+            links,
+            self.lists,
+            max(depth, 0),
+            parent,
+            self.line_no(token),
+        )
+
     def quote(self, token: Token, content: str) -> str:
         """The source lines of a block, from where its content starts (after a list marker)."""
         lines = self.lines(token)
@@ -182,15 +203,7 @@ class _Reader:
             elif kind == "inline" and item_open and item_open[-1] is None:
                 text, links, _ = inline(token)
                 item_open[-1] = (token, text)
-                yield Item(
-                    self.quote(token, token.content),
-                    text,
-                    links,
-                    self.lists,
-                    max(depth, 0),
-                    parents[-1] if parents else None,
-                    self.line_no(token),
-                )
+                yield self._item(token, token.content, text, links, depth, parents)
             elif kind == "inline" and not item_open and tokens[index - 1].type == "paragraph_open":
                 text, links, _ = inline(token)
                 if text:
@@ -211,15 +224,7 @@ class _Reader:
                 inline_token = parser().parseInline(token.content.strip())[0]
                 text, links, _ = inline(inline_token)
                 item_open[-1] = (token, text)
-                yield Item(
-                    self.quote(token, token.content.strip()),
-                    text,
-                    links,
-                    self.lists,
-                    max(depth, 0),
-                    parents[-1] if parents else None,
-                    self.line_no(token),
-                )
+                yield self._item(token, token.content.strip(), text, links, depth, parents)
             elif kind == "html_block":
                 yield from self._html(token)
             index += 1
