@@ -97,11 +97,12 @@ class Context:
         title = post.title or ""
         self.title_event = event_in(names.mask(title)[0]) or (title or None)
         self.title_project = project_in(title)
-        self.document_project = project_in(" ".join(post.texts()[:200]))  # a role's, printed
+        opening = " ".join(post.texts()[:200])  # the post's first blocks
+        self.document_project = project_in(opening)  # a role's, where it is printed
         self.title_level = level_in(title)
         match = BODY_IN_TITLE.search(title)
         self.title_body = _body_name(match.group("body")) if match else None
-        self.site = site_project(snapshot.url, " ".join(post.texts()[:200]))
+        self.site = site_project(snapshot.url, opening)
         of_body = OF_BODY.search(title)  # "New core maintainers for Foobar": Foobar
         self.title_of_body = _body_name(of_body.group("body")) if of_body else None
         self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
