@@ -127,6 +127,7 @@ class Document:
 # ============================================================================================
 # dispatch
 
+
 def file_name(url: str) -> str:
     path = urlsplit(url).path
     return path.rstrip("/").rsplit("/", 1)[-1].lower()
