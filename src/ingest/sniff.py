@@ -61,8 +61,8 @@ DATA_NAMES = {
 
 
 def data_file_kind(url: str, body: bytes) -> str | None:
-    """"owners", "codeowners" or "maintainers" for a data file named so (OWNERS, MAINTAINERS.txt)
-    whose body is not a web page; None otherwise."""
+    """The kind of a data file named so (OWNERS, MAINTAINERS.txt): "owners", "codeowners" or
+    "maintainers", when its body is not a web page; None otherwise."""
     printed = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
     stem, _, extension = printed.partition(".")
     if not (stem.isupper() and extension in ("", "txt")):
