@@ -392,21 +392,29 @@ def test_a_move_between_two_printed_lists_with_the_same_status_is_changed() -> N
     assert change.kind == "changed" and change.claim["qualifiers"]["section"] == "Release team"
 
 
-def test_a_renamed_heading_with_the_same_members_flags_nothing() -> None:
+def test_a_renamed_heading_is_one_changed_flag_per_person_that_takes_the_new_heading() -> None:
+    """Issue 21: a heading renamed with its members was silence, and the profile kept the old
+    heading for ever; each person's statement is now one `changed` flag whose accept makes the
+    profile say what the page says."""
     ann = gprofile("ann", "Ann Aho", ("maintainers", "maintainer", "current", None))
     bo = gprofile("bo", "Bo Berg", ("maintainers", "maintainer", "current", None))
     page = [gclaim("Ann Aho", "other Maintainers"), gclaim("Bo Berg", "other Maintainers")]
     text = "## Lead\n\n## other Maintainers\n\n- Ann Aho\n- Bo Berg\n"
-    assert gplan([ann, bo], page, page_text=text).changes == []
-    # the page's history saying so is enough too (the old heading still quoted in prose)
+    changes = gplan([ann, bo], page, page_text=text).changes
+    assert sorted((c.profile, c.kind) for c in changes) == [("ann", "changed"), ("bo", "changed")]
+    assert {c.claim["qualifiers"]["section"] for c in changes} == {"other Maintainers"}
+    assert {c.previous["id"] for c in changes} == {"c1"}
+    # the page's history saying so is enough too (the old heading still quoted in prose): no
+    # layout alert for the old heading, still one flag each
     renames = {"maintainers": "other Maintainers"}
     still = text + "\nOur maintainers are listed above.\n"
     result = gplan([ann, bo], page, page_text=still, renames=renames)
-    assert result.changes == [] and result.alerts == []
-    # a status move under the renamed heading is still flagged, once
+    assert [c.kind for c in result.changes] == ["changed", "changed"] and result.alerts == []
+    # a status move under the renamed heading is one flag too, stating both differences
     page[1] = gclaim("Bo Berg", "other Maintainers", status="emeritus")
-    [change] = gplan([ann, bo], page, page_text=text).changes
-    assert change.profile == "bo" and change.kind == "changed"
+    bo_change = next(c for c in gplan([ann, bo], page, page_text=text).changes if c.profile == "bo")
+    assert bo_change.kind == "changed"
+    assert bo_change.claim["qualifiers"]["status"] == "emeritus"
 
 
 def test_a_renamed_area_is_a_change_not_a_rename() -> None:

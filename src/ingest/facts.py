@@ -239,3 +239,23 @@ def is_history(qualifiers: dict[str, Any]) -> bool:
         or qualifiers.get("event") == "left"
         or qualifiers.get("status") == "former"
     )
+
+
+def statement_key(predicate: str, obj: str, qualifiers: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything a statement says, in one comparable value: for a role, its project, level,
+    heading as printed, scope, status (a role without one is current) and the page's own word
+    for it; for other statements, what `proposal_key` compares. Two statements with the same key
+    say the same thing; the convergence check (DESIGN: after accepting every flag from a run of
+    V, the profile states exactly what V states) compares these."""
+    if predicate == "maintainer":
+        q = qualifiers
+        return (
+            predicate,
+            fold(obj),
+            level_of(q) or "",
+            fold(str(q.get("section") or "")),
+            fold(str(q.get("scope") or "")),
+            str(q.get("status") or "current"),
+            fold(str(q.get("role") or "")),
+        )
+    return (predicate, repr(proposal_key(predicate, obj, qualifiers)))

@@ -14,14 +14,21 @@ For one source and one snapshot:
   (`facts.role_family`: "maintainer" in "Maintainers" -> "Emeritus Maintainers", "member" ->
   "emeritus member"), unless both statements name different areas (`scope`: a PyTorch module
   maintainer moving from Distributed to Sparse holds another role);
-- a statement that differs only by its heading flags nothing when that heading was renamed: the
-  page's history says so (`renames`), or the page no longer prints the old heading at all and lists
-  the person in the same role, with the same status, under another one (stateless, so a re-run of
-  the same page agrees);
+- a statement that differs only by its heading, the heading renamed, is one `changed` flag too
+  (issue 21: it used to flag nothing, and the profile kept the old heading for ever);
 - a statement that would be removed although its list is still printed on the page (its heading is
   in `page_text`, no claim was read under it, and it was not renamed) means the extractor could
   not read that list: `plan` returns a layout alert and no removals at all (`diff` keeps only the
   changes).
+
+The invariant every plan keeps, checked before anything is proposed (`converges`): accepting
+every flag leaves the profile stating exactly the page's claims for that person (each once, the
+same fact with no qualifier different) and nothing else the source is authoritative for or
+cited by. Pairing (rename, move) only decides how differences are presented, one `changed`
+instead of `removed` + `added`; a pairing that would break the invariant is dropped for that
+profile, and the plain diff (exact matches, same-fact `changed`, the rest added/removed) is
+proposed instead. Under the layout guard (no removals) the invariant is not claimed: the run says
+so in its alerts, every time.
 Change ids are stable hashes of what the change proposes, so the same change is queued once.
 """
 
@@ -200,28 +207,52 @@ def _diff_profile(
 ) -> tuple[list[Change], list[ProfileClaim]]:
     """The profile's changes, and the statements flagged (or, unguarded, due) for removal."""
 
-    def make(
-        kind: str,
-        claim: Claim | None,
-        prev: ProfileClaim | None,
-        claim_json: dict[str, Any] | None = None,
-    ) -> Change:
+    def make(kind: str, claim: Claim | None, prev: ProfileClaim | None) -> Change:
+        if kind == "removed" and prev is not None:
+            claim_json = _removal_claim(profile, prev, inp)
+        else:
+            claim_json = _claim_json(claim) if claim else None
         return Change(
             id=change_id(profile.id, kind, claim, prev),
             profile=profile.id,
             kind=kind,  # type: ignore[arg-type]
-            claim=claim_json if claim_json is not None else (_claim_json(claim) if claim else None),
+            claim=claim_json,
             previous=prev.to_json() if prev else None,
             source_url=inp.source.url,
             created=inp.now or "",
         )
 
-    out: list[Change] = []
+    out, removable = _propose(profile, cands, inp, urls, page, pair=True)
+    if inp.allow_removals and not converges(profile, cands, out, inp, urls):
+        # a pairing the page cannot prove (one statement taken for another): the plain diff,
+        # whose every flag accepted leaves the profile stating exactly what the page states
+        out, removable = _propose(profile, cands, inp, urls, page, pair=False)
+    return [make(kind, cand, prev) for kind, cand, prev in out], removable
+
+
+Proposal = tuple[str, Claim | None, ProfileClaim | None]  # (kind, candidate, profile statement)
+
+
+def _propose(
+    profile: Profile,
+    cands: list[Claim],
+    inp: DiffInput,
+    urls: set[str],
+    page: PageHeadings,
+    *,
+    pair: bool,
+) -> tuple[list[Proposal], list[ProfileClaim]]:
+    """What to flag for one profile: `changed` for the same fact said differently, and, with
+    `pair`, for a statement the page renamed or moved (one flag instead of removed + added);
+    `added` and `removed` for the rest. Every proposal, accepted, makes the profile state the
+    candidate: a renamed heading is a `changed` flag (the profile takes the new heading), never
+    silence."""
+    out: list[Proposal] = []
     unmatched_prev = list(profile.claims)
     # the same statement first, so a looser match cannot take another claim's statement
     left: list[Claim] = []
     for cand in cands:
-        exact = next((p for p in unmatched_prev if _same(p, cand) and not _diffs(p, cand)), None)
+        exact = next((p for p in unmatched_prev if same_statement(p, cand)), None)
         if exact is None:
             left.append(cand)
         else:
@@ -234,33 +265,71 @@ def _diff_profile(
             unmatched_cands.append(cand)
             continue
         unmatched_prev.remove(match)
-        if _diffs(match, cand) and not only_renamed(match, cand, page):
-            out.append(make("changed", cand, match))
-    removable = [
-        p
-        for p in unmatched_prev
-        if _in_scope(p, profile, inp.source, urls)
-        and not _implied(p, cands)
-        and not _newer(p, inp.document_date)
-    ]
+        if _diffs(match, cand):
+            only_renamed(match, cand, page)  # notes a renamed heading for the layout check
+            out.append(("changed", cand, match))
+    removable = [p for p in unmatched_prev if _removable(p, profile, inp, urls, cands)]
     for cand in unmatched_cands:
-        paired = next(
-            (p for p in removable if renamed(p, cand, inp.renames) or moved(p, cand)), None
-        )
-        if paired is not None and only_renamed(paired, cand, page):
-            removable.remove(paired)  # the same statement under its heading's new name
-        elif paired is not None and inp.allow_removals:
+        paired = None
+        if pair and inp.allow_removals:
+            paired = next(
+                (p for p in removable if renamed(p, cand, inp.renames) or moved(p, cand)), None
+            )
+        if paired is not None:
+            only_renamed(paired, cand, page)
             removable.remove(paired)
-            out.append(make("changed", cand, paired))
+            out.append(("changed", cand, paired))
         else:
-            out.append(make("added", cand, None))
+            out.append(("added", cand, None))
     if inp.allow_removals:
-        for prev in removable:
-            out.append(make("removed", None, prev, _removal_claim(profile, prev, inp)))
-    for change in out:
-        if change.kind == "removed":
-            change.id = change_id(profile.id, "removed", None, _prev_of(change))
+        out.extend(("removed", None, prev) for prev in removable)
     return out, removable
+
+
+def _removable(
+    prev: ProfileClaim, profile: Profile, inp: DiffInput, urls: set[str], cands: list[Claim]
+) -> bool:
+    """A statement this source must state for the profile to keep it: in the source's scope,
+    not implied by another of its claims, not dated after the document."""
+    return (
+        _in_scope(prev, profile, inp.source, urls)
+        and not _implied(prev, cands)
+        and not _newer(prev, inp.document_date)
+    )
+
+
+def converges(
+    profile: Profile,
+    cands: list[Claim],
+    proposals: list[Proposal],
+    inp: DiffInput,
+    urls: set[str],
+) -> bool:
+    """DESIGN's invariant for one profile (pure): with every proposal accepted, the profile
+    states each candidate once (the same fact, no qualifier different) and no other statement
+    this source is authoritative for or that cites it."""
+    touched = {id(prev) for _kind, _cand, prev in proposals if prev is not None}
+    after: list[tuple[ProfileClaim, bool]] = [  # (statement, stated by this source now)
+        (p, False) for p in profile.claims if id(p) not in touched
+    ]
+    for kind, cand, _prev in proposals:
+        if kind != "removed" and cand is not None:
+            stated = ProfileClaim(
+                id="", predicate=cand.predicate, object=cand.object, qualifiers=cand.qualifiers
+            )
+            after.append((stated, True))
+    for cand in cands:
+        hit = next((i for i, (p, _) in enumerate(after) if same_statement(p, cand)), None)
+        if hit is None:
+            return False
+        after.pop(hit)
+    return not any(new or _removable(p, profile, inp, urls, cands) for p, new in after)
+
+
+def same_statement(prev: ProfileClaim, cand: Claim) -> bool:
+    """The profile statement says what the claim says: the same fact, no qualifier different
+    (a statement an editor wrote with less, a scope without its heading, still says it)."""
+    return _same(prev, cand) and not _diffs(prev, cand)
 
 
 def _same(prev: ProfileClaim, cand: Claim) -> bool:

@@ -143,3 +143,26 @@ def detect_renames(old: list[Claim], new: list[Claim], min_overlap: float = 0.5)
             renames[old_section] = best
             fresh.remove(best)
     return renames
+
+
+def drop_explained(old: list[Claim], new: list[Claim], text: str | None, min_ratio: float) -> bool:
+    """Far fewer people than last time, and the page says why: leave out the people it no longer
+    lists who were listed (last time) only under headings or lead-ins the page no longer prints
+    at all (those lists were taken off the page, not lost by the reader, which leaves them
+    printed but unread), and the page no longer lists far fewer people than before. A person
+    listed under no heading, or a document without text, explains nothing."""
+    if not text:
+        return False
+    printed = fold(_TAG.sub(" ", text))
+    before: dict[str, set[str]] = defaultdict(set)
+    for c in old:
+        before[c.subject.github or fold(c.subject.name)].add(
+            fold(str(c.qualifiers.get("section") or ""))
+        )
+    now = {c.subject.github or fold(c.subject.name) for c in new}
+    taken_off = [
+        person
+        for person, sections in before.items()
+        if person not in now and all(s and s not in printed for s in sections)
+    ]
+    return bool(taken_off) and len(now) >= min_ratio * (len(before) - len(taken_off))

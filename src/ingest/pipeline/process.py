@@ -13,6 +13,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from ingest.diff.changes import DiffInput, detect_renames, plan
+from ingest.diff.moves import drop_explained
 from ingest.diff.resolve import Resolver
 from ingest.documents import check_parse_size, looks_like_login
 from ingest.errors import IngestError, ReplayMissError
@@ -224,20 +225,22 @@ def process_claims(
 
     people = len(people_of(found))
     outcome.people = people
+    # the last version of this page (or of the same kind of page seen under another URL, e.g.
+    # the Markdown beside the HTML): its headings renamed since, its people gone since
+    before_sha = previous_sha or store.latest_sha_for_extractor(extractor, source.url)
+    before = store.claims_for(before_sha) if before_sha and before_sha != snapshot.sha256 else []
     if layout_guard:
-        outcome.alerts.extend(
-            layout_alerts(
-                snapshot, people, state.people_count if state else None, settings.layout_min_ratio
-            )
+        alerts = layout_alerts(
+            snapshot, people, state.people_count if state else None, settings.layout_min_ratio
         )
+        if alerts and _only_fewer_people(alerts) and previous_sha and before:
+            page_text = snapshot.text() if _is_text(snapshot) else None
+            if drop_explained(before, found, page_text, settings.layout_min_ratio):
+                alerts = []  # the lists that held them are gone from the page: removals stand
+        outcome.alerts.extend(alerts)
     healthy = not outcome.alerts
 
-    # headings renamed since the last version of this page (or of the same kind of page
-    # seen under another URL, e.g. the Markdown beside the HTML)
-    renames: dict[str, str] = {}
-    before_sha = previous_sha or store.latest_sha_for_extractor(extractor, source.url)
-    if before_sha and before_sha != snapshot.sha256:
-        renames = detect_renames(store.claims_for(before_sha), found)
+    renames: dict[str, str] = detect_renames(before, found) if before else {}
     diffed = plan(
         DiffInput(
             source=source,
@@ -301,6 +304,13 @@ def document_date(snapshot: Snapshot) -> str | None:
     return None
 
 
+def _only_fewer_people(alerts: list[str]) -> bool:
+    return len(alerts) == 1 and FEWER_PEOPLE in alerts[0]
+
+
+FEWER_PEOPLE = "last time; no removals flagged"
+
+
 def layout_alerts(
     snapshot: Snapshot, people: int, before: int | None, min_ratio: float
 ) -> list[str]:
@@ -309,10 +319,7 @@ def layout_alerts(
     if not people:
         alerts.append(f"layout: no list of people found in '{snapshot.url}'; no removals flagged")
     elif before and people < min_ratio * before:
-        alerts.append(
-            f"layout: '{snapshot.url}' lists {people} people, {before} last time; "
-            "no removals flagged"
-        )
+        alerts.append(f"layout: '{snapshot.url}' lists {people} people, {before} {FEWER_PEOPLE}")
     if looks_like_login(snapshot):
         alerts.append(f"layout: '{snapshot.url}' looks like a login page; no removals flagged")
     return alerts
