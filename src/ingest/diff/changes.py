@@ -208,6 +208,7 @@ def _diff_profile(
     """The profile's changes, and the statements flagged (or, unguarded, due) for removal."""
 
     def make(kind: str, claim: Claim | None, prev: ProfileClaim | None) -> Change:
+        claim_json: dict[str, Any] | None
         if kind == "removed" and prev is not None:
             claim_json = _removal_claim(profile, prev, inp)
         else:
