@@ -6,7 +6,7 @@
 and the list items under them in document order, and returns one (level, section, name, handle,
 status) per maintainer entry: the items under "Lead Core Maintainer" / "Core Maintainers", and
 under each h3 of the module and library groups. It is what a straightforward implementation of
-`extractors.pytorch_governance` for this one HTML layout looks like; `main` checks that it finds
+`extractors.governance.pytorch` for this one HTML layout looks like; `main` checks that it finds
 the same people as the real extractor, then times both (ms per page).
 """
 
@@ -93,7 +93,8 @@ def extract_bs4(html: str) -> list[Entry]:
 
 
 def extract_ours(html: bytes) -> list[Entry]:
-    from extractors import _document, pytorch_governance
+    from extractors import document as _document
+    from extractors.governance import pytorch as pytorch_governance
     from ingest.models import Snapshot
 
     _document._RECENT.clear()  # measure the parse too, not the document kept from the last run

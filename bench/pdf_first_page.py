@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from pypdf import PdfReader  # noqa: E402
 
-from extractors.arxiv_pdf import parse_paper  # noqa: E402
+from extractors.papers.pdf import parse_paper  # noqa: E402
 from ingest.errors import ExtractionError  # noqa: E402
 
 

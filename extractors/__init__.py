@@ -1,4 +1,14 @@
-"""Extractors: one module per kind of source. Each is pure: Snapshot in, list[Claim] out.
+"""Extractors: one package per kind of source, the shared layers beneath them. Each extractor
+is pure: Snapshot in, list[Claim] out.
+
+    document/       a page of any format as one model (the readers, the dispatch)
+    people/         who a list item, a row or a sentence names (shared by the two below)
+    governance/     role lists: `governance` (any project), `pytorch_governance` (the PyTorch page)
+    announcements/  `announcement`: role and event news in posts, entries, messages
+    papers/         `arxiv_atom` (arXiv API answers), `arxiv_pdf` (a paper's author block)
+
+Layers: document <- people <- governance, announcements; papers stands alone; this module
+registers the five extractors (tests/test_layers.py checks the imports).
 
 An extractor module defines:
     NAME: str                              e.g. "pytorch_governance"
@@ -22,11 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from extractors.announcements import post as announcement
+from extractors.governance import generic as governance
+from extractors.governance import pytorch as pytorch_governance
+from extractors.papers import atom as arxiv_atom
+from extractors.papers import pdf as arxiv_pdf
 from ingest.errors import NoExtractorError
 from ingest.extraction import AtomReader, Extractor, PaperReader
 from ingest.models import Claim, Snapshot
-
-from . import announcement, arxiv_atom, arxiv_pdf, governance, pytorch_governance
 
 REGISTRY: dict[str, Extractor] = {
     pytorch_governance.NAME: pytorch_governance,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractors import announcement
+from extractors.announcements import post as announcement
 from tests.goldens import GoldenSet
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractors import arxiv_atom
+from extractors.papers import atom as arxiv_atom
 from tests.goldens import GoldenSet
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "atom"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractors import pytorch_governance
+from extractors.governance import pytorch as pytorch_governance
 from tests.goldens import GoldenSet
 
 FIXTURE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "governance"

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from extractors import announcement, choose
+from extractors import choose
+from extractors.announcements import post as announcement
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 from tests.announcement_golden import FIXTURE_DIR, GOLDEN_URLS, golden_path, render, snapshot
@@ -768,7 +769,7 @@ def test_a_body_without_an_owner_gets_the_sites_project() -> None:
 
 
 def test_title_words_around_an_event_name_are_dropped() -> None:
-    from extractors._announce_events import clean_body
+    from extractors.announcements.bodies import clean_body
 
     assert clean_body("2022 LLVM Developers' Meeting Program") == "2022 LLVM Developers' Meeting"
     assert clean_body("Node.js Foundation Elects Board of Directors") == (
@@ -798,7 +799,7 @@ def test_the_project_of_a_maintainer_role_is_read_where_it_is_printed(
 
 
 def test_a_month_is_not_a_project() -> None:
-    from extractors._announce_events import project_in
+    from extractors.announcements.events import project_in
 
     assert project_in("Luca joined the team in April.") is None
     assert project_in("In April the team grew.") is None

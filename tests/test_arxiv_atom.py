@@ -7,7 +7,7 @@ import json
 import pytest
 
 import extractors
-from extractors import arxiv_atom
+from extractors.papers import atom as arxiv_atom
 from ingest.errors import ExtractionError
 from ingest.models import Snapshot
 from tests.arxiv_golden import FIXTURE_DIR, GOLDEN_URLS, golden_path, render, snapshot

@@ -13,10 +13,11 @@ from types import ModuleType
 import pytest
 from pypdf import PdfReader, PdfWriter
 
-from extractors import arxiv_pdf, choose
-from extractors._author_block import organisation_of
-from extractors._emails import expand_emails
-from extractors.arxiv_pdf import PdfReadFailure, extract, extract_with_metadata, parse_paper
+from extractors import choose
+from extractors.papers import pdf as arxiv_pdf
+from extractors.papers.emails import expand_emails
+from extractors.papers.patterns import organisation_of
+from extractors.papers.pdf import PdfReadFailure, extract, extract_with_metadata, parse_paper
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
 from ingest.names import fold

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from extractors import _document
-from extractors._document import Code, Heading, Item, Para, Record, Row, Term
+from extractors import document as _document
+from extractors.document.model import Code, Heading, Item, Para, Record, Row, Term
 from ingest.errors import ExtractionError
 from ingest.models import Snapshot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from extractors._emails import (
+from extractors.papers.emails import (
     EmailGroup,
     assign_emails,
     domain_matches,

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import extractors
-from extractors import governance
+from extractors.governance import generic as governance
 from ingest.diff.changes import DiffInput, diff
 from ingest.diff.resolve import Resolver
 from ingest.errors import RedirectStubError, UnsupportedFormatError

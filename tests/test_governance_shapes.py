@@ -7,7 +7,8 @@ and are scored by `ingest evaluate --governance`."""
 from __future__ import annotations
 
 import extractors
-from extractors import _entries, governance
+from extractors.governance import generic as governance
+from extractors.people import entries as _entries
 from ingest.models import Claim, Snapshot
 
 

@@ -32,8 +32,11 @@ from click.testing import CliRunner
 from selectolax.lexbor import LexborNode
 
 import extractors
-from extractors import _people, announcement, governance, pytorch_governance
-from extractors._labels import Labels
+from extractors.announcements import post as announcement
+from extractors.governance import generic as governance
+from extractors.governance import pytorch as pytorch_governance
+from extractors.people import names as _people
+from extractors.people.labels import Labels
 from ingest import html_nesting
 from ingest.documents import check_parse_size, parse_html, snapshot_from_file
 from ingest.errors import ConfigError, DocumentTooLargeError, StoreError

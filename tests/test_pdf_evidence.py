@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from pypdf import PdfReader
 
-from extractors.arxiv_pdf import extract
+from extractors.papers.pdf import extract
 from ingest.errors import NotPdfError, PdfEvidenceError
 from ingest.models import Snapshot
 from ingest.review.web.app import create_app

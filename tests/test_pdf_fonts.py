@@ -1,4 +1,4 @@
-"""Font metrics give a run's printed width (extractors._pdf_fonts), so columns are told apart."""
+"""Font metrics give a run's printed width (extractors.papers.fonts), so columns are told apart."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from extractors._pdf_fonts import FontWidths
-from extractors._pdf_text import build_lines, page_runs
+from extractors.papers.fonts import FontWidths
+from extractors.papers.text import build_lines, page_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = ROOT / "fixtures" / "arxiv" / "pdf-train"

@@ -1,5 +1,5 @@
-"""An affiliation list printed on a later page (extractors._pdf_later), footnote affiliations
-(extractors._pdf_footnotes) and markers glued to names, on real papers, text and a constructed
+"""An affiliation list printed on a later page (extractors.papers.later), footnote affiliations
+(extractors.papers.footnotes) and markers glued to names, on real papers, text and a constructed
 page."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from extractors._pdf_later import later_affiliations
-from extractors.arxiv_pdf import parse_paper
+from extractors.papers.later import later_affiliations
+from extractors.papers.pdf import parse_paper
 
 ARXIV = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv"
 TRAIN = ARXIV / "pdf-train"

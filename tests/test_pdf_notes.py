@@ -1,13 +1,13 @@
-"""Affiliations printed as "... are with ..." sentences (extractors._pdf_notes)."""
+"""Affiliations printed as "... are with ..." sentences (extractors.papers.notes)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from extractors._author_block import Affiliation, Author
-from extractors._pdf_notes import attach_are_with, attach_parenthesised
-from extractors._pdf_text import Cell, Line, Segment
-from extractors.arxiv_pdf import parse_paper
+from extractors.papers.notes import attach_are_with, attach_parenthesised
+from extractors.papers.pdf import parse_paper
+from extractors.papers.text import Cell, Line, Segment
+from extractors.papers.values import Affiliation, Author
 
 TRAIN = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv" / "pdf-train"
 

@@ -1,12 +1,12 @@
-"""Text tests of the author block reader (extractors._pdf_patterns, extractors._pdf_cells)."""
+"""Text tests of the author block reader (extractors.papers.patterns, extractors.papers.cells)."""
 
 from __future__ import annotations
 
 import pytest
 
-from extractors._pdf_cells import drop_grades, ends_with_country, join_wrapped
-from extractors._pdf_patterns import IGNORE_RE, INLINE_MARKER_RE, fix_accents, is_name_like
-from extractors._pdf_text import Cell, Segment
+from extractors.papers.cells import drop_grades, ends_with_country, join_wrapped
+from extractors.papers.patterns import IGNORE_RE, INLINE_MARKER_RE, fix_accents, is_name_like
+from extractors.papers.text import Cell, Segment
 
 
 @pytest.mark.parametrize("text", ["March 3, 2024", "3 March 2024", "2024-03-03", "Dec. 2019"])

@@ -12,7 +12,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import extractors
-from extractors import pytorch_governance as gov
+from extractors.governance import pytorch as gov
 from ingest.errors import RedirectStubError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 from tests.governance_golden import FIXTURE_DIR, GOLDEN_URLS, golden_path, render, snapshot

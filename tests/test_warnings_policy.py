@@ -11,7 +11,7 @@ DEPRECATED = compile(
 
 
 @pytest.mark.parametrize(
-    "module", ["ingest.fetch.client", "extractors.governance", "flows.nightly"]
+    "module", ["ingest.fetch.client", "extractors.governance.generic", "flows.nightly"]
 )
 def test_a_deprecation_from_our_code_is_an_error(module: str) -> None:
     with pytest.raises(DeprecationWarning, match="old API"):

@@ -7,7 +7,7 @@ written on) and `fixtures/arxiv/gold-train` (40 PDFs of other venues and publish
 and with metadata names, with a table per template (`fixtures/arxiv/templates.json`).
 
 For every gold file (`<stem>.json`: title, authors in printed order, each with `affiliations`
-and `emails`) the PDF named by its `file` field is parsed with `extractors.arxiv_pdf.parse_paper`
+and `emails`) the PDF named by its `file` field is parsed with `extractors.papers.pdf.parse_paper`
 and compared:
 
 - author names: precision / recall / F1 over one-to-one matches. Names match case- and
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from extractors.arxiv_pdf import ParsedPaper, parse_paper
+from extractors.papers.pdf import ParsedPaper, parse_paper
 from ingest.errors import IngestError
 from ingest.names import fold
 

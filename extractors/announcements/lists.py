@@ -1,0 +1,224 @@
+"""Claims from the lists and tables of a post, read by what introduces them.
+
+A list is read when its lead-in (the paragraph or label just before it, the parent item of a
+nested list, else the heading above) says what its people gain or leave: "The new Project
+Directors are:", "the new team leads for infra will be:", "The top five vote-getters are:",
+"**Added new collaborators**:", "Thank you to the outgoing Project Directors", "Program
+Committee:", "Keynotes:", "Quick Talks:", "Julia Community Prize Winners". A list under any other
+lead-in (contributors thanked, sponsors, features) gives nothing.
+
+- talk sections (keynotes, talks, tutorials, panels, posters): "Title - Speaker, Speaker" items
+  give one `keynote` / `speaker` claim per person after the last " - " (role = the section);
+- role lists: each item's person (`_entries.read`: "Name (@handle), Company", "[handle](url) -
+  Name", "Name (Treasurer)", "Name, co-Chair") gets the lead-in's role; a chair in the item makes it
+  a lead; committees of a conference are `organizer` (`program_chair` for a program chair),
+  prizes `award`, everything else `maintainer`; "outgoing", "retiring", "former" lead-ins end it.
+- agenda tables with a Speakers / Presenters / Panelists column: one claim per person named in
+  it, `session` = the Session / Title cell, `date` = the last date line above the table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from extractors.announcements import dates, names
+from extractors.announcements.bodies import clean_body, owned
+from extractors.announcements.events import Context, role_level
+from extractors.announcements.source import Section
+from extractors.document.model import Heading, Item, Para, Row, collapse
+from extractors.people import entries as _entries
+from extractors.people import names as _people
+from ingest.models import Claim
+
+TALK_SECTION = re.compile(
+    r"^\W*(?P<kind>keynotes?|(?:student\s+)?technical\s+talks?|talks?|tutorials?|panels?|"
+    r"posters?|lightning\s+talks?|quick\s+talks?|sessions?|presentations?)\b",
+    re.I,
+)
+TALK_WORD = re.compile(r"\b(?:keynotes?|talks?|speakers?|presentations?|tutorials?)\b", re.I)
+ROLE_CUE = re.compile(
+    r"\b(?:new(?:ly)?|elected|re-elected|winners?|vote-getters|added|welcome|joined|joining|"
+    r"outgoing|retiring|former|stepping\s+down|appointed|will\s+be|are:|is:|announce)\b",
+    re.I,
+)
+COMMITTEE = re.compile(
+    r"\b(?P<body>(?:[\w&'’-]+\s+){0,3}?(?:committee|council|board(?:\s+of\s+directors)?|"
+    r"directors?|team\s+leads?|leads?|collaborators?|committers?|maintainers?|pmc|tsc|members?))\b",
+    re.I,
+)
+THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?)\b", re.I)
+PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
+ENDED = re.compile(r"\b(?:outgoing|retiring|former|emeritus|stepping\s+down|departing)\b", re.I)
+CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
+                                  r"committee\b", re.I)  # fmt: skip
+ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
+TITLE_BODY = re.compile(r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Council|Committee|Board|PMC|TSC))")
+SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*")
+CHAIR = re.compile(r"\bchair\b", re.I)
+TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
+                        "presenters": "speaker", "panelist": "panelist",
+                        "panelists": "panelist"}  # fmt: skip
+TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "title", "topic"})
+
+
+def list_claims(section: Section, context: Context) -> Iterator[Claim]:
+    lead: str | None = None
+    heading: str | None = None
+    current_list: int | None = None
+    label: str | None = None
+    date_line: str | None = None
+    header: Row | None = None
+    for number, block in enumerate(section.blocks, start=1):
+        if isinstance(block, Heading):
+            heading, lead = block.text, None
+            continue
+        if isinstance(block, Para):
+            lead = block.text
+            date_line = dates.standalone_date(block.text) or date_line
+            continue
+        if isinstance(block, Row):
+            if block.header:
+                header = block
+            elif header is not None:
+                yield from _row_claims(block, header, context, date_line, section)
+            continue
+        if not isinstance(block, Item):
+            continue
+        if block.list_no != current_list:
+            current_list = block.list_no
+            label = lead if lead is not None else heading
+        own_label = block.parent if block.depth and block.parent else label
+        yield from _item_claims(block, own_label, heading, context, section, number)
+
+
+def _item_claims(item: Item, label: str | None, heading: str | None, context: Context,
+                 section: Section, number: int) -> Iterator[Claim]:  # fmt: skip
+    label = collapse(label or "")
+    locator = f"{section.prefix}item {number}" if item.line is None else f"line {item.line}"
+    when = section.date
+    talk = TALK_SECTION.match(label) or TALK_SECTION.match(heading or "")
+    if talk and not TALK_SECTION.match(label) and label and not TALK_WORD.search(label):
+        talk = None
+    if talk:
+        kind = talk.group("kind").lower()
+        predicate = "keynote" if kind.startswith("keynote") else "speaker"
+        role = _singular(label.split(":")[0].split("(")[0].strip() or kind)
+        event = clean_body(context.title_event) or ""
+        for person in _speakers(item):
+            qualifiers = {"role": role, "date": when}
+            yield context.claim(person, predicate, event, qualifiers, locator, item.quote)
+        return
+    cue_text = f"{label} {heading or ''}" if not ROLE_CUE.search(label) else label
+    committee = CONFERENCE_COMMITTEE.search(cue_text)
+    prize = PRIZE.search(cue_text) and (heading and PRIZE.search(heading) or PRIZE.search(label))
+    body = COMMITTEE.search(label)
+    if not (committee or prize or (body and (ROLE_CUE.search(label) or context.title_is_news))
+            or (ELECTION.search(label) and context.title_is_news)):  # fmt: skip
+        return
+    status = "emeritus" if ENDED.search(label) else "current"
+    thanked = THANKS.search(label) and not (ROLE_CUE.search(label) or committee or prize)
+    if thanked and status == "current":
+        return  # "Thanks to our maintainers:", "Sponsors": people thanked hold no new role
+    for entry in _item_people(item):
+        person = names.Person(entry.name, entry.github)
+        titles = " ".join(entry.titles)
+        extra = _item_role(item.text, entry.name)
+        if prize:
+            role = collapse(f"{heading or label}")
+            award: dict[str, Any] = {"role": role, "date": when}
+            yield context.claim(person, "award", clean_body(role) or role, award, locator,
+                                item.quote)  # fmt: skip
+            continue
+        if committee:
+            chair = CHAIR.search(extra or "") or CHAIR.search(titles)
+            program = re.search(r"program", committee.group(0), re.I)
+            predicate = "program_chair" if chair and program else "organizer"
+            role = collapse(f"{committee.group(0)}: {extra}" if extra else committee.group(0))
+            level = "lead" if chair else "member"
+            qualifiers = {"role": role, "level": level, "date": when}
+            yield context.claim(person, predicate, clean_body(context.title_event) or role,
+                                qualifiers, locator, item.quote)  # fmt: skip
+            continue
+        role = collapse(body.group("body")) if body else (context.title_body or "member")
+        if ELECTION.search(label) and context.title_body:
+            role = f"{context.title_body} member"
+        if extra or titles:
+            role = f"{role} ({extra or titles})"
+        qualifiers = {"role": role, "level": role_level(extra or titles or role),
+                      "status": status, "date": when}  # fmt: skip
+        found = context.title_body or context.title_project or context.title_event
+        obj = owned(clean_body(found), context.site) or role
+        yield context.claim(person, "maintainer", obj, qualifiers, locator, item.quote)
+
+
+def _item_people(item: Item) -> list[_entries.Entry]:
+    """Who an item names: as role lists print people, else the name it starts with."""
+    found = [
+        e
+        for e in _entries.read(item.text, item.links)
+        if _people.looks_like_name(e.name) or e.github
+    ]
+    if found:
+        return found
+    masked, people, _ = names.mask(item.text, item.links)
+    if people and masked.startswith(names.PERSON_MARK):
+        return [_entries.Entry(name=people[0].name, github=people[0].github)]
+    return []
+
+
+def _item_role(text: str, name: str) -> str | None:
+    """The title printed with the name: "Name (Treasurer)", "Name, co-Chair"."""
+    rest = text.split(name, 1)[1] if name in text else ""
+    paren = re.match(r"\s*\(([^()]{1,40})\)", rest)
+    if (
+        paren
+        and re.search(r"[A-Z]", paren.group(1))
+        and not re.search(r"\bfor\b|@", paren.group(1))
+    ):
+        return paren.group(1)
+    comma = re.match(r"\s*,\s*([^,;.]{2,60})", rest)
+    if comma:
+        words = re.sub(r"\s*\b(?:Twitter|GitHub|LinkedIn|Website)\b.*$", "", comma.group(1))
+        return words.strip() or None
+    return None
+
+
+def _speakers(item: Item) -> list[names.Person]:
+    parts = SPEAKER_SPLIT.split(item.text)
+    if len(parts) >= 2:
+        tail = parts[-1]
+        found = []
+        for piece in re.split(r",\s*|\s+and\s+|\s*&\s*", tail):
+            piece = collapse(piece).strip(" .")
+            if piece and _people.looks_like_name(piece):
+                found.append(names.Person(piece))
+        return found
+    entries = _entries.read(item.text, item.links)
+    return [names.Person(e.name, e.github) for e in entries[:1] if _people.looks_like_name(e.name)]
+
+
+def _singular(text: str) -> str:
+    text = collapse(text)
+    return text[:-1] if text.lower().endswith("s") and not text.lower().endswith("ss") else text
+
+
+def _row_claims(row: Row, header: Row, context: Context, date_line: str | None,
+                section: Section) -> Iterator[Claim]:  # fmt: skip
+    titles = [c.text.strip().lower() for c in header.cells]
+    people_column = next((i for i, t in enumerate(titles) if t in TABLE_PEOPLE_COLUMNS), None)
+    if people_column is None or people_column >= len(row.cells) or not context.post.title:
+        return
+    session_column = next((i for i, t in enumerate(titles) if t in TABLE_SESSION_COLUMNS), None)
+    session = (
+        row.cells[session_column].text
+        if session_column is not None and session_column < len(row.cells)
+        else None
+    )
+    _, people, _ = names.mask(row.cells[people_column].text)
+    locator = f"line {row.line}, table column '{header.cells[people_column].text.strip()}'"
+    for person in people:
+        qualifiers = {"date": date_line, "session": session}
+        yield context.claim(names.Person(person.name), TABLE_PEOPLE_COLUMNS[titles[people_column]],
+                            context.post.title, qualifiers, locator, row.quote)  # fmt: skip

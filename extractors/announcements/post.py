@@ -1,0 +1,142 @@
+"""Announcements (blog posts, Discourse topics, PEPs, READMEs) -> dated role and event claims.
+
+The post is read through the shared document layer (`_announce_source`: front matter of any
+kind, Discourse JSON and crawler HTML, HTML meta dates), then every block is read twice: its
+sentences (`_announce_events`: who joins, leaves, is elected, speaks, chairs) and, for lists and
+tables, what their lead-in says of the people listed (`_announce_lists`). Dates: a date the
+sentence prints beats the post's (`_announce_dates`). The same claim (subject, predicate, object,
+qualifiers) is given once, first occurrence; a person given the same role and event twice (a
+sentence and a list naming them) once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from extractors.announcements import events, lists, source
+from extractors.document.model import Heading, Item, Para, Row, Term, collapse
+from ingest.errors import ExtractionError, UnsupportedFormatError
+from ingest.models import Claim, Snapshot
+
+NAME = "announcement"
+VERSION = 4  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed
+TAG = f"{NAME}/{VERSION}"
+
+# --- which URLs are announcements -----------------------------------------------------------
+URL_PATTERNS = (
+    re.compile(r"^https?://[^/?#]+/(?:[^?#]*/)?(?:blog|posts|news|announcements?)/[^?#]+", re.I),
+    re.compile(r"^https?://blog\.[^/?#]+/[^?#]+", re.IGNORECASE),
+    re.compile(r"^https?://(?:dev-)?discuss\.[^/?#]+/t/[^?#]+", re.IGNORECASE),
+    re.compile(
+        r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?"
+        r"(?:/README[^/]*\.md|/_posts/[^/?#]+\.md|/(?:blog|news|announcements?|events?|workshops?)"
+        r"/[^?#]+\.md)(?:[?#].*)?$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^https?://raw\.githubusercontent\.com/[^?#]*?(?:/README[^/]*\.md|/_posts/[^/?#]+\.md)$",
+        re.IGNORECASE,
+    ),
+)
+NOT_ANNOUNCEMENTS = re.compile(r"persons_of_interest|governance\.(?:rst|md|html)", re.IGNORECASE)
+REPOSITORY_FILE = re.compile(
+    r"^https?://(?:(?:www\.)?github\.com/[^/]+/[^/]+/(?:blob|raw)/|raw\.githubusercontent\.com/|"
+    r"gitlab\.com/.+/-/(?:blob|raw)/)",
+    re.IGNORECASE,
+)
+# a title that says the document reports role news, whatever its URL (a PEP of election results)
+NEWS_TITLE = re.compile(
+    r"\b(?:election|elections|elects|results|announcing|announcement|welcom\w*|joins|"
+    r"new\s+members?|stepping\s+down|leadership\s+change|membership\s+changes)\b",
+    re.IGNORECASE,
+)
+
+
+def matches(url: str, snapshot: Snapshot | None) -> bool:
+    """Blog, Discourse topic and GitHub announcement URLs; with a snapshot, post-like content."""
+    if snapshot is None:
+        return not NOT_ANNOUNCEMENTS.search(url) and any(p.match(url) for p in URL_PATTERNS)
+    try:
+        post = source.read(snapshot)
+    except ExtractionError:
+        return False
+    has_blocks = any(s.blocks for s in post.sections)
+    return post.declared and (post.title is not None or has_blocks)
+
+
+def titled_as_news(url: str, snapshot: Snapshot) -> bool:
+    """A published page whose title reports role news ("2026 Term Steering Council election"),
+    whatever its URL: election results are news. The same file read in its repository (a GitHub
+    blob or raw URL) stays a document of record, for the governance reader."""
+    if REPOSITORY_FILE.match(url) or NOT_ANNOUNCEMENTS.search(url):
+        return False
+    try:  # the title first, from the document the governance reader would parse anyway
+        if not NEWS_TITLE.search(source.title_of(snapshot) or ""):
+            return False
+        post = source.read(snapshot)
+    except ExtractionError:
+        return False
+    return post.date is not None and bool(NEWS_TITLE.search(post.title or ""))
+
+
+def extract(snapshot: Snapshot) -> list[Claim]:
+    """Role and event claims of every sentence, list item and agenda row, in document order."""
+    return list(iter_claims(snapshot))
+
+
+def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
+    try:
+        post = source.read(snapshot)
+    except UnsupportedFormatError:
+        raise
+    context = events.Context(post, snapshot, TAG)
+    seen: set[str] = set()
+    people_roles: set[tuple[str, str, str, str]] = set()
+    for claim in _all_claims(post, context):
+        key = json.dumps(
+            [claim.subject.name, claim.predicate, claim.object, claim.qualifiers], sort_keys=True
+        )
+        who = (claim.subject.github or claim.subject.name).lower()
+        role = str(claim.qualifiers.get("role") or claim.qualifiers.get("level") or "")
+        fact = (who, claim.predicate, role.lower(), str(claim.qualifiers.get("status", "")))
+        if key in seen or (role and fact in people_roles):
+            continue
+        seen.add(key)
+        people_roles.add(fact)
+        yield claim
+
+
+def _all_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
+    for section in post.sections:
+        counts: dict[str, int] = {}
+        for block in section.blocks:
+            kind, text, quote, links = _readable(block)
+            if kind is None:
+                continue
+            counts[kind] = counts.get(kind, 0) + 1
+            line = getattr(block, "line", None)
+            locator = (
+                f"line {line}" if line is not None else f"{section.prefix}{kind} {counts[kind]}"
+            )
+            for sentence in events.sentences(quote, text, links, locator, section.date):
+                yield from events.sentence_claims(sentence, context)
+        yield from lists.list_claims(section, context)
+    if post.title:  # last: a body sentence carries the links a title lacks
+        for sentence in events.sentences(post.title, post.title, (), "title", post.date):
+            yield from events.sentence_claims(sentence, context)
+
+
+def _readable(block: object) -> tuple[str | None, str, str, tuple[tuple[str, str], ...]]:
+    if isinstance(block, Para):
+        return "paragraph", block.text, block.quote, block.links
+    if isinstance(block, Item):
+        return "item", block.text, block.quote, block.links
+    if isinstance(block, Term):
+        return "term", f"{block.term}: {block.text}", block.quote, block.links
+    if isinstance(block, Heading):
+        return "heading", block.text, block.text, ()
+    if isinstance(block, Row):
+        return None, "", "", ()
+    return None, collapse(""), "", ()

@@ -1,0 +1,92 @@
+"""Documents: a page of any format read into one model (`model`), one reader per format.
+
+    model      the blocks (Heading, Item, Row, Para, Code, Term, Record) and text helpers;
+               it knows no reader
+    html       HTML (selectolax)           markdown   Markdown (markdown-it-py)
+    rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
+    feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
+
+This module is the dispatch: `format_of(snapshot)` says which reader, `parse(snapshot)` reads it
+(the readers are imported when first needed). May import: `ingest` (models, errors, sniff) and
+its own modules; nothing else of `extractors` (tests/test_layers.py).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from extractors.document.model import Document, decode
+from ingest.errors import ExtractionError, UnsupportedFormatError
+from ingest.models import Snapshot
+from ingest.sniff import data_file_kind, sniff_format
+
+
+def file_name(url: str) -> str:
+    path = urlsplit(url).path
+    return path.rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+def format_of(snapshot: Snapshot) -> str:
+    """The format to read: data files by their name (OWNERS, .toml, ...) or shape, else sniffed."""
+    kind = data_file_kind(snapshot.url, snapshot.body)  # OWNERS, MAINTAINERS (not a web page)
+    if kind:
+        return kind
+    name = file_name(snapshot.url)
+    if name.endswith((".yaml", ".yml")):
+        return "yaml"
+    if name.endswith(".toml"):
+        return "toml"
+    fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
+    if fmt == "text":
+        from extractors.document import data as _doc_data
+
+        return _doc_data.sniff(decode(snapshot.body)) or fmt
+    return fmt
+
+
+_RECENT: dict[tuple[str, str, str, bool], Document] = {}  # the last document parsed
+RECENT_MAX_BYTES = 8 << 20  # larger bodies are parsed each time they are asked for
+
+
+def parse(snapshot: Snapshot, fmt: str | None = None, *, lists_only: bool = False) -> Document:
+    """The snapshot as a Document; UnsupportedFormatError for PDF, feeds and JSON.
+
+    Choosing an extractor and running it both read the document: the last one parsed is kept
+    (documents are not changed by their readers), so a page is parsed once for both.
+
+    `lists_only`: only headings and list items are wanted (the PyTorch page's reader); an HTML
+    page is then walked for those alone."""
+    fmt = fmt or format_of(snapshot)
+    lists_only = lists_only and fmt == "html"
+    key = (snapshot.sha256, snapshot.url, fmt, lists_only)
+    if key in _RECENT:
+        return _RECENT[key]
+    document = _parse(snapshot, fmt, lists_only)
+    _RECENT.clear()
+    if len(snapshot.body) <= RECENT_MAX_BYTES:
+        _RECENT[key] = document
+    return document
+
+
+def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
+    text = decode(snapshot.body)
+    if fmt == "html":
+        from extractors.document import html as _doc_html
+
+        return _doc_html.document(text, snapshot.url, lists_only=lists_only)
+    if fmt in ("markdown", "text"):
+        from extractors.document import markdown as _doc_markdown
+
+        return _doc_markdown.document(text)
+    if fmt == "rst":
+        from extractors.document import rst as _doc_rst
+
+        return _doc_rst.document(text)
+    if fmt in ("yaml", "toml", "owners", "codeowners", "maintainers"):
+        from extractors.document import data as _doc_data
+
+        try:
+            return _doc_data.document(text, fmt)
+        except _doc_data.Malformed as exc:
+            raise ExtractionError(snapshot.url, str(exc)) from None
+    raise UnsupportedFormatError(snapshot.url, f"{fmt} is not a page format (it has no blocks)")

@@ -1,0 +1,252 @@
+"""Data files -> Document: YAML and TOML member files, OWNERS, CODEOWNERS, MAINTAINERS.
+
+- YAML (PyYAML's node tree, which keeps line positions): a key holding a list or a mapping is a
+  `Heading` (its depth is the level); each list entry is a `Record` (a scalar entry's comment on
+  its line is kept: Kubernetes OWNERS print names and e-mails there);
+- TOML (tomllib): the same shape; arrays of tables (`[[roles]]`) are also kept in
+  `Document.tables` so an entry can point into them (`roles = ["council-rep-compiler"]`);
+- CODEOWNERS: each rule is a `Heading` (the path pattern) with one `Item` per owner; comments are
+  not read (their `@global-owner1` is GitHub's template);
+- MAINTAINERS (the Linux kernel's format): a section title is a `Heading`, each `M:` line an
+  `Item`; the indented format description at the top ("M: Maintainer's Full Name") is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from extractors.document.model import Block, Document, Heading, Item, Para, Record, collapse
+
+CODEOWNERS_RULE = re.compile(r"^(?P<pattern>[^\s#]\S*)(?P<owners>(?:\s+@?[\w./-]+@?[\w.-]*)+)\s*$")
+MAINTAINERS_FIELD = re.compile(r"^(?P<tag>[A-Z]):\s*(?P<value>.*)$")
+TOML_TABLE = re.compile(r"^\s*\[\[?[\w.\"' -]+\]\]?\s*$", re.MULTILINE)
+YAML_KEY = re.compile(r"^[\w.-]+:\s*(?:#.*)?$", re.MULTILINE)
+
+
+class Malformed(ValueError):
+    """A data file its parser rejects (the message names the line)."""
+
+
+def sniff(text: str) -> str | None:
+    """The data format of a text the format sniffer called plain text, if it is one."""
+    lines = [line for line in text.splitlines()[:400] if line.strip()]
+    if sum(bool(MAINTAINERS_FIELD.match(line)) for line in lines) >= 2:
+        return "maintainers"
+    rules = [ln for ln in lines if not ln.lstrip().startswith("#")]
+    if rules and sum(bool(CODEOWNERS_RULE.match(ln)) and "@" in ln for ln in rules) >= max(
+        1, len(rules) // 2
+    ):
+        return "codeowners"
+    if TOML_TABLE.search(text):
+        return "toml"
+    if YAML_KEY.search(text) or text.lstrip().startswith("- "):
+        return "yaml"
+    return None
+
+
+def document(text: str, fmt: str) -> Document:
+    if fmt in ("yaml", "owners"):
+        return _yaml(text, fmt)
+    if fmt == "toml":
+        return _toml(text)
+    if fmt == "codeowners":
+        return Document(None, list(_codeowners(text)), fmt)
+    return Document(None, list(_maintainers(text)), "maintainers")
+
+
+# ============================================================================================
+# YAML
+
+
+def _yaml(text: str, fmt: str) -> Document:
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise Malformed(f"not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    lines = text.splitlines()
+    blocks: list[Block] = []
+    if root is not None:
+        blocks.extend(_YamlWalk(lines).walk(root))
+    return Document(None, blocks, fmt)
+
+
+class _YamlWalk:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.records = 0
+
+    def walk(self, root: Any) -> Iterator[Block]:
+        import yaml
+
+        stack: list[tuple[Any, tuple[str, ...]]] = [(root, ())]
+        while stack:
+            node, path = stack.pop()
+            if isinstance(node, yaml.MappingNode):
+                nested = []
+                for key, value in node.value:
+                    if isinstance(value, yaml.SequenceNode | yaml.MappingNode) and isinstance(
+                        key, yaml.ScalarNode
+                    ):
+                        nested.append((key, value))
+                for key, value in reversed(nested):  # popped in order: heading, then its value
+                    stack.append((value, (*path, str(key.value))))
+                    stack.append((("heading", key, len(path) + 1), path))
+            elif isinstance(node, tuple) and node[0] == "heading":
+                _, key, level = node
+                yield Heading(level, str(key.value), key.start_mark.line + 1)
+            elif isinstance(node, yaml.SequenceNode):
+                for entry in node.value:
+                    record = self._record(entry, path)
+                    if record is not None:
+                        yield record
+
+    def _record(self, node: Any, path: tuple[str, ...]) -> Record | None:
+        import yaml
+
+        line = node.start_mark.line
+        source = self.lines[line] if line < len(self.lines) else ""
+        fields: dict[str, Any]
+        if isinstance(node, yaml.ScalarNode):
+            fields = {"value": node.value}
+            end = node.end_mark.line
+        elif isinstance(node, yaml.MappingNode):
+            fields = {}
+            for key, value in node.value:
+                if isinstance(value, yaml.ScalarNode):
+                    fields[str(key.value)] = _scalar(value)
+                elif isinstance(value, yaml.SequenceNode):
+                    fields[str(key.value)] = [
+                        v.value for v in value.value if isinstance(v, yaml.ScalarNode)
+                    ]
+            end = node.end_mark.line
+        else:
+            return None
+        comment = None
+        if "#" in source:
+            comment = source.split("#", 1)[1].strip() or None
+        quote = "\n".join(self.lines[line : max(end, line + 1)]).strip()
+        self.records += 1
+        return Record(quote, path, fields, comment, self.records, line + 1)
+
+
+def _scalar(node: Any) -> Any:
+    if node.tag.endswith(":null") or node.value in ("", "~", "null", "Null", "NULL"):
+        return None
+    return node.value
+
+
+# ============================================================================================
+# TOML
+
+
+def _toml(text: str) -> Document:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise Malformed(f"not valid TOML: {exc}") from None
+    lines = text.splitlines()
+    walk = _TomlWalk(lines)
+    blocks = list(walk.walk(data, ()))
+    tables = {
+        key: [v for v in value if isinstance(v, dict)]
+        for key, value in data.items()
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
+    }
+    return Document(None, blocks, "toml", tables=tables)
+
+
+class _TomlWalk:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.cursor = 0
+        self.records = 0
+
+    def walk(self, data: dict[str, Any], path: tuple[str, ...]) -> Iterator[Block]:
+        for key, value in data.items():
+            if isinstance(value, dict):
+                yield Heading(len(path) + 1, key, self._seek(f"[{'.'.join((*path, key))}]"))
+                yield from self.walk(value, (*path, key))
+            elif isinstance(value, list) and value:
+                yield Heading(len(path) + 1, key, self._seek(key))
+                for entry in value:
+                    fields = entry if isinstance(entry, dict) else {"value": entry}
+                    if not all(isinstance(v, str | int | float | bool | list) or v is None
+                               for v in fields.values()):  # fmt: skip
+                        continue
+                    first = next((v for v in fields.values() if isinstance(v, str)), None)
+                    line = self._seek(f'"{first}"') if first else None
+                    quote = self.lines[line - 1].strip() if line else str(entry)
+                    if first and len(quote) > 200:
+                        quote = f'"{first}"'
+                    self.records += 1
+                    yield Record(quote, (*path, key), dict(fields), None, self.records, line)
+
+    def _seek(self, needle: str) -> int | None:
+        for index in range(self.cursor, len(self.lines)):
+            if needle in self.lines[index]:
+                self.cursor = index
+                return index + 1
+        return None
+
+
+# ============================================================================================
+# CODEOWNERS and MAINTAINERS
+
+
+def _codeowners(text: str) -> Iterator[Block]:
+    list_no = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.split(" #", 1)[0].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        parts = stripped.split()
+        if len(parts) < 2:
+            continue
+        list_no += 1
+        yield Heading(1, parts[0], number)
+        for owner in parts[1:]:
+            yield Item(owner, owner, (), list_no, 0, None, number)
+
+
+def _maintainers(text: str) -> Iterator[Block]:
+    lines = text.splitlines()
+    list_no = 0
+    index = 0
+    para: list[str] = []
+    while index < len(lines):
+        line = lines[index]
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if line.strip() and not line[:1].isspace() and not MAINTAINERS_FIELD.match(line):
+            if MAINTAINERS_FIELD.match(following):  # a section title
+                if para:
+                    yield Para("\n".join(para), collapse(" ".join(para)), ())
+                    para = []
+                list_no += 1
+                yield Heading(2, line.strip(), index + 1)
+                index += 1
+                while index < len(lines) and MAINTAINERS_FIELD.match(lines[index]):
+                    field = MAINTAINERS_FIELD.match(lines[index])
+                    if field and field.group("tag") == "M":
+                        value = field.group("value").strip()
+                        yield Item(value, value, (), list_no, 0, None, index + 1)
+                    index += 1
+                continue
+            if set(following.strip()) <= set("=-") and following.strip():
+                yield Heading(1, line.strip(), index + 1)
+                index += 2
+                continue
+            para.append(line)
+        elif not line.strip() and para:
+            yield Para("\n".join(para), collapse(" ".join(para)), ())
+            para = []
+        index += 1
+    if para:
+        yield Para("\n".join(para), collapse(" ".join(para)), ())

@@ -1,0 +1,344 @@
+"""HTML -> Document (selectolax, through `ingest.documents.parse_html`, which bounds nesting).
+
+The page's content element is read (a Sphinx/PyData article, `main`, `[role=main]`, `#content`,
+else the body), without scripts, styles, navigation, headers, footers, asides and forms, and
+without the permalink marks Sphinx puts in headings. Walks are iterative: a hostile page nested
+deep does not reach Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from extractors.document.model import (
+    Block,
+    Cell,
+    Code,
+    Document,
+    Heading,
+    Item,
+    Links,
+    Para,
+    Row,
+    Term,
+    collapse,
+)
+from ingest.documents import parse_html
+from ingest.errors import RedirectStubError
+from ingest.redirects import stub_target_in
+
+CONTENT_ROOTS = (
+    "article.bd-article",
+    "article[itemprop='articleBody']",
+    "div[itemprop='articleBody']",
+    "div[role='main']",
+    "main",
+    "article",
+    "#maincontent",
+    "#main-content",
+    "#content",
+    "body",
+)
+DROPPED_TAGS = ["script", "style", "template", "noscript"]
+HEADERLINK = "a.headerlink"
+HEADING_ANCHORS = "h1 a[href^='#'], h2 a[href^='#'], h3 a[href^='#'], h4 a[href^='#']"
+HEADERLINK_MARKS = frozenset({"¶", "#", "§", "🔗"})
+SKIPPED_SUBTREES = frozenset({"nav", "footer", "header", "aside", "form", "svg", "button"})
+HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+LIST_TAGS = frozenset({"ul", "ol"})
+INLINE_TAGS = frozenset({"a", "b", "i", "em", "strong", "span", "u", "small", "code", "sub", "sup"})
+CELL_TAGS = frozenset({"td", "th"})
+CARD_PARTS = frozenset({"p", "div", "h4", "h5", "h6"})  # what a person card is made of
+CARD_MAX_BLOCKS = 4
+CARD_MAX_CHARS = 160
+BLOCK_TAGS = frozenset({"p", "div", "section", "pre", "table", "ul", "ol", "dl", "blockquote"})
+
+
+def document(text: str, url: str, *, lists_only: bool = False) -> Document:
+    tree = parse_html(text)
+    if "<" in text[:2048]:
+        target = stub_target_in(tree, url)
+        if target:
+            raise RedirectStubError(url, target)
+    return from_tree(tree, lists_only=lists_only)
+
+
+def from_tree(
+    tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS, *, lists_only: bool = False
+) -> Document:
+    node = tree.css_first("head title")
+    title = collapse(node.text(deep=True)) if node is not None else None
+    meta = {}
+    for tag in tree.css("head meta[property], head meta[name]"):
+        key = tag.attributes.get("property") or tag.attributes.get("name") or ""
+        value = tag.attributes.get("content")
+        if key and value and key not in meta:
+            meta[key] = value
+    root = prepared_root(tree, roots)
+    blocks = list(Walk(lists_only).blocks(root)) if root is not None else []
+    return Document(title or None, blocks, "html", meta)
+
+
+def content_root(
+    tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS
+) -> LexborNode | None:
+    """The first element a selector finds (the main content before the whole page)."""
+    return next((n for n in (tree.css_first(s) for s in roots) if n is not None), tree.root)
+
+
+def prepared_root(
+    tree: LexborHTMLParser, roots: tuple[str, ...] = CONTENT_ROOTS
+) -> LexborNode | None:
+    """The page's content element with scripts, styles and heading permalinks removed."""
+    root = content_root(tree, roots)
+    if root is None:
+        return None
+    root.strip_tags(DROPPED_TAGS)
+    for anchor in root.css(HEADERLINK):
+        anchor.decompose()
+    for anchor in root.css(HEADING_ANCHORS):
+        if anchor.text(deep=True).strip() in HEADERLINK_MARKS:
+            anchor.decompose()
+    return root
+
+
+def node_text(node: LexborNode, separator: str = "") -> str:
+    return collapse(node.text(deep=True, separator=separator))
+
+
+def links_of(node: LexborNode) -> Links:
+    """The `a[href]` descendants in document order (one walk, not a CSS query)."""
+    found = []
+    for a in node.traverse(include_text=False):
+        if a.tag == "a":
+            attributes = a.attributes
+            href = attributes.get("href")
+            if href is not None:
+                found.append((collapse(a.text(deep=True, separator="")), href or ""))
+    return tuple(found)
+
+
+class Walk:
+    """The blocks of a subtree, in document order; `lists_only`: headings and list items alone
+    (tables, paragraphs and cards are not built)."""
+
+    def __init__(self, lists_only: bool = False) -> None:
+        self.lists = 0
+        self.tables = 0
+        self.lists_only = lists_only
+
+    def blocks(self, root: LexborNode) -> Iterator[Block]:
+        stack: list[LexborNode | list[Item]] = list(reversed(self._inside(root)))
+        while stack:  # document order, without recursion (hostile nesting depth)
+            node = stack.pop()
+            if isinstance(node, list):  # lines broken by <br> between the blocks: a list
+                yield from node
+                continue
+            tag = (node.tag or "").lower()
+            if tag in SKIPPED_SUBTREES:
+                continue
+            if tag in HEADING_TAGS:
+                text = node_text(node)
+                if text:
+                    yield Heading(HEADING_TAGS[tag], text)
+            elif tag in LIST_TAGS:
+                self.lists += 1
+                yield from self._list(node, self.lists)
+            elif self.lists_only:
+                stack.extend(reversed(list(node.iter(include_text=False))))
+            elif tag == "dl":
+                self.lists += 1
+                yield from self._terms(node, self.lists)
+            elif tag == "table":
+                self.tables += 1
+                yield from self._rows(node, self.tables)
+            elif tag == "pre":
+                raw = node.text(deep=True)
+                lines = tuple(line for line in raw.splitlines() if line.strip())
+                if lines:
+                    yield Code(collapse(raw), lines)
+            elif tag == "p" or (tag in ("div", "section", "blockquote") and _is_leaf(node)):
+                text = node_text(node) if tag == "p" else _card_text(node)
+                if text:
+                    yield Para(text, text, links_of(node))
+                # blocks inside a paragraph (a <pre> the parser left in it) are read too
+                stack.extend(reversed([c for c in node.iter(include_text=False) if c.tag == "pre"]))
+            else:
+                stack.extend(reversed(self._inside(node)))
+
+    def _inside(self, node: LexborNode) -> list[LexborNode | list[Item]]:
+        """A container's element children in order; text it prints between them, broken into
+        lines by <br> ("<p>The board:</p> Jane Roe<br>Max Muster (Treasurer)<br>"), becomes the
+        list of those lines where it stands (one line alone is not a list)."""
+        children = list(node.iter(include_text=False))
+        if self.lists_only or not any(c.tag == "br" for c in children):
+            return list(children)
+        found: list[LexborNode | list[Item]] = []
+        run: list[LexborNode] = []
+        for child in node.iter(include_text=True):
+            tag = (child.tag or "").lower()
+            if tag in ("-text", "br") or tag in INLINE_TAGS:
+                run.append(child)
+                continue
+            found.extend(self._lines(run))
+            run = []
+            found.append(child)
+        found.extend(self._lines(run))
+        return found
+
+    def _lines(self, run: list[LexborNode]) -> list[list[Item]]:
+        lines: list[tuple[str, Links]] = []
+        parts: list[str] = []
+        links: list[tuple[str, str]] = []
+
+        def end_line() -> None:
+            text = collapse("".join(parts))
+            if text:
+                lines.append((text, tuple(links)))
+            parts.clear()
+            links.clear()
+
+        for node in run:
+            tag = (node.tag or "").lower()
+            if tag == "br":
+                end_line()
+            elif tag == "-text":
+                parts.append(node.text_content or "")
+            else:
+                parts.append(node.text(deep=True))
+                href = node.attributes.get("href") if tag == "a" else None
+                found = [(collapse(node.text(deep=True)), href)] if href else links_of(node)
+                links.extend(found)
+        end_line()
+        if len(lines) < 2:
+            return []
+        self.lists += 1
+        return [[Item(text, text, found, self.lists) for text, found in lines]]
+
+    def _list(self, node: LexborNode, list_no: int) -> Iterator[Item]:
+        """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
+        of the list: an item's own text and links are those not inside a list nested in it."""
+        if node.css_first("li ul, li ol") is None:  # no nested list: each item read whole
+            for li in _children(node, "li"):
+                text = node_text(li)
+                yield Item(text, text, links_of(li), list_no)
+            return
+        found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []
+        # (node, depth, the item whose own text it is or -1, the item enclosing its list or -1)
+        stack = [(c, 0, -1, -1) for c in reversed(list(node.iter(include_text=True)))]
+        while stack:
+            current, depth, owner, parent = stack.pop()
+            tag = (current.tag or "").lower()
+            if tag == "-text":
+                if owner >= 0:
+                    found[owner][0].append(current.text_content or "")
+                continue
+            if tag == "li":
+                found.append(([], [], depth, parent))
+                owner = len(found) - 1
+            elif tag in LIST_TAGS and owner >= 0:
+                depth, parent, owner = depth + 1, owner, -1
+            elif tag == "a" and owner >= 0:
+                href = current.attributes.get("href")
+                if href is not None:
+                    label = collapse(current.text(deep=True, separator=""))
+                    found[owner][1].append((label, href or ""))
+            children = list(current.iter(include_text=True))
+            stack.extend((c, depth, owner, parent) for c in reversed(children))
+        for text_parts, links, level, parent_at in found:
+            own = collapse("".join(text_parts))
+            above = collapse("".join(found[parent_at][0])) if parent_at >= 0 else None
+            yield Item(own, own, tuple(links), list_no, level, above)
+
+    def _terms(self, node: LexborNode, list_no: int) -> Iterator[Term]:
+        term = None
+        for child in node.iter(include_text=False):
+            tag = (child.tag or "").lower()
+            if tag == "dt":
+                term = node_text(child)
+            elif tag == "dd" and term is not None:
+                text = node_text(child, " ")
+                yield Term(f"{term} {text}".strip(), term, text, links_of(child), list_no)
+
+    def _rows(self, table: LexborNode, table_no: int) -> Iterator[Row]:
+        row_no = 0
+        for tr in _own_rows(table):
+            cells = [c for c in tr.iter(include_text=False) if (c.tag or "").lower() in CELL_TAGS]
+            if not cells:
+                continue
+            row_no += 1
+            parent = (tr.parent.tag or "").lower() if tr.parent is not None else ""
+            header = parent == "thead" or all((c.tag or "").lower() == "th" for c in cells)
+            yield Row(
+                quote=node_text(tr, " "),
+                cells=tuple(_cell(c) for c in cells),
+                table_no=table_no,
+                row_no=row_no,
+                header=header,
+            )
+
+
+def _card_text(node: LexborNode) -> str:
+    """A div's text, its blocks joined by ", " ("Jane Roe, Example Labs": a card's name and
+    organisation are two parts, not one name)."""
+    parts = []
+    for child in node.iter(include_text=True):
+        tag = (child.tag or "").lower()
+        text = collapse(child.text_content or "") if tag == "-text" else node_text(child)
+        if text:
+            parts.append(text)
+    return ", ".join(parts) if any(
+        (c.tag or "").lower() in CARD_PARTS for c in node.iter(include_text=False)
+    ) else node_text(node)  # fmt: skip
+
+
+def _cell(node: LexborNode) -> Cell:
+    html = node.html or ""
+    lines: tuple[str, ...] = ()
+    if "<br" in html.lower():
+        parts = parse_html(
+            html.replace("<br>", "\n").replace("<br/>", "\n").replace("<br />", "\n")
+        )
+        body = parts.body
+        raw = body.text(deep=True, separator="") if body is not None else ""
+        lines = tuple(collapse(line) for line in raw.splitlines() if line.strip())
+    return Cell(node_text(node, " "), links_of(node), lines)
+
+
+def _children(node: LexborNode, tag: str) -> list[LexborNode]:
+    return [c for c in node.iter(include_text=False) if (c.tag or "").lower() == tag]
+
+
+def _own_rows(table: LexborNode) -> Iterator[LexborNode]:
+    """The table's `tr` elements in order, not those of tables nested in it."""
+    stack = list(reversed(list(table.iter(include_text=False))))
+    while stack:
+        node = stack.pop()
+        tag = (node.tag or "").lower()
+        if tag == "table":
+            continue
+        if tag == "tr":
+            yield node
+        stack.extend(reversed(list(node.iter(include_text=False))))
+
+
+def _is_leaf(node: LexborNode) -> bool:
+    """A div/section read as one paragraph: it holds text and no block element, or it is a
+    card (a short text in a few small blocks: a photo, a name, a profile link)."""
+    blocks = 0
+    for child in node.traverse(include_text=False):
+        tag = (child.tag or "").lower()
+        if child is node or tag not in BLOCK_TAGS | set(HEADING_TAGS):
+            continue
+        if tag not in CARD_PARTS:
+            return False
+        blocks += 1
+    text = node.text(deep=True).strip()
+    if not text:
+        return False
+    if blocks == 0:
+        return True
+    card = node.css_first("a[href], img") is not None  # a card shows a photo or a link
+    return card and blocks <= CARD_MAX_BLOCKS and len(text) <= CARD_MAX_CHARS

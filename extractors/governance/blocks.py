@@ -1,0 +1,199 @@
+"""What the governance reader asks of blocks and entries: runs of blocks, label lines, person
+cards and headings, role columns, data-file records (pure functions, used by `governance`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from extractors.document.model import Block, Code, Document, Heading, Item, Para, Record, Row, Term
+from extractors.people import entries as _entries
+from extractors.people import names as _people
+from extractors.people import orgs as _orgs
+from extractors.people import prose as _prose
+from extractors.people.entries import Entry
+
+QUIET_HEADING = re.compile(
+    r"\b(?:sponsors?|sponsorship|donors?|backers?|supporters?|thanks|thank you|acknowledg\w*"
+    r"|funding|credits|license|licence|copyright)\b",
+    re.IGNORECASE,
+)
+CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
+LEAD_IN = re.compile(
+    r"^(?:the\s+)?following\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:(?:\w+\s+){0,2}?as\s+)?"
+    r"(?P<label>.+)$",
+    re.IGNORECASE,
+)
+# a line of a literal block of names: one to five capitalised words (a list of names may hold a
+# one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
+RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
+RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle")
+RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org")
+RECORD_ROLE = ("role", "title", "position")
+# --- object ---------------------------------------------------------------------------------
+
+
+def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
+    """The paragraphs from `start` on that each are one person's card ("Jane Roe" with a
+    profile link, "Jane Roe, Example Labs"): short, naming one person and little else."""
+    found: list[tuple[Para, Entry]] = []
+    for index in range(start, len(blocks)):
+        block = blocks[index]
+        if not isinstance(block, Para) or len(block.text) > CARD_MAX_CHARS:
+            break
+        people = _entries.read(block.text, block.links)
+        if len(people) != 1 or not _people.looks_like_name(people[0].name):
+            break
+        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or block.links):
+            break  # a sentence that happens to start with a name
+        found.append((block, people[0]))
+    return found
+
+
+def heading_person(heading: Heading) -> Entry | None:
+    if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
+        return None
+    people = _entries.read(heading.text)
+    if len(people) == 1 and _people.looks_like_name(people[0].name) and people[0].area is None:
+        return people[0]
+    return None
+
+
+def share(flags: list[bool]) -> float:
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def run(blocks: list[Block], start: int) -> list[Block]:
+    """The blocks of one list, table, definition list or data array from `start` on (read in
+    place: a copy of the rest of the document per run made long pages quadratic)."""
+    first = blocks[start]
+    if isinstance(first, Para | Code):
+        return [first]
+    out: list[Block] = [first]
+    for index in range(start + 1, len(blocks)):
+        block = blocks[index]
+        if type(block) is not type(first) or group(block) != group(first):
+            break
+        out.append(block)
+    return out
+
+
+def group(block: Block) -> Any:
+    if isinstance(block, Item | Term):
+        return block.list_no
+    if isinstance(block, Row):
+        return block.table_no
+    if isinstance(block, Record):
+        return block.path
+    return None
+
+
+def label_of(text: str) -> str | None:
+    """A line that labels the list after it: "General maintainers:", "The following people
+    are recognized as current committers." -> "current committers"."""
+    if len(text) > 160 or "\n" in text:
+        return None
+    stripped = text.strip()
+    words = re.findall(r"[\w'-]+", stripped.lower())
+    sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
+    if stripped.endswith(":") and len(words) <= 6 and not sentence:
+        return stripped.rstrip(":").strip(" *_")
+    match = LEAD_IN.match(stripped.rstrip(".:"))
+    if match and (_people.role_of(match.group("label")) or _people.is_emeritus(stripped)):
+        return match.group("label").strip()
+    return None
+
+
+def area_label(text: str) -> str:
+    return text.strip().rstrip(":").strip(" *_`")
+
+
+def label_entry(entry: Entry, label: str) -> None:
+    if _orgs.TITLE_WORDS.search(label):
+        entry.titles.append(label)
+        entry.lead = entry.lead or bool(_entries.LEAD_TAG.search(label))
+    else:
+        entry.area = entry.area or label
+
+
+def row_role(value: str | None, frame_role: str | None) -> str | None:
+    if not value:
+        return None
+    own = _people.role_of(value)
+    if own and not _people.is_generic(own):
+        return acronyms(" ".join(w if w.isupper() else w.lower() for w in value.split()))
+    word = value.strip().lower()
+    if frame_role and word not in ("member", "members") and len(word.split()) == 1:
+        head = frame_role.rsplit(" ", 1)[0] if " " in frame_role else ""
+        return f"{head} {word}".strip()
+    return None
+
+
+def acronyms(text: str) -> str:
+    return " ".join(w.upper() if w.lower() in ("pmc", "tsc", "toc", "tac", "wg") else w
+                    for w in text.split())  # fmt: skip
+
+
+def org_from_prose(entry: Entry, sentence: str) -> None:
+    at = sentence.find(entry.name)
+    if at < 0:
+        return
+    match = re.match(r"\s*\(([^()]{2,60})\)", sentence[at + len(entry.name) :])
+    if match and _orgs.looks_like_org(match.group(1)):
+        entry.affiliation = match.group(1).strip()
+
+
+def record_entry(record: Record, document: Document) -> tuple[Entry | None, str | None]:
+    fields = {k.lower(): v for k, v in record.fields.items()}
+    role = None
+    if set(fields) == {"value"}:
+        value = str(fields["value"] or "").strip()
+        entry = None
+        if record.comment:
+            people = _entries.read(record.comment)
+            entry = people[0] if people else None
+        if _entries.HANDLE_TOKEN.match(value):
+            entry = entry or Entry(name=value)
+            entry.github = value.lstrip("@").lower()
+            if not _people.looks_like_name(entry.name):
+                entry.name = value
+        elif entry is None:
+            found = _entries.read(value)
+            entry = found[0] if found else None
+    else:
+        name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
+        handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
+        if not handle and not (name and _people.looks_like_name(name)):
+            return None, None
+        entry = Entry(name=name or handle or "")
+        entry.github = handle.lstrip("@").lower() if handle else None
+        email = fields.get("email")
+        entry.email = str(email) if isinstance(email, str) else None
+        org = next((str(fields[k]) for k in RECORD_ORG if fields.get(k)), None)
+        entry.affiliation = org
+        title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
+        if title:
+            label_entry(entry, str(title))
+        entry.area = referenced(fields, document)
+    if entry is None:
+        return None, None
+    key = record.path[-1] if record.path else ""
+    if key and _people.is_emeritus(key.replace("_", " ").replace("-", " ")):
+        entry.emeritus = True
+    if key:
+        own = _people.role_of(key.replace("_", " ").replace("-", " "))
+        role = own if own and not _people.is_generic(own) else None
+    return entry, role
+
+
+def referenced(fields: dict[str, Any], document: Document) -> str | None:
+    """The description of the record another field points to (`roles = ["council-rep-x"]`)."""
+    for value in fields.values():
+        ids = value if isinstance(value, list) else [value]
+        for table in document.tables.values():
+            for row in table:
+                if row.get("id") in ids:
+                    text = row.get("description") or row.get("name") or row.get("title")
+                    if isinstance(text, str):
+                        return text
+    return None

@@ -1,0 +1,203 @@
+"""One project's role page, read by configuration: which headings hold which lists, as data.
+
+A `PageConfig` names the page (its title, its URLs, the object and predicate of its claims) and
+its heading groups: a `Group` matches a heading (`exact` text or a `prefix`, compared case-folded
+with whitespace collapsed) and gives the `level` of the people listed. With `subsections`, the
+group heading holds one sub-heading per module or library (one level deeper), and each item under
+a sub-heading is one claim with `section` = the sub-heading, `scope` (see `scope_of`) and `group`
+= the group heading; otherwise each item directly under the group heading is one claim with
+`section` = that heading. Items under deeper headings, and lists under any other heading, give
+nothing. The page is read through the shared document layer (`extractors.document.model`), so its
+HTML, Markdown and reST forms are one stream of headings and items.
+
+Item rule: the name is the item's text without the "(emeritus)" marker and without the last
+"(label)" group of its GitHub link (else of its first link; an item that is only a link keeps the
+link text as its name); `github` is the user of the first github.com/<user> link TARGET,
+lower-cased; `status` is `emeritus` when "(emeritus)" appears in the item.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from extractors.document.model import Document, Heading, Item, collapse, without_controls
+
+EMERITUS = re.compile(r"\(\s*emeritus\s*\)", re.IGNORECASE)
+GITHUB_USER = re.compile(
+    r"^\s*https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/?(?:[?#]\S*)?\s*$",
+    re.IGNORECASE,
+)
+TRAILING_PAREN = re.compile(r"\(([^()]*)\)\s*$")
+NAME_EDGE_PUNCT = " \t,;:-–—"
+TITLE_SEPARATORS = ("—", "–", "-", "|", ":")
+
+
+@dataclass(frozen=True)
+class Group:
+    match: str  # the heading, case-folded
+    level: str  # the `level` qualifier of the people listed
+    subsections: bool = False  # one sub-heading per module/library
+    prefix: bool = False  # the heading starts with `match` ("Lead Core Maintainer (BDFL)")
+
+
+@dataclass(frozen=True)
+class PageConfig:
+    title: str  # the page's title, as the HTML <title> or its first heading prints it
+    object: str
+    predicate: str
+    tag: str  # the `extractor` field of its claims
+    groups: tuple[Group, ...]
+    scope_hint: re.Pattern[str]  # a trailing "(token)" is the scope when it matches this
+
+
+def has_title(config: PageConfig, document: Document) -> bool:
+    if document.title is not None and _is_title(config, document.title, allow_suffix=True):
+        return True
+    first = next((b for b in document.blocks if isinstance(b, Heading)), None)
+    return first is not None and _is_title(config, first.text, allow_suffix=False)
+
+
+def _is_title(config: PageConfig, text: str, *, allow_suffix: bool) -> bool:
+    norm = collapse(text).casefold()
+    wanted = config.title.casefold()
+    if norm == wanted:
+        return True
+    rest = norm[len(wanted) :].lstrip()
+    return allow_suffix and norm.startswith(wanted) and rest.startswith(TITLE_SEPARATORS)
+
+
+def group_of(config: PageConfig, heading: str) -> Group | None:
+    norm = collapse(heading).casefold()
+    for group in config.groups:
+        if norm == group.match or (group.prefix and norm.startswith(group.match)):
+            return group
+    return None
+
+
+def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Iterator[dict[str, Any]]:
+    """Each claim as the dict a Claim is validated from, in document order."""
+    top: tuple[Heading, Group] | None = None
+    section: Heading | None = None
+    blocked = False
+    index = 0
+    for block in document.blocks:
+        if isinstance(block, Heading):
+            index = 0
+            if top is not None and block.level > top[0].level:
+                if top[1].subsections and block.level == top[0].level + 1:
+                    section, blocked = block, False
+                else:  # a deeper heading: its lists are not this group's
+                    blocked = True
+                continue
+            group = group_of(config, block.text)
+            top = (block, group) if group else None
+            section, blocked = None, False
+            continue
+        if not isinstance(block, Item) or block.depth > 0 or top is None or blocked:
+            continue
+        heading, group = top
+        if group.subsections:
+            if section is None:
+                continue
+            heading = section
+        index += 1
+        person = person_of(block)
+        if person is None:
+            continue
+        name, github, emeritus = person
+        qualifiers: dict[str, str] = {"level": group.level, "section": heading.text}
+        if group.subsections:
+            qualifiers["scope"] = scope_of(config, heading.text)
+        qualifiers["status"] = "emeritus" if emeritus else "current"
+        if group.subsections:
+            qualifiers["group"] = top[0].text
+        yield {
+            "subject": {"name": name, "github": github},
+            "predicate": config.predicate,
+            "object": config.object,
+            "qualifiers": qualifiers,
+            "evidence": {
+                "url": url,
+                "sha256": sha256,
+                "locator": f"h{heading.level} '{heading.text}' > li {index}",
+                "quote": block.quote,
+            },
+            "extractor": config.tag,
+        }
+
+
+def person_of(item: Item) -> tuple[str, str | None, bool] | None:
+    """(name, github user, emeritus) of a list item, or None when it names nobody."""
+    text, markers = EMERITUS.subn(" ", item.text)  # item texts come collapsed from the layer
+    if markers:
+        text = collapse(text)
+    github: str | None = None
+    handle_label: str | None = item.links[0][0] if item.links else None
+    for label, target in item.links:
+        match = GITHUB_USER.match(target)
+        if match:
+            github, handle_label = match.group(1).lower(), label
+            break
+    if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
+        span = _last_handle_group(text, handle_label)
+        if span is not None:
+            text = text[: span[0]] + " " + text[span[1] :]
+    if span_or_controls(text):
+        text = collapse(without_controls(text))
+    name = text.strip(NAME_EDGE_PUNCT)
+    return (name, github, markers > 0) if name else None
+
+
+def span_or_controls(text: str) -> bool:
+    """The text needs collapsing again: a removed group left a double space, or it holds
+    control characters."""
+    return "  " in text or not text.isprintable()
+
+
+def _last_handle_group(text: str, label: str) -> tuple[int, int] | None:
+    """(start, end) of the last "(label)" or "( label )" in `text`, or None (a search from the
+    right: a regular expression per item cost a compile per distinct label)."""
+    if label not in text:
+        return None
+    if not label or "(" in label or ")" in label:
+        spans = list(_handle_group(label).finditer(text))
+        return spans[-1].span() if spans else None
+    size, end = len(label), len(text)
+    while True:
+        at = text.rfind(label, 0, end)
+        if at < 0:
+            return None
+        start = at - 1 if at >= 1 and text[at - 1] == "(" else -1
+        if start < 0 and at >= 2 and text[at - 1] == " " and text[at - 2] == "(":
+            start = at - 2
+        if start >= 0:
+            after = at + size
+            if text[after : after + 1] == ")":
+                return start, after + 1
+            if text[after : after + 2] == " )":
+                return start, after + 2
+        end = at + size - 1
+
+
+@functools.lru_cache(maxsize=4096)
+def _handle_group(label: str) -> re.Pattern[str]:
+    return re.compile(r"\(\s*" + re.escape(label) + r"\s*\)")
+
+
+def scope_of(config: PageConfig, section: str) -> str:
+    """A trailing "(token)" that looks like a module path is the scope; else the heading."""
+    return _scope(config.scope_hint, section)
+
+
+@functools.lru_cache(maxsize=1024)
+def _scope(scope_hint: re.Pattern[str], section: str) -> str:
+    match = TRAILING_PAREN.search(section)
+    if match:
+        inner = match.group(1).strip()
+        if inner and not any(ch.isspace() for ch in inner) and scope_hint.search(inner):
+            return inner
+    return section

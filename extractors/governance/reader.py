@@ -1,0 +1,393 @@
+"""The generic governance reader: a document's blocks -> claims (the rules are in
+`extractors.governance.generic`'s docstring, the extractor that uses it)."""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from extractors.document.model import (
+    Block,
+    Code,
+    Document,
+    Heading,
+    Item,
+    Para,
+    Record,
+    Row,
+    Term,
+)
+from extractors.governance import blocks as _role_blocks
+from extractors.governance.project import page_title, project_of, url_role
+from extractors.people import entries as _entries
+from extractors.people import names as _people
+from extractors.people import prose as _prose
+from extractors.people import tables as _tables
+from extractors.people.entries import Entry
+from extractors.people.labels import Labels
+from ingest.models import Claim, Evidence, Snapshot, Subject
+
+NAME = "governance"
+VERSION = 2
+TAG = f"{NAME}/{VERSION}"
+
+PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
+LIST_SAMPLE = 1000  # ... of its first items
+MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
+CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
+CODE_NAME = re.compile(r"^(?:[^\W\d_][\w.'’-]*\.?\s+){0,4}[^\W\d_][\w'’-]*\.?$")
+DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
+
+
+# ============================================================================================
+# blocks -> claims
+
+
+@dataclass
+class _Frame:
+    level: int
+    text: str
+    role: str | None
+    tier: str | None  # lead, core, module
+    emeritus: bool
+    scope: str | None
+    label: bool = False  # a label line or lead-in sentence, not a heading
+    says_role: bool = False  # its own words name a role ("Maintainers", not "Projects")
+    quiet: bool = False  # sponsors, thanks, a person's bio: nobody listed here holds a role
+
+
+@dataclass
+class Reader:
+    document: Document
+    snapshot: Snapshot
+    latest: weakref.WeakValueDictionary[tuple[str, str], Claim] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+    frames: list[_Frame] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    last_role: dict[int, str] = field(default_factory=dict)  # heading level -> its own role
+
+    def __post_init__(self) -> None:
+        title = page_title(self.document)
+        self.project = project_of(title, self.snapshot.url)
+        self.title = title or self.project
+        role = self._role_of(title) if title else None
+        fmt = self.document.format
+        self.page_role = DATA_ROLES.get(fmt) or role or url_role(self.snapshot.url) or "member"
+        self.areas = fmt in DATA_ROLES  # every heading of these files is an area
+
+    def _role_of(self, text: str) -> str | None:
+        """The heading's role word, without the project's name ("Pebblestore maintainers")."""
+        role = _people.role_of(text)
+        prefix = self.project.lower() + " "
+        if role and role.lower().startswith(prefix):
+            rest = role[len(prefix) :]
+            return role if _people.is_generic(rest) else rest  # "Releases WG member" stays
+        return role
+
+    # ---- driving ----------------------------------------------------------------------------
+    def claims(self) -> Iterator[Claim]:
+        blocks = self.document.blocks
+        index = 0
+        while index < len(blocks):
+            block = blocks[index]
+            if isinstance(block, Heading):
+                person = self._person_heading(blocks, index)
+                if person is not None:
+                    yield from person
+                else:
+                    self._heading(block.level, block.text)
+                index += 1
+                continue
+            if self.frame is not None and self.frame.quiet:
+                index += 1
+                continue
+            run = _role_blocks.run(blocks, index)
+            index += len(run)
+            if isinstance(block, Item):
+                yield from self._list([b for b in run if isinstance(b, Item)])
+            elif isinstance(block, Row):
+                yield from self._table([b for b in run if isinstance(b, Row)])
+            elif isinstance(block, Term):
+                yield from self._terms([b for b in run if isinstance(b, Term)])
+            elif isinstance(block, Record):
+                yield from self._records([b for b in run if isinstance(b, Record)])
+            elif isinstance(block, Code):
+                yield from self._code(block)
+            elif isinstance(block, Para):
+                cards = _role_blocks.cards(blocks, index - 1)
+                if len(cards) >= MIN_PEOPLE:  # a run of person cards: one name a paragraph
+                    index += len(cards) - 1
+                    yield from self._cards(cards)
+                    continue
+                yield from self._para(block)
+                continue
+            if self.frames and self.frames[-1].label:
+                self.frames.pop()  # a label line or lead-in names the one list after it
+
+    def _heading(self, level: int, text: str, *, label: bool = False) -> None:
+        while self.frames and (self.frames[-1].level >= level or self.frames[-1].label):
+            self.frames.pop()
+        parent = self.frames[-1] if self.frames else None
+        own = self._role_of(text)
+        inherited = parent.role if parent else None
+        sibling = self.last_role.get(level)
+        if own is None and sibling and _people.is_emeritus(text):
+            inherited = sibling  # "Emeritus" after "Core team": former core team members
+        # a generic word ("Members") says no more than the page: the heading above, else
+        # the page title, names the role
+        role = own if own and not _people.is_generic(own) else inherited
+        emeritus = _people.is_emeritus(text) or bool(parent and parent.emeritus)
+        tier = _people.level_of(text) or (parent.tier if parent else None)
+        scope = parent.scope if parent else None
+        words = {w.lower() for w in re.findall(r"\w+", text)}
+        area = own is None and inherited and not words & _people.STATUS_WORDS
+        if self.areas and not label:
+            scope = text
+        elif area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
+            tier, scope = "module", text
+        quiet = bool(_role_blocks.QUIET_HEADING.search(text))
+        quiet = quiet or bool(parent and parent.quiet and not own)
+        self.frames.append(
+            _Frame(level, text, role, tier, emeritus, scope, label, own is not None, quiet)
+        )
+        if not label:
+            self.last_role = {k: v for k, v in self.last_role.items() if k <= level}
+            if own and not _people.is_generic(own):
+                self.last_role[level] = own
+            self.counts = {}
+
+    def _person_heading(self, blocks: list[Block], index: int) -> Iterator[Claim] | None:
+        """A heading that is a person's name, one of several under a role heading ("## Board"
+        then "### Jane Roe", a bio, "### Max Muster", ...): that person, listed under the role
+        heading; what follows (the bio) names nobody else."""
+        heading = blocks[index]
+        assert isinstance(heading, Heading)
+        parents = [f for f in self.frames if f.level < heading.level and not f.label]
+        parent = parents[-1] if parents else None
+        entry = _role_blocks.heading_person(heading)
+        if entry is None or self.areas or parent is None or not parent.says_role or parent.quiet:
+            return None  # (a MAINTAINERS section title is an area, whatever it reads like)
+        after = (blocks[i] for i in range(index + 1, len(blocks)))  # read in place, not copied
+        before = (blocks[i] for i in range(index - 1, -1, -1))
+        siblings = [
+            next((b for b in run if isinstance(b, Heading)), None) for run in (after, before)
+        ]
+        if not any(
+            s and s.level == heading.level and _role_blocks.heading_person(s) for s in siblings
+        ):
+            return None
+        while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
+            self.frames.pop()
+        number = self._count("person heading")
+        claims = list(self._emit(entry, f"{self._where()} > person {number}", heading.text))
+        bio = _Frame(heading.level, heading.text, None, None, False, None, quiet=True)
+        self.frames.append(bio)
+        return iter(claims)
+
+    def _count(self, kind: str) -> int:
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        return self.counts[kind]
+
+    # ---- context ----------------------------------------------------------------------------
+    @property
+    def frame(self) -> _Frame | None:
+        return self.frames[-1] if self.frames else None
+
+    def _where(self) -> str:
+        heading = next((f for f in reversed(self.frames) if not f.label), None)
+        return f"h{heading.level} '{heading.text}'" if heading else "document"
+
+    def _qualifiers(self, entry: Entry, role: str | None, section: str | None,
+                    emeritus: bool) -> dict[str, Any]:  # fmt: skip
+        frame = self.frame
+        scope = entry.area or (frame.scope if frame else None)
+        tier = frame.tier if frame else None
+        if entry.lead:
+            tier = "lead"
+        elif tier is None and scope:
+            tier = "module"
+        base = role or (frame.role if frame else None) or self.page_role
+        titles = [t for t in entry.titles if t.lower() not in base.lower()]
+        q: dict[str, Any] = {"role": "; ".join([base, *titles])}
+        if tier:
+            q["level"] = tier
+        where = section if section is not None else (frame.text if frame else None)
+        if where is None and self.document.format in ("html", "markdown", "rst", "text"):
+            where = self.title
+        if where:
+            q["section"] = where
+        if scope and tier not in ("lead", "core"):
+            q["scope"] = scope
+        emeritus = emeritus or entry.emeritus or bool(frame and frame.emeritus)
+        q["status"] = "emeritus" if emeritus else "current"
+        return q
+
+    def _emit(self, entry: Entry, locator: str, quote: str, *, role: str | None = None,
+              section: str | None = None, emeritus: bool = False) -> Iterator[Claim]:  # fmt: skip
+        if _people.BOT.search(entry.github or entry.name):
+            return  # a bot account ("dependabot[bot]", "k8s-ci-robot") holds no role
+        subject = Subject(name=entry.name, github=entry.github, email=entry.email)
+        evidence = Evidence(
+            url=self.snapshot.url, sha256=self.snapshot.sha256, locator=locator, quote=quote
+        )
+        qualifiers = self._qualifiers(entry, role, section, emeritus)
+        claim = Claim(subject=subject, predicate="maintainer", object=self.project,
+                      qualifiers=qualifiers, evidence=evidence, extractor=TAG)  # fmt: skip
+        self.latest[("", entry.name)] = claim  # the person's latest claim, for a chair named later
+        yield claim
+        if entry.affiliation:
+            yield Claim(
+                subject=subject,
+                predicate="affiliation",
+                object=entry.affiliation,
+                qualifiers={"affiliation_text": entry.affiliation,
+                            "source_section": qualifiers.get("section", self.title)},
+                evidence=evidence.model_copy(),
+                extractor=TAG,
+            )  # fmt: skip
+
+    # ---- lists ------------------------------------------------------------------------------
+    def _list(self, items: list[Item]) -> Iterator[Claim]:
+        handle_list = sum(bool(_entries.HANDLE_TOKEN.match(i.text.split(" ", 1)[0].strip(":,")))
+                          for i in items) * 2 > len(items)  # fmt: skip
+        # whether the list names people is judged on its first LIST_SAMPLE items; the entries
+        # are then read again as they are given, so a long list is never held read in full
+        sample = items[:LIST_SAMPLE]
+        found = [_entries.read(i.text, i.links, handle_list=handle_list) for i in sample]
+        named = [bool(f) for f in found]
+        top = [n for n, i in zip(named, sample, strict=True) if i.depth == 0]
+        nested = [n for n, i in zip(named, sample, strict=True) if i.depth > 0]
+        share = _role_blocks.share(named)
+        if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
+            share = _role_blocks.share(nested)
+        if not any(named) or share < PEOPLE_LIST_MIN_SHARE:
+            return
+        first = self.counts.get("li", 0)
+        self.counts["li"] = first + len(items)
+        for offset, item in enumerate(items, 1):
+            if offset <= len(found):
+                people = found[offset - 1]
+            else:
+                people = _entries.read(item.text, item.links, handle_list=handle_list)
+            for entry in people:
+                under = item.depth > 0 and bool(item.parent) and entry.area is None
+                if under and not _entries.read(item.parent or ""):
+                    entry.area = _role_blocks.area_label(item.parent or "")
+                yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
+
+    def _terms(self, terms: list[Term]) -> Iterator[Claim]:
+        found: list[tuple[Term, list[Entry], str | None]] = []
+        for term in terms:
+            people = _entries.read(term.term, term.links)
+            if people:
+                found.append((term, people, None))
+                continue
+            people = _entries.read(term.text, term.links)
+            found.append((term, people, term.term))
+        if sum(bool(p) for _t, p, _l in found) < PEOPLE_LIST_MIN_SHARE * len(terms):
+            return
+        for term, people, label in found:
+            number = self._count("dt")
+            for entry in people:
+                if label:
+                    _role_blocks.label_entry(entry, label)
+                yield from self._emit(entry, f"{self._where()} > dt {number}", term.quote)
+
+    # ---- tables -----------------------------------------------------------------------------
+    def _table(self, rows: list[Row]) -> Iterator[Claim]:
+        table_no = self._count("table")
+        frame = self.frame
+        in_role = frame is None or frame.says_role or frame.label
+        for found in _tables.read(rows, in_role_section=bool(in_role)):
+            locator = f"{self._where()} > table {table_no} > row {found.row.row_no}"
+            role = _role_blocks.row_role(found.role, self.frame.role if self.frame else None)
+            yield from self._emit(found.entry, locator, found.row.quote, role=role,
+                                  section=found.section, emeritus=found.emeritus)  # fmt: skip
+
+    # ---- data files -------------------------------------------------------------------------
+    def _records(self, records: list[Record]) -> Iterator[Claim]:
+        for record in records:
+            entry, role = _role_blocks.record_entry(record, self.document)
+            if entry is None:
+                continue
+            where = " > ".join(record.path) or "document"
+            locator = f"{where} > entry {record.record_no}"
+            section = record.path[-1] if record.path else None
+            yield from self._emit(entry, locator, record.quote, role=role, section=section)
+
+    # ---- literal blocks ---------------------------------------------------------------------
+    def _code(self, code: Code) -> Iterator[Claim]:
+        lines = [line.strip() for line in code.lines if line.strip()]
+        names = [line for line in lines if CODE_NAME.match(line)]
+        if len(names) < MIN_PEOPLE or len(names) < CODE_MIN_SHARE * len(lines):
+            return
+        number = self._count("code")
+        for index, line in enumerate(lines, 1):
+            if CODE_NAME.match(line):
+                locator = f"{self._where()} > literal block {number} > line {index}"
+                yield from self._emit(Entry(name=line), locator, line)
+
+    def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
+        for para, entry in cards:
+            number = self._count("card")
+            yield from self._emit(entry, f"{self._where()} > card {number}", para.quote)
+
+    # ---- prose ------------------------------------------------------------------------------
+    def _para(self, para: Para) -> Iterator[Claim]:
+        label = _role_blocks.label_of(para.text)
+        if label is not None:
+            self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
+            return
+        printed = para.quote == para.text  # HTML: each sentence is printed as read
+        if not printed and len(para.quote) > _prose.PROSE_MAX_CHARS:
+            return
+        number = self._count("paragraph")
+        labels = Labels(para.links)
+        name_no = 0
+        for sentence in _prose.sentences(para.text):
+            found, group = _prose.people(
+                sentence, labels, self._role_hint(sentence), under_role=self._under(sentence)
+            )
+            for person, role in found:
+                name_no += 1
+                locator = f"{self._where()} > paragraph {number} > name {name_no}"
+                if person.lead and self._mark_lead(person.name):
+                    continue
+                quote = sentence if printed else _prose.verbatim(sentence, para.quote)
+                entry = Entry(person.name, person.github, person.email, None, person.area,
+                              [], person.emeritus, person.lead)  # fmt: skip
+                _role_blocks.org_from_prose(entry, sentence)
+                yield from self._emit(entry, locator, quote, role=role, section=group)
+
+    def _under(self, sentence: str) -> bool:
+        """The sentence's people belong to the heading's list: the heading names a role, and
+        the sentence names no other group ("Homebrew's Technical Steering Committee is ...")."""
+        frame = self.frame
+        if frame is None or not frame.says_role:
+            return False
+        intro = _prose.PROSE_INTRO.search(sentence)
+        if intro is None:
+            return True
+        says = _people.role_of(_prose.phrase(sentence[: intro.start()]))
+        same = says is not None and says.lower() == (frame.role or "").lower()
+        return says is None or _people.is_generic(says) or same
+
+    def _role_hint(self, sentence: str) -> str | None:
+        frame = self.frame
+        if frame is not None and not _people.is_generic(frame.role):
+            return None  # the heading's word wins
+        intro = _prose.PROSE_INTRO.search(sentence)
+        return _people.role_of(sentence[: intro.start()]) if intro else None
+
+    def _mark_lead(self, name: str) -> bool:
+        """A chair named apart from the member list: their member claim gets level lead."""
+        claim = self.latest.get(("", name))
+        if claim is None:
+            return False
+        claim.qualifiers["level"] = "lead"
+        claim.qualifiers.pop("scope", None)
+        return True

@@ -1,0 +1,367 @@
+"""arXiv paper PDFs -> `author_of` and `affiliation` claims.
+
+For each author found on the page, in order: an `author_of` claim (object the work, qualifiers
+title, published and position; quote the name as printed), then one `affiliation` claim per
+printed affiliation.
+
+Reads the first page (and the second only when the author block runs on), with pypdf's
+positioned text runs (`extract_text(visitor_text=...)`: position, size and font of each run), so
+superscript markers are told apart by size and rise, and side-by-side author columns by their
+x positions. Pages, title and block are found by `extractors.papers.pages`; the block between the
+title and the abstract is parsed by `extractors.papers.author_block.BlockParser` (layouts listed
+there), its markers resolved in footnotes (`extractors.papers.footnotes`) and "... are with ..."
+sentences (`extractors.papers.notes`); the margin stamp "arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"
+gives the work and its date.
+
+    parse_paper(pdf_bytes, known_authors=None) -> ParsedPaper      (pure; raises PdfReadFailure)
+    extract(snapshot) -> list[Claim]
+    extract_with_metadata(snapshot, authors=[...], work="arXiv:...", date="YYYY-MM-DD")
+
+With `known_authors` (arXiv metadata), those spellings are the names and the PDF gives the
+affiliations and emails: printed names are matched to them ignoring case and accents, so an
+ALL-CAPS header ("MARTI A. HEARST") still finds "Marti A. Hearst".
+
+Failures raise ExtractionError subclasses naming the URL and the cause: non-PDF bytes
+(UnsupportedFormatError), corrupt or truncated files, encrypted files that an empty password does
+not open, pages without a text layer (scanned), pages without an author block, and oversized
+content streams. pypdf's log messages are captured, never printed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pypdf import PageObject
+from pypdf.errors import PyPdfError
+
+from extractors.papers.author_block import BlockParser
+from extractors.papers.later import later_affiliations
+from extractors.papers.names import semicolon_byline
+from extractors.papers.notes import attach_are_with, attach_parenthesised
+from extractors.papers.pages import (
+    PDF_MAGIC,
+    PageReader,
+    Pages,
+    PdfReadFailure,
+    glued_row,
+    open_pdf,
+    quiet_pypdf,
+)
+from extractors.papers.patterns import clean, fix_accents, organisation_of
+from extractors.papers.text import Cell, Line
+from extractors.papers.values import Affiliation, Author
+from ingest.models import Claim, Evidence, Snapshot, Subject
+from ingest.names import fold, same_person_name
+
+NAME = "arxiv_pdf"
+VERSION = 3  # 3: the reader of issue 12 (fonts, footnotes, notes, later pages)
+
+# https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
+ARXIV_PDF_URL_RE = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/pdf/"
+    r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?P<version>v\d+)?(?:\.pdf)?/?(?:[?#].*)?$",
+    re.I,
+)
+DOI_RE = re.compile(
+    r"\b(?:doi\.org/|doi:\s*|DOI:?\s*|Digital Object Identifier(?: no\.)?\s*)"
+    r"(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;])",
+    re.I,
+)
+MAX_PAGES_READ = 2
+MAX_LATER_PAGES = 12  # pages read for an affiliation list printed after page 1
+SIDEBAR_GAP = 5.0  # points: cells ending this far left of the byline ...
+SIDEBAR_SIZE_RATIO = 0.9  # ... in type smaller than the names' are a sidebar
+
+
+@dataclass
+class AffiliationLine:
+    text: str  # the whole printed affiliation, its lines joined with ", "
+    organisation: str  # the institution: the most institution-like comma part
+    locator: str  # "page 1, author block, affiliation 2"
+    quote: str  # verbatim text as pypdf extracted it
+
+
+@dataclass
+class ParsedAuthor:
+    name: str
+    affiliations: list[AffiliationLine] = field(default_factory=list)
+    emails: list[str] = field(default_factory=list)
+    quote: str | None = None  # the name verbatim as extracted; None when not found on the page
+    locator: str | None = None  # "page 1, author block, author 3"
+
+
+@dataclass
+class ParsedPaper:
+    title: str | None
+    arxiv_id: str | None  # with its version, from the stamp: "2103.15348v2"
+    date: str | None  # ISO date of the stamp
+    authors: list[ParsedAuthor] = field(default_factory=list)
+    doi: str | None = None
+
+
+def matches(url: str, snapshot: Snapshot | None) -> bool:
+    if ARXIV_PDF_URL_RE.match(url or ""):
+        return True
+    return snapshot is not None and snapshot.body.lstrip()[:4] == PDF_MAGIC
+
+
+def _authors(pages: Pages, known_authors: list[str] | None) -> list[Author]:
+    text = "\n".join(pages.texts)
+    in_block = {id(line) for line in pages.block}
+    outside = [line for line in pages.lines if id(line) not in in_block]  # footnotes, notes
+    found = semicolon_byline(pages.block, known_authors)
+    if found:
+        return found
+    found = BlockParser(known_authors).parse(pages.block, outside, text)
+    trimmed = _without_sidebar(pages.block, found)
+    if trimmed is not None:  # a margin column beside the block (correspondence, funding)
+        pages.block = trimmed
+        found = BlockParser(known_authors).parse(pages.block, outside, text)
+    attach_are_with(found, outside)
+    attach_parenthesised(found, outside)
+    return found
+
+
+def parse_paper(
+    pdf: bytes,
+    *,
+    known_authors: list[str] | None = None,
+    max_pages: int = 2,
+    url: str = "<pdf>",
+) -> ParsedPaper:
+    """Title, stamp and authors (with affiliations and emails) of an arXiv paper's PDF."""
+    with quiet_pypdf():
+        reader = PageReader(open_pdf(pdf, url), url)
+        pages = reader.pages(max_pages, layout=False)
+        if glued_row(pages.block):
+            pages = reader.pages(max_pages, layout=True)
+        found = _authors(pages, known_authors)
+        if not found and not pages.layout:  # nothing read: try again with the columns cut
+            pages = reader.pages(max_pages, layout=True)
+            found = _authors(pages, known_authors)
+        if not found and pages.title:  # a journal's masthead taken for the title: the next one
+            retry = reader.pages(max_pages, layout=pages.layout, after=pages.start)
+            if retry.title:
+                pages, found = retry, _authors(retry, known_authors)
+        if _unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
+            _attach_later(found, reader)
+    text = "\n".join(pages.texts)
+    authors = _finish(found, known_authors, text)
+    if not authors:
+        raise PdfReadFailure(url, "no author block found on page 1")
+    doi_match = DOI_RE.search(pages.texts[0])
+    return ParsedPaper(
+        title=pages.title,
+        arxiv_id=pages.arxiv_id,
+        date=pages.date,
+        authors=authors,
+        doi=doi_match.group(1) if doi_match else None,
+    )
+
+
+def _unresolved(found: list[Author]) -> set[str]:
+    """Number markers of authors left with fewer affiliations than numbers."""
+    out: set[str] = set()
+    for author in found:
+        numbers = [k for k in author.markers if k.isdigit()]
+        if len(author.affiliations) < len(numbers):
+            out |= set(numbers)
+    return out
+
+
+def _attach_later(found: list[Author], reader: PageReader) -> None:
+    """Affiliations from a numbered list on a later page ("Author details"), for the authors
+    whose numbers it lists (it is the full list: it replaces what page 1 showed of it)."""
+    pages = reader.reader.pages
+    texts = (_page_text(pages[i]) for i in range(1, min(len(pages), MAX_LATER_PAGES + 1)))
+    listed = later_affiliations(texts, _unresolved(found))  # pages read until the list
+    made: dict[str, Affiliation] = {}
+    for author in found:
+        numbers = [k for k in author.markers if k.isdigit()]
+        if numbers and all(k in listed for k in numbers):
+            for key in numbers:
+                text, quote, page = listed[key]
+                made.setdefault(key, Affiliation(text=text, quote=quote, page=page))
+            author.affiliations = [made[k] for k in numbers]
+
+
+def _page_text(page: PageObject) -> str:
+    """A later page's plain text; empty when pypdf cannot read it (an aid only)."""
+    try:
+        return page.extract_text()
+    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            ZeroDivisionError, RecursionError):  # fmt: skip
+        return ""
+
+
+def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
+    """The block without the cells printed wholly left of the byline in smaller type (a sidebar
+    beside it); None when there are none."""
+    if not found:
+        return None
+    # the byline: where most names start (a label in the sidebar may be read as a name too)
+    byline = Counter(round(a.x0) for a in found).most_common(1)[0][0]
+    left = byline - SIDEBAR_GAP
+    starts = {round(a.x0) for a in found}
+    names = max((c.size for line in block for c in line.cells if round(c.x0) in starts), default=0)
+
+    def sidebar(cell: Cell) -> bool:
+        return cell.x1 < left and cell.size < SIDEBAR_SIZE_RATIO * names
+
+    if not any(sidebar(c) for line in block for c in line.cells):
+        return None
+    out: list[Line] = []
+    for line in block:
+        cells = [c for c in line.cells if not sidebar(c)]
+        if cells:
+            segments = [s for c in cells for s in c.segments]
+            out.append(Line(y=line.y, page=line.page, segments=segments, cells=cells))
+    return out
+
+
+def _display_name(name: str, page_text: str) -> str:
+    """An ALL-CAPS name in its mixed-case spelling from elsewhere on the page, if printed."""
+    name = clean(name)
+    if not name.isupper():
+        return name
+    pattern = r"\s+".join(re.escape(p) for p in name.split())
+    for m in re.finditer(pattern, page_text, re.I):
+        if not m.group(0).isupper():
+            return re.sub(r"\s+", " ", m.group(0))
+    return name.title()
+
+
+def _verbatim(quote: str, page_text: str) -> str | None:
+    """`quote` as it stands in the page text: itself, or with the page's own line breaks and
+    spacing between its words (a name drawn in several runs); None when it is not there."""
+    if quote and quote in page_text:
+        return quote
+    words = quote.split()
+    if not words:
+        return None
+    m = re.search(r"\s*".join(re.escape(w) for w in words), page_text)
+    return m.group(0) if m else None
+
+
+def _finish(found: list[Author], known: list[str] | None, page_text: str) -> list[ParsedAuthor]:
+    order = {id(a): i for i, a in enumerate(found, start=1)}
+
+    def convert(author: Author, name: str) -> ParsedAuthor:
+        return ParsedAuthor(
+            name=name,
+            quote=_verbatim(author.quote or author.name, page_text),
+            locator=f"page {author.page}, author block, author {order[id(author)]}",
+            affiliations=[
+                AffiliationLine(
+                    text=fix_accents(aff.text),
+                    organisation=organisation_of(fix_accents(aff.text)),
+                    locator=f"page {aff.page}, author block, affiliation {aff.index}",
+                    quote=aff.quote,
+                )
+                for aff in author.affiliations
+            ],
+            emails=list(author.emails),
+        )
+
+    if not known:
+        return [convert(a, _display_name(a.name, page_text)) for a in found]
+    result: list[ParsedAuthor] = []
+    used: set[int] = set()
+    for name in known:
+        match = next(
+            (
+                i
+                for i, a in enumerate(found)
+                if i not in used and (fold(a.name) == fold(name) or same_person_name(a.name, name))
+            ),
+            None,
+        )
+        if match is None:
+            result.append(ParsedAuthor(name=name))
+        else:
+            used.add(match)
+            result.append(convert(found[match], name))
+    if not used:
+        return []
+    return result
+
+
+# --- claims ------------------------------------------------------------------------------------
+
+
+def _work(paper: ParsedPaper, url: str) -> str:
+    if paper.arxiv_id:
+        return "arXiv:" + re.sub(r"v\d+$", "", paper.arxiv_id)
+    m = ARXIV_PDF_URL_RE.match(url or "")
+    if m:
+        return "arXiv:" + m.group("id")
+    if paper.doi:
+        return "doi:" + paper.doi
+    return url
+
+
+def _claims(paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None) -> list[Claim]:
+    claims: list[Claim] = []
+    tag = f"{NAME}/{VERSION}"
+    for position, author in enumerate(paper.authors, start=1):
+        email = author.emails[0] if author.emails else None
+        subject = Subject(name=author.name, email=email)
+        if author.quote and author.locator:
+            work_qualifiers: dict[str, object] = {}
+            if paper.title:
+                work_qualifiers["title"] = paper.title
+            if date:
+                work_qualifiers["published"] = date
+            work_qualifiers["position"] = position
+            claims.append(
+                Claim(
+                    subject=subject,
+                    predicate="author_of",
+                    object=work,
+                    qualifiers=work_qualifiers,
+                    evidence=Evidence(
+                        url=snapshot.url,
+                        sha256=snapshot.sha256,
+                        locator=author.locator,
+                        quote=author.quote,
+                    ),
+                    extractor=tag,
+                )
+            )
+        for aff in author.affiliations:
+            qualifiers: dict[str, object] = {"work": work}
+            if date:
+                qualifiers["date"] = date
+            qualifiers["affiliation_text"] = aff.text
+            qualifiers["position"] = position
+            claims.append(
+                Claim(
+                    subject=subject,
+                    predicate="affiliation",
+                    object=aff.organisation,
+                    qualifiers=qualifiers,
+                    evidence=Evidence(
+                        url=snapshot.url,
+                        sha256=snapshot.sha256,
+                        locator=aff.locator,
+                        quote=aff.quote,
+                    ),
+                    extractor=tag,
+                )
+            )
+    return claims
+
+
+def extract(snapshot: Snapshot) -> list[Claim]:
+    paper = parse_paper(snapshot.body, url=snapshot.url)
+    return _claims(paper, snapshot, _work(paper, snapshot.url), paper.date)
+
+
+def extract_with_metadata(
+    snapshot: Snapshot, *, authors: list[str], work: str, date: str | None
+) -> list[Claim]:
+    """Claims with the metadata's author names, work id and date; affiliations from the PDF."""
+    paper = parse_paper(snapshot.body, known_authors=authors, url=snapshot.url)
+    return _claims(paper, snapshot, work, date or paper.date)

@@ -1,0 +1,337 @@
+"""Who a list item (or a table cell, a data-file entry) names, in the shapes role lists use.
+
+An entry is read by its parts, not by a pattern per page:
+
+1. bracket tags (`[TOC Chair]`, `[GB-appointed]`) and parenthesised groups are taken out first
+   and sorted: a GitHub handle (`(handle)`, `(@handle)`, a link to github.com), e-mail addresses,
+   an emeritus/chair/PMC marker, years and terms, an organisation (`(Red Hat)`: capitalised words,
+   no role or description word), or a note (`(Lightning founder)`), which is dropped;
+2. what is left is cut at separators (" — ", " -- ", " - ", ": ", ", ", " | "); the first part
+   that reads as a name is the name, `@handle` parts give the handle, a part after the name that
+   reads as an organisation ("- [handle](url), Google LLC") the affiliation, parts after a dash
+   or colon the area ("@handle - area, area"), and a part before a colon a label ("`area`: A, B",
+   "**Role Title**: Name");
+3. an item naming several people ("`area`: A (<mail> / @a), B (<mail> / @b)") gives each of them,
+   with the label as their area.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from extractors.document.model import Links, collapse, github_login, without_controls
+from extractors.people import names as _people
+from extractors.people.orgs import (
+    TITLE_WORDS,
+    YEARS,
+    looks_like_org,
+    names_org,
+    org_with_suffix,
+)
+
+TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
+PAREN = re.compile(r"\(([^()]{0,200})\)")
+TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
+SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
+DESCRIBED = re.compile(  # what a note after a dash says of a person (not an area)
+    r"\b(?:founder|co-founder|creator|emeritus|emerita|leader|lead|chair|bdfl|president)\b", re.I
+)
+STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\b", re.I)
+LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
+PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
+AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b")
+PERSON_LINK = re.compile(
+    r"^(?:mailto:|https?://(?:www\.)?(?:github\.com/[\w-]+/?$|gitlab\.com/|linkedin\.com/in/|"
+    r"twitter\.com/|x\.com/|mastodon|bsky\.app/profile/|keybase\.io/|orcid\.org/))",
+    re.I,
+)
+DOCUMENT_LINK = re.compile(
+    r"/(?:blob|tree|wiki|docs?)/|\.(?:md|html?|rst)$|^https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+",
+    re.I,
+)
+HANDLE_TOKEN = re.compile(r"^@?(?=[\w-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
+
+
+@dataclass(slots=True)
+class Entry:
+    name: str
+    github: str | None = None
+    email: str | None = None
+    affiliation: str | None = None
+    area: str | None = None
+    titles: list[str] = field(default_factory=list)  # role titles on the entry ("TOC Chair")
+    emeritus: bool = False
+    lead: bool = False
+    label: str | None = None  # the text before a colon that is not a name ("Role Title")
+    aside: str | None = None  # a name in parentheses ("@jroe (Jane Roe, Example Labs)")
+
+
+def _handle_from(text: str, links: Links) -> str | None:
+    for label, target in links:
+        login = github_login(target)
+        if login and (not label or label.lstrip("@").lower() in text.lower()):
+            return login
+    return None
+
+
+def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
+    """Take what a parenthesised group says into the entry; False when it is a note."""
+    text = inner.strip()
+    if not text:
+        return True
+    if STATUS_TAG.search(text) and len(text.split()) <= 3:
+        entry.emeritus = True
+        return True
+    if PMC_TAG.match(text):
+        entry.titles.append("PMC member")
+        return True
+    if LEAD_TAG.fullmatch(text.lower()) or re.fullmatch(r"(?:co-)?chair(?:person)?", text, re.I):
+        entry.lead = True
+        entry.titles.append(text)
+        return True
+    emails = _emails(text)
+    parts = [p.strip() for p in re.split(r"\s*/\s*|,\s*|\s+", text) if p.strip()]
+    found = False
+    for part in parts:
+        if part.startswith("@") and HANDLE_TOKEN.match(part):
+            entry.github = entry.github or part[1:].lower()
+            found = True
+    if emails:
+        entry.email = entry.email or emails[0]
+        found = True
+    if found:
+        return True
+    login = _handle_from(text, links)
+    if login and text.lstrip("@").lower() == login:
+        entry.github = entry.github or login
+        return True
+    if HANDLE_TOKEN.match(text) and text == text.lower() and not text.isdigit():
+        entry.github = entry.github or text.lstrip("@").lower()
+        entry.label = "paren-handle"  # a handle only when a name stands beside it
+        return True
+    if YEARS.match(text) or TERM.search(text):
+        return True
+    first, _, rest = text.partition(", ")
+    if _people.looks_like_name(first) and (not rest or looks_like_org(rest)):
+        entry.aside = text  # a name (when only a handle stands outside) or an organisation
+        return True
+    if looks_like_org(text):
+        entry.affiliation = entry.affiliation or text
+        return True
+    return False
+
+
+def _emails(text: str) -> list[str]:
+    found: list[str] = []
+    rest = text
+    while True:
+        match = _people.find_email(rest)
+        if match is None:
+            return found
+        found.append(match.group(1))
+        rest = rest[match.end() :]
+
+
+def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Entry]:
+    """The people an entry names (usually one), or [] when it names nobody."""
+    text = collapse(without_controls(text))
+    if not text:
+        return []
+    label, body = _label(text)
+    if label is not None:
+        many = _several(body, links)
+        titled = len(many) == 1 and _people.looks_like_name(many[0].name)  # "Title: Name [@h]"
+        if len(many) >= 2 or (titled and _says_who(body) and not _says_who(label)):
+            for entry in many:
+                _label_entry(entry, label)
+            return many
+    if " & " in text or " and " in text:
+        many = _several(text.replace(" & ", ", "), links)
+        if len(many) >= 2:
+            return many
+    one = _one(text, links, handle_list=handle_list)
+    return [one] if one is not None else []
+
+
+def _says_who(text: str) -> bool:
+    """The text carries a handle, an e-mail address or a link (what marks the person)."""
+    return bool(AT_HANDLE.search(text) or "@" in text or "](" in text)
+
+
+def _label_entry(entry: Entry, label: str) -> None:
+    """A label before a colon: a title ("Role Title"), an organisation, else the area."""
+    if TITLE_WORDS.search(label):
+        entry.titles.append(label)
+        entry.lead = entry.lead or bool(LEAD_TAG.search(label))
+    elif looks_like_org(label) and label[:1].isupper():
+        entry.affiliation = entry.affiliation or label
+    else:
+        entry.area = entry.area or label
+
+
+def _label(text: str) -> tuple[str | None, str]:
+    """("label", rest) for "label: rest" (the label may be a name-like title or organisation:
+    the caller keeps it only when the rest names the people)."""
+    match = re.match(r"^([^:()\[\]]{1,80}?)\s*:\s+(.+)$", text)
+    if match is None:
+        return None, text
+    head = match.group(1).strip(" *`_")
+    if head.startswith("@") or not head:
+        return None, text
+    return head, match.group(2)
+
+
+def _several(body: str, links: Links) -> list[Entry]:
+    parts = _split_outside_parens(body)
+    found = []
+    for part in parts:
+        entry = _one(part, tuple(link for link in links if link[0] and link[0] in part))
+        if entry is None or not (
+            entry.github or entry.email or _people.looks_like_name(entry.name)
+        ):
+            return []
+        found.append(entry)
+    return found
+
+
+def _split_outside_parens(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (char in ",;" or text.startswith(" and ", index)):
+            parts.append(text[start:index])
+            start = index + (5 if char == " " else 1)
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
+    entry = Entry(name="")
+    for tag in TAG.findall(text):
+        tag = tag.strip()
+        if tag.startswith("@") and HANDLE_TOKEN.match(tag):
+            entry.github = entry.github or tag[1:].lower()
+        elif STATUS_TAG.search(tag):
+            entry.emeritus = True
+        elif TITLE_WORDS.search(tag) and not re.search(r"appointed|elected", tag, re.I):
+            entry.titles.append(tag)
+            entry.lead = entry.lead or bool(LEAD_TAG.search(tag))
+    text = TAG.sub(" ", text)
+    link_login = _handle_from(text, links)
+    rest = text
+    for group in list(PAREN.finditer(text)):
+        if group.group(1).strip()[:1] in "\"“'‘":
+            continue  # a nickname: part of the name as printed ('Ganesan Ramalingam ("Rama")')
+        if _sort_paren(group.group(1), entry, links):
+            rest = rest.replace(group.group(0), " ", 1)
+    rest = PAREN.sub(lambda m: m.group(0) if m.group(1).strip()[:1] in "\"“'‘" else " ", rest)
+    for email in _emails(rest):
+        entry.email = entry.email or email
+        rest = rest.replace(email, " ")
+    rest = rest.replace("<>", " ").replace("< >", " ")
+    rest = collapse(rest)
+    inline = AT_HANDLE.findall(rest)
+    if inline and not rest.startswith("@"):
+        entry.github = entry.github or inline[0].lower()
+        rest = collapse(AT_HANDLE.sub(" ", rest))
+    if _only_document_link(rest, links):
+        return None
+    parts = [p.strip(" *_`'\"|,;") for p in SEPARATORS.split(rest)]
+    separators = SEPARATORS.findall(rest)
+    name_at = None
+    for index, part in enumerate(parts):
+        if not part:
+            continue
+        bare = part.lstrip("@")
+        if part.startswith("@") and HANDLE_TOKEN.match(part):
+            entry.github = entry.github or bare.lower()
+            if name_at is None and index == 0:
+                name_at = index  # "@handle: area"
+            continue
+        if link_login and bare.lower() == link_login:
+            entry.github = entry.github or link_login
+            if name_at is None and (index == 0 or not any(map(_people.looks_like_name, parts))):
+                name_at = index  # "[handle](url), Company": the handle stands for the name
+            continue
+        if name_at is None and _people.looks_like_name(part):
+            entry.name, name_at = _clean_name(part), index
+            continue
+        if name_at is None and index == 0 and (_is_handle_word(part, handle_list) or link_login):
+            if link_login and bare.lower() != link_login and _people.looks_like_name(part):
+                entry.name, name_at = part, index
+            elif _is_handle_word(part, handle_list):
+                entry.github = entry.github or bare.lower()
+                name_at = index
+            continue
+        joined_by = separators[index - 1].strip() if 0 < index <= len(separators) else ""
+        if (
+            name_at is not None
+            and not entry.name
+            and joined_by in ("-", "—", "–", "--", "|")
+            and _people.looks_like_name(part)
+            and not names_org(part, parts, index)
+        ):
+            entry.name = _clean_name(part)  # "[handle](url) - **Full Name** <mail>"
+            continue
+        if name_at is not None:
+            sep = separators[index - 1] if index - 1 < len(separators) else ""
+            if sep.strip() in ("-", "—", "–", "--", "|") and names_org(part, parts, index):
+                entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
+                continue
+            if "," in sep and looks_like_org(part) and not entry.affiliation:
+                entry.affiliation = org_with_suffix(parts, index)
+            elif ":" in sep or "-" in sep or "—" in sep or "–" in sep:
+                said = ", ".join(p for p in parts[index:] if p) or None
+                if said and STATUS_TAG.search(said):
+                    entry.emeritus = True
+                if said and DESCRIBED.search(said):
+                    entry.titles.append(said)  # "-- project founder / emeritus leader"
+                else:
+                    entry.area = said
+                break
+    entry.github = entry.github or link_login
+    paren_only = entry.label == "paren-handle" and not link_login
+    entry.label = None
+    if entry.aside:  # "@jroe (Jane Roe, Example Labs)" or "Jane Roe (Red Hat)"
+        first, _, rest = entry.aside.partition(", ")
+        if not entry.name or entry.name == entry.github:
+            entry.name = first
+            entry.affiliation = entry.affiliation or rest or None
+        elif looks_like_org(entry.aside):
+            entry.affiliation = entry.affiliation or entry.aside
+    if not entry.name:
+        if entry.github and not paren_only:
+            entry.name = entry.github
+            return entry
+        return None
+    return entry
+
+
+def _only_document_link(text: str, links: Links) -> bool:
+    """An item that is one link to a page of the site ("[TAG Security](./tags/security/)"): a
+    list of documents, not of people (a person's link goes to a profile or a homepage)."""
+    for label, target in links:
+        if label and label.strip(" *_") == text.strip(" *_"):
+            target = target.strip()
+            if PERSON_LINK.match(target) or github_login(target):
+                return False
+            relative = not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I)
+            return relative or DOCUMENT_LINK.search(target) is not None
+    return False
+
+
+def _is_handle_word(part: str, handle_list: bool) -> bool:
+    return (
+        bool(HANDLE_TOKEN.match(part))
+        and (part.startswith("@") or (handle_list and (part == part.lower() or part[0].islower())))
+        and part.lstrip("@").lower() not in _people.NOT_NAME_WORDS
+        and not part.isdigit()
+    )
+
+
+def _clean_name(text: str) -> str:
+    return text.strip(_people.NAME_EDGE)
