@@ -1,4 +1,4 @@
-"""extractors/announcement.py: goldens, each pattern family, dates, hostile input, errors."""
+"""extractors/announcements (the `announcement` extractor): goldens, each pattern family, dates, hostile input, errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""extractors/_emails.py: expanding printed email lists and assigning them to authors."""
+"""extractors/papers/emails.py: expanding printed email lists and assigning them to authors."""
 
 from __future__ import annotations
 

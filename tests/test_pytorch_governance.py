@@ -1,4 +1,4 @@
-"""extractors/pytorch_governance.py: goldens, an independent re-parse, errors, hostile input."""
+"""extractors/governance/pytorch.py (`pytorch_governance`): goldens, an independent re-parse, errors, hostile input."""
 
 from __future__ import annotations
 

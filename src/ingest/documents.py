@@ -106,7 +106,7 @@ def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
 # Formats read under INGEST_MAX_PARSE_BYTES; every other text format (Markdown, reST, YAML, JSON,
 # plain text: parsers that take far more memory per byte) is read under INGEST_MAX_MARKUP_BYTES.
 LARGE_PARSE_FORMATS = frozenset({"html", "atom"})
-# Data files read line by line (extractors/_doc_data.py), not by a markup parser: the Linux
+# Data files read line by line (extractors/document/data.py), not by a markup parser: the Linux
 # kernel's MAINTAINERS is ~800 kB (a 1 MB one reads in 1.4 s and 82 MB), over the markup limit.
 # Known by their file name (ingest.sniff.data_file_kind), as the readers know them.
 LINE_DATA_KINDS = frozenset({"maintainers", "codeowners"})
