@@ -1,4 +1,5 @@
-"""extractors/announcements (the `announcement` extractor): goldens, each pattern family, dates, hostile input, errors."""
+"""the `announcement` extractor (extractors/announcements/):
+goldens, each pattern family, dates, hostile input, errors."""
 
 from __future__ import annotations
 

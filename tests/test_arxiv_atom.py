@@ -1,4 +1,5 @@
-"""extractors/papers/atom.py (`arxiv_atom`): goldens, affiliations, positions, error/empty feeds, hostile input."""
+"""extractors/papers/atom.py (`arxiv_atom`):
+goldens, affiliations, positions, error/empty feeds, hostile input."""
 
 from __future__ import annotations
 

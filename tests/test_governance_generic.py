@@ -1,5 +1,6 @@
-"""extractors/governance/generic.py (`governance`): goldens, PEP 13's council per version, constructed pages scored
-against hand-written people, the PEP 13 time travel and an affiliation change through the diff."""
+"""extractors/governance/generic.py (`governance`): goldens, PEP 13's council per version,
+constructed pages scored against hand-written people, the PEP 13 time travel and an affiliation
+change through the diff."""
 
 from __future__ import annotations
 

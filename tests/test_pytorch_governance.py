@@ -1,4 +1,5 @@
-"""extractors/governance/pytorch.py (`pytorch_governance`): goldens, an independent re-parse, errors, hostile input."""
+"""extractors/governance/pytorch.py (`pytorch_governance`):
+goldens, an independent re-parse, errors, hostile input."""
 
 from __future__ import annotations
 
