@@ -11,6 +11,7 @@ import pytest
 
 import extractors
 from extractors.governance import generic as governance
+from extractors.governance.project import project_of
 from ingest.diff.changes import DiffInput, diff
 from ingest.diff.resolve import Resolver
 from ingest.errors import RedirectStubError, UnsupportedFormatError
@@ -344,7 +345,7 @@ def test_pdf_and_redirect_stubs_are_refused() -> None:
     ],
 )
 def test_project_rule(title: str | None, url: str, project: str) -> None:
-    assert governance.project_of(title, url) == project
+    assert project_of(title, url) == project
 
 
 # --------------------------------------------------------------------------------------------

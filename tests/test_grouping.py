@@ -7,10 +7,11 @@ from datetime import date
 
 import pytest
 
+from ingest.fact_identity import fact_key, label, show_value
 from ingest.models import Change
 from ingest.report.run import describe, unknown_people
 from ingest.review.decisions import decide, undo_last
-from ingest.review.grouping import fact_key, label, show_value, source_label
+from ingest.review.grouping import source_label
 from ingest.review.queue import enqueue
 from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store

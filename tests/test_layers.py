@@ -43,3 +43,37 @@ def test_the_check_sees_an_import_of_a_layer_above() -> None:
     assert layers_above("from flows.nightly import nightly_refresh") == ["flows.nightly"]
     assert layers_above("from extractors import arxiv_pdf") == ["extractors"]
     assert layers_above("from ingest.extraction import ExtractorSet\nimport flowsheet") == []
+
+
+# the store is beneath the stages that use it (issue 23): it imports the core modules only
+STORAGE = SRC / "storage"
+STAGES = ("ingest.review", "ingest.pipeline", "ingest.diff", "ingest.report", "ingest.runner",
+          "ingest.fetch", "ingest.profiles", "ingest_cli")  # fmt: skip
+
+
+def stages_imported(source: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found += [n for n in names if any(n == s or n.startswith(s + ".") for s in STAGES)]
+    return found
+
+
+def test_storage_imports_no_stage_above_it() -> None:
+    offenders = {
+        str(path.relative_to(SRC)): above
+        for path in sorted(STORAGE.rglob("*.py"))
+        if (above := stages_imported(path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+
+
+def test_the_storage_check_sees_an_import_inside_a_function() -> None:
+    source = "def f():\n    from ingest.review.grouping import fact_key\n"
+    assert stages_imported(source) == ["ingest.review.grouping"]
+    assert stages_imported("from ingest.fact_identity import fact_key") == []

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from ingest.errors import StoreError
+from ingest.fact_identity import fact_key
 from ingest.models import Snapshot, Source
-from ingest.review.grouping import fact_key
 from ingest.settings import Settings
 from ingest.storage import Store
 from ingest.storage.migrations import MIGRATIONS, Migrations

@@ -47,8 +47,9 @@ def review_list(
 
     Example: ingest review list --json
     """
+    from ingest.fact_identity import fact_key
     from ingest.report.run import describe, group_facts
-    from ingest.review.grouping import fact_key, source_label, source_titles
+    from ingest.review.grouping import source_label, source_titles
 
     _settings, store = _store()
     found = store.list_changes(
@@ -122,8 +123,9 @@ def review_show(change_id: str, as_json: bool) -> None:
 
 def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str]:
     """`review show` for a person: labelled lines, qualifiers with human names."""
+    from ingest.fact_identity import label, show_value
     from ingest.report.run import describe
-    from ingest.review.grouping import label, show_value, source_label
+    from ingest.review.grouping import source_label
 
     def statement(claim: dict[str, Any]) -> list[str]:
         out = [f"  {claim.get('predicate', '?')} {claim.get('object', '?')}"]

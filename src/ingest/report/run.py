@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.fact_identity import fact_key, label, show_value
 from ingest.files import write_atomic
 from ingest.names import fold
 from ingest.pipeline.outcome import SourceOutcome
-from ingest.review.grouping import fact_key, label, show_value, source_label
+from ingest.review.grouping import source_label
 
 
 @dataclass

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ingest.diff.changes import evidence_key
+from ingest.fact_identity import fact_key
 from ingest.models import Change, iso_z, utcnow
-from ingest.review.grouping import fact_key
 from ingest.storage import ChangeValues, Store
 
 

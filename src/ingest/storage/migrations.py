@@ -188,7 +188,7 @@ def editors_session_epoch(conn: Connection) -> None:
 def changes_fact_and_decisions_bulk(conn: Connection) -> None:
     """The fact each change states (one decision per fact) and the action a decision was part
     of (undo a bulk whole); existing changes get their fact computed here."""
-    from ingest.review.grouping import fact_key
+    from ingest.fact_identity import fact_key
 
     for table, column, sql_type in (
         ("changes", "fact", "VARCHAR(32)"),

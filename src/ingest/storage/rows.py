@@ -96,7 +96,7 @@ class ChangeRow(Row):
     evidence_key: str | None = None
     snapshot_sha256: str | None = None
     fact: str | None = (
-        None  # ingest.review.grouping.fact_key (None: a change older than migration 6)
+        None  # ingest.fact_identity.fact_key (None: a change older than migration 6)
     )
 
     @property

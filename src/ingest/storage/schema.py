@@ -93,7 +93,7 @@ changes = sa.Table(
     sa.Column("updated", sa.Text, nullable=False),
     sa.Column("evidence_key", sa.Text, nullable=False),
     sa.Column("snapshot_sha256", sa.String(64)),
-    # the fact it states (ingest.review.grouping.fact_key; migration 6): one decision per fact
+    # the fact it states (ingest.fact_identity.fact_key; migration 6): one decision per fact
     sa.Column("fact", sa.String(32)),
 )
 

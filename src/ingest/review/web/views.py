@@ -8,11 +8,12 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from ingest.errors import ProfileError
+from ingest.fact_identity import label, show_value
 from ingest.models import Profile
 from ingest.profiles.io import load_profile, profile_path
 from ingest.report.run import describe
 from ingest.review.decisions import history
-from ingest.review.grouping import label, show_value, source_label, source_titles
+from ingest.review.grouping import source_label, source_titles
 from ingest.review.snapshots import SnapshotTime, snapshot_time
 from ingest.review.web.evidence import Evidence, TextCache, evidence_for
 from ingest.storage import ChangeRow, HistoryEntry, QueueFilter, Store
