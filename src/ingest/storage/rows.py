@@ -95,9 +95,7 @@ class ChangeRow(Row):
     updated: str | None = None
     evidence_key: str | None = None
     snapshot_sha256: str | None = None
-    fact: str | None = (
-        None  # ingest.fact_identity.fact_key (None: a change older than migration 6)
-    )
+    fact: str | None = None  # ingest.fact_identity.fact_key (None: a change older than migration 6)
 
     @property
     def fact_id(self) -> str:
