@@ -15,6 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ChangeKind = Literal["added", "changed", "removed"]
 ChangeStatus = Literal["pending", "accepted", "rejected", "superseded"]
+# Where a snapshot's bytes came from: fetched from the network, served by the replay archive (a
+# recording of its own day), or read from a local file an editor gave (`ingest run --file`).
+SnapshotOrigin = Literal["network", "replay", "file"]
+# How a local file's evidence date was found: given (--as-of), stated (by the file), or
+# assumed (today).
+EvidenceBasis = Literal["given", "stated", "assumed"]
+REPLAY_HEADERS = ("x-ingest-replay", "x-ingest-replay-date", "x-ingest-replay-as-of")
 
 
 def sha256_hex(data: bytes) -> str:
@@ -60,7 +67,14 @@ class Source(_Model):
 
 
 class Snapshot(_Model):
-    """One response, stored once by sha256."""
+    """One response, stored once by sha256.
+
+    `origin`: where its bytes came from (`SnapshotOrigin`); `evidence_date`: the day (YYYY-MM-DD)
+    it is evidence for: a fetch's day, a recording's own date, a local file's --as-of or stated
+    date. Both are worked out from the headers and `fetched_at` when not given (a replayed
+    response carries `x-ingest-replay-*` headers). `evidence_basis`: for a local file, how its
+    date was found (not stored).
+    """
 
     url: str  # the URL the document was finally served from
     requested_url: str | None = None  # the URL asked for, when redirects were followed
@@ -69,10 +83,20 @@ class Snapshot(_Model):
     body: bytes = b""
     sha256: str = ""
     fetched_at: datetime = Field(default_factory=utcnow)
+    origin: SnapshotOrigin | None = None
+    evidence_date: str | None = None
+    evidence_basis: EvidenceBasis | None = None
 
     def model_post_init(self, __context: Any) -> None:
         if not self.sha256:
             self.sha256 = sha256_hex(self.body)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        if self.origin is None:
+            self.origin = "replay" if any(h in headers for h in REPLAY_HEADERS) else "network"
+        if self.evidence_date is None:
+            recorded = headers.get("x-ingest-replay-date")
+            day = recorded[:10] if recorded else self.fetched_at.date().isoformat()
+            self.evidence_date = day
 
     @property
     def content_type(self) -> str:
