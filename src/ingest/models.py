@@ -83,20 +83,33 @@ class Snapshot(_Model):
     body: bytes = b""
     sha256: str = ""
     fetched_at: datetime = Field(default_factory=utcnow)
-    origin: SnapshotOrigin | None = None
-    evidence_date: str | None = None
+    # as given (a stored row, a local file); else read from the headers when asked
+    given_origin: SnapshotOrigin | None = Field(default=None, alias="origin")
+    given_evidence_date: str | None = Field(default=None, alias="evidence_date")
     evidence_basis: EvidenceBasis | None = None
 
     def model_post_init(self, __context: Any) -> None:
         if not self.sha256:
             self.sha256 = sha256_hex(self.body)
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        if self.origin is None:
-            self.origin = "replay" if any(h in headers for h in REPLAY_HEADERS) else "network"
-        if self.evidence_date is None:
-            recorded = headers.get("x-ingest-replay-date")
-            day = recorded[:10] if recorded else self.fetched_at.date().isoformat()
-            self.evidence_date = day
+
+    def _header(self, name: str) -> str | None:
+        for key, value in self.headers.items():
+            if key.lower() == name:
+                return value
+        return None
+
+    @property
+    def origin(self) -> SnapshotOrigin:
+        if self.given_origin is not None:
+            return self.given_origin
+        return "replay" if any(self._header(h) is not None for h in REPLAY_HEADERS) else "network"
+
+    @property
+    def evidence_date(self) -> str:
+        if self.given_evidence_date:
+            return self.given_evidence_date
+        recorded = self._header("x-ingest-replay-date")
+        return recorded[:10] if recorded else self.fetched_at.date().isoformat()
 
     @property
     def content_type(self) -> str:
@@ -148,6 +161,11 @@ class ProfileClaim(_Model):
 
 
 class Reference(_Model):
+    """A profile's reference. `accessed`: the latest day the source was seen (a real fetch, or
+    the evidence an editor accepted). Optional, added by ingest (absent from older files):
+    `snapshot_sha256` and `snapshot_date`, the stored snapshot whose evidence an editor accepted
+    and the day it is evidence for, and `quote`, the verbatim text of it that was accepted."""
+
     id: str
     title: str | None = None
     url: str | None = None
@@ -155,6 +173,9 @@ class Reference(_Model):
     kind: str | None = None
     published: str | None = None
     accessed: str | None = None
+    snapshot_sha256: str | None = None
+    snapshot_date: str | None = None
+    quote: str | None = None
 
 
 class Profile(_Model):
