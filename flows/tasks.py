@@ -141,6 +141,11 @@ def process_file(
         extractors=extractors,
     )
     store.record_fetch(source.url, status, sha256=snapshot.sha256)
+    state = store.sources.state(source.url)
+    if state and state.last_sha256 == snapshot.sha256 and (state.etag or state.last_modified):
+        # the page's validators belong to the page's last fetched version, no longer its last
+        # snapshot: a 304 for them would keep the file's reading; the next nightly reads it all
+        store.update_source_state(source.url, etag=None, last_modified=None)
     outcome.file = file
     outcome.origin = snapshot.origin
     outcome.evidence_date = snapshot.evidence_date

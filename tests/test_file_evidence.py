@@ -280,3 +280,35 @@ def test_the_run_report_says_read_from_a_local_file(store: Store, workspace: Set
         "2024-10-01",
         str(OLD),
     )
+
+
+def test_the_next_nightly_reads_the_page_again_and_clears_what_a_file_queued(
+    store: Store, workspace: Settings
+) -> None:
+    """An undated old file (taken as today's, with a warning) queued removals, and the next
+    nightly did not clear them: its conditional request got a 304 for the page's old validators,
+    so the file stayed the page's last snapshot. A file run drops the validators: the nightly
+    reads the page in full, and what the file queued and the page does not state is retired."""
+    live = _fetched_today(store, workspace)
+    store.update_source_state(
+        STABLE_URL, etag='"e1"', last_modified="Mon, 30 Nov 2026 10:00:00 GMT"
+    )
+    undated = snapshot_from_file(STABLE_URL, OLD, 10**8)
+    assert undated.evidence_basis == "assumed"
+    profiles = load_profiles(workspace.profiles_dir)
+    outcome = process_file.fn(store, workspace, _source(workspace), undated, profiles, None)
+    assert outcome.warnings and "states no date" in outcome.warnings[0]
+    queued = [str(c["id"]) for c in _removals(outcome)]
+    assert queued  # the editor was warned; the removals are queued for review
+    state = store.sources.state(STABLE_URL)
+    assert state is not None and state.etag is None and state.last_modified is None
+    again = Snapshot(
+        url=STABLE_URL,
+        headers={"content-type": "text/markdown"},
+        body=LATEST.read_bytes(),
+        fetched_at=datetime(2026, 12, 2, 3, 0, tzinfo=UTC),
+    )
+    assert again.sha256 == live.snapshot
+    source = _source(workspace)
+    process_snapshot(store, workspace, source, again, profiles, extractors=extractors)
+    assert all(store.get_change(i)["status"] != "pending" for i in queued)
