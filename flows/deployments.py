@@ -3,7 +3,7 @@
     nightly-refresh   nightly_refresh on INGEST_SCHEDULE_CRON (03:00) in INGEST_SCHEDULE_TIMEZONE
                       (UTC); never two at once: a deployment concurrency limit of 1 that cancels
                       the newcomer (a run still going at the next 03:00 is not queued behind)
-    ingest-url        ingest_url(url, file, extractor): a one-off run started from the UI
+    ingest-url        ingest_url(url, file, extractor, as_of): a one-off run started from the UI
 
 `prefect.yaml` describes the same two for a process work pool (`prefect deploy --all`);
 tests/test_deployments.py checks the two agree.

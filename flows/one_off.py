@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from flows.arxiv_tasks import check_paper
 from flows.context import RunContext
 from flows.tasks import fetch_source, process_feed, process_file, process_source
 from ingest.documents import snapshot_from_file
-from ingest.errors import IngestError
+from ingest.errors import IngestError, OlderFileError
 from ingest.models import iso_z, utcnow
 from ingest.pipeline.arxiv_stage import arxiv_id_of
 from ingest.pipeline.feeds import FEED
@@ -25,7 +26,12 @@ from ingest.report.run import RunReport
 
 
 @flow(name="ingest-url", log_prints=True)
-def ingest_url(url: str, file: str | None = None, extractor: str | None = None) -> dict[str, Any]:
+def ingest_url(
+    url: str, file: str | None = None, extractor: str | None = None, as_of: str | None = None
+) -> dict[str, Any]:
+    """`as_of` (YYYY-MM-DD): with `file`, the day the file is evidence for (default: the date
+    it states, else today, with a warning). A file older than the stored snapshot of URL is
+    refused (OlderFileError, nothing stored)."""
     ctx = RunContext.open()
     report = RunReport(run_id=uuid.uuid4().hex[:12], kind="one-off", started=iso_z(utcnow()))
     try:
@@ -36,9 +42,10 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
         accessed = None if ctx.settings.replay else utcnow().date()  # a replay is no access
         try:
             if file:
-                snapshot = snapshot_from_file(url, Path(file), ctx.settings.max_bytes)
+                day = date.fromisoformat(as_of) if as_of else None
+                snapshot = snapshot_from_file(url, Path(file), ctx.settings.max_bytes, day)
                 outcome = process_file(
-                    ctx.store, ctx.settings, source, snapshot, ctx.profiles, extractor
+                    ctx.store, ctx.settings, source, snapshot, ctx.profiles, extractor, file
                 )
             elif (arxiv_id := arxiv_id_of(url)) is not None:
                 with ctx.client() as client, ctx.arxiv_client() as arxiv_client:
@@ -68,6 +75,8 @@ def ingest_url(url: str, file: str | None = None, extractor: str | None = None) 
                 outcome = process_source(
                     ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed
                 )
+        except OlderFileError:
+            raise  # refused before anything was stored: no failure recorded, no report
         except IngestError as exc:
             outcome = record_failure(ctx.store, source, exc)
         report.outcomes.append(outcome)

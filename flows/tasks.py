@@ -27,6 +27,7 @@ from ingest.pipeline.batches import (
     process_fetched,
     source_fetched,
 )
+from ingest.pipeline.local_file import file_warnings, refuse_older_file
 from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
 from ingest.pipeline.process import process_snapshot, record_failure
 from ingest.profiles.references import record_reachable
@@ -119,8 +120,12 @@ def process_file(
     snapshot: Snapshot,
     profiles: dict[str, Profile],
     extractor: str | None,
+    file: str | None = None,
 ) -> SourceOutcome:
-    """A one-off run on a body the editor supplied: no fetch, same pipeline."""
+    """A one-off run on a body the editor supplied (`file`): no fetch, same pipeline. A file
+    older than the newest stored snapshot of the URL is refused before anything is stored
+    (OlderFileError; see ingest.pipeline.local_file)."""
+    refuse_older_file(store, source.url, snapshot, file)
     state = store.sources.state(source.url)
     status: OutcomeStatus = (
         "unchanged" if state and state.last_sha256 == snapshot.sha256 else "fetched"
@@ -136,6 +141,15 @@ def process_file(
         extractors=extractors,
     )
     store.record_fetch(source.url, status, sha256=snapshot.sha256)
+    state = store.sources.state(source.url)
+    if state and state.last_sha256 == snapshot.sha256 and (state.etag or state.last_modified):
+        # the page's validators belong to the page's last fetched version, no longer its last
+        # snapshot: a 304 for them would keep the file's reading; the next nightly reads it all
+        store.update_source_state(source.url, etag=None, last_modified=None)
+    outcome.file = file
+    outcome.origin = snapshot.origin
+    outcome.evidence_date = snapshot.evidence_date
+    outcome.warnings += file_warnings(snapshot, file)
     return outcome
 
 

@@ -147,3 +147,33 @@ def test_registered_migrations_run_once_each_in_order() -> None:
     assert ran == ["first", "second", "third"]
     with pytest.raises(ValueError, match="'first' is registered twice"):
         registry.register(first)
+
+
+def test_snapshots_get_their_origin_and_evidence_date(workspace: Settings) -> None:
+    """Migration 7 (`snapshots_origin_and_evidence_date`): a replayed snapshot of before is a
+    `replay` of its recording's date; any other a `network` fetch of the day it was stored."""
+    from datetime import UTC, datetime
+
+    old = store_v6.Store.open(workspace)
+    old.migrate()
+    fetched = Snapshot(url=URL, body=b"a", fetched_at=datetime(2026, 11, 2, 3, tzinfo=UTC))
+    replayed = Snapshot(
+        url=URL,
+        body=b"b",
+        headers={"x-ingest-replay": "hit", "x-ingest-replay-date": "2024-05-30"},
+        fetched_at=datetime(2026, 11, 3, 3, tzinfo=UTC),
+    )
+    old.put_snapshot(fetched)
+    old.put_snapshot(replayed)
+    old.close()
+    store = Store.open(workspace)
+    with store.begin() as conn:
+        assert MIGRATIONS.applied(conn)[-1] == "snapshots_origin_and_evidence_date"
+    metas = [store.snapshot_meta(s.sha256) for s in (fetched, replayed)]
+    assert [(m.origin, m.evidence_date) for m in metas if m] == [
+        ("network", "2026-11-02"),
+        ("replay", "2024-05-30"),
+    ]
+    newest = store.newest_snapshot(URL)
+    assert newest is not None and newest.sha256 == fetched.sha256
+    store.close()

@@ -124,3 +124,36 @@ def test_accepting_an_unreachable_flag_marks_the_reference(
     data = json.loads((workspace.profiles_dir / "alban-desmaison.json").read_text())
     ref = next(r for r in data["references"] if r.get("url") == LICENSE)
     assert ref["status"] == "unreachable" and ref["unreachable_since"] == "2026-11-29"
+
+
+def test_accepting_a_recording_of_june_cites_june_and_the_snapshot(
+    store: Store, workspace: Settings
+) -> None:
+    """Issue 22: accepting a change whose evidence is a recording of June wrote today as the
+    reference's `accessed` and bumped the existing reference too; the reference kept neither the
+    snapshot's date and hash nor the quote."""
+    from .helpers import page
+
+    replayed = page(
+        ("Lead Core Maintainer", "", [("Alban Desmaison", "albanD")]),
+        ("Core Maintainers", "", [("Soumith Chintala", "soumith"), ("Edward Yang", "ezyang")]),
+        ("Module-level maintainers", "Loom (torch.loom)", [("Alban Desmaison", "albanD")]),
+        url=STABLE_URL,
+    )
+    replayed.headers.update({"x-ingest-replay": "hit", "x-ingest-replay-date": "2026-06-10"})
+    source = Source(url=STABLE_URL, extractor="pytorch_governance", title="Maintainers")
+    store.upsert_source(source)
+    profiles = load_profiles(workspace.profiles_dir)
+    outcome = process_snapshot(store, workspace, source, replayed, profiles, extractors=extractors)
+    loom = next(
+        c
+        for c in outcome.changes
+        if c["profile"] == "alban-desmaison" and c["kind"] == "added" and "Loom" in json.dumps(c)
+    )
+    decide(store, workspace.profiles_dir, loom["id"], "accepted", "ed", today=date(2026, 12, 1))
+    data = json.loads((workspace.profiles_dir / "alban-desmaison.json").read_text())
+    ref = next(r for r in data["references"] if r.get("url") == STABLE_URL)
+    assert ref["accessed"] == "2026-10-21"  # seen then for real: not bumped to June, nor today
+    assert ref["snapshot_sha256"] == replayed.sha256 and ref["snapshot_date"] == "2026-06-10"
+    assert ref["quote"] == loom["claim"]["evidence"]["quote"]
+    assert data["updated"] == "2026-12-01"

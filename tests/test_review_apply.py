@@ -83,3 +83,60 @@ def test_an_affiliation_from_three_papers_is_one_claim_each_paper_finds_again() 
 
 def _of(claim: object) -> tuple[str, str, dict[str, object]]:
     return claim.predicate, claim.object, claim.qualifiers  # type: ignore[attr-defined]
+
+
+# -- what a reference records of the evidence (issue 22) -----------------------------------------
+
+JUNE = {
+    "url": OTHER,
+    "title": "Announcement",
+    "accessed": "2026-06-10",
+    "snapshot_sha256": "ab" * 32,
+    "snapshot_date": "2026-06-10",
+    "quote": "Ada Lovelace (ada) joins the Loom maintainers",
+}
+
+
+def test_a_new_reference_is_accessed_the_day_its_evidence_was_seen_and_keeps_it() -> None:
+    """Accepting June's recording wrote today as `accessed` and kept neither the snapshot nor
+    the quote."""
+    after = apply_change(profile(), added(OTHER), JUNE, TODAY)
+    ref = after.references[-1]
+    assert (ref.url, ref.accessed) == (OTHER, "2026-06-10")
+    assert (ref.snapshot_sha256, ref.snapshot_date, ref.quote) == (
+        "ab" * 32,
+        "2026-06-10",
+        "Ada Lovelace (ada) joins the Loom maintainers",
+    )
+    assert after.updated == "2026-12-01"  # the profile's own edit is today's
+    assert "snapshot_sha256" in after.to_json()["references"][-1]
+
+
+def test_older_evidence_does_not_bump_a_reference_newer_evidence_does() -> None:
+    old = {**JUNE, "url": URL}
+    after = apply_change(profile(), added(), old, TODAY)
+    ref = after.references[0]
+    assert ref.accessed == "2026-06-10"  # seen later than its January access: bumped to June
+    seen = Profile.model_validate(
+        {**profile().to_json(), "references": [{"id": "r1", "url": URL, "accessed": "2026-10-21"}]}
+    )
+    after = apply_change(seen, added(), old, TODAY)
+    ref = after.references[0]
+    assert ref.accessed == "2026-10-21"  # not bumped to June, nor to today
+    assert (ref.snapshot_date, ref.quote) == ("2026-06-10", old["quote"])  # what was seen, when
+    newer = {**old, "accessed": "2026-11-30", "snapshot_date": "2026-11-30", "quote": "Ada (ada)"}
+    ref = apply_change(after, added(), newer, TODAY).references[0]
+    assert (ref.accessed, ref.snapshot_date, ref.quote) == ("2026-11-30", "2026-11-30", "Ada (ada)")
+    older = {**old, "accessed": "2025-01-01", "snapshot_date": "2025-01-01", "quote": "old"}
+    ref = apply_change(after, added(), older, TODAY).references[0]
+    assert (ref.accessed, ref.snapshot_date, ref.quote) == (
+        "2026-10-21",
+        "2026-06-10",
+        old["quote"],
+    )
+
+
+def test_an_old_profile_file_without_the_new_reference_fields_still_reads() -> None:
+    ref = profile().references[0]
+    assert ref.snapshot_sha256 is None and ref.snapshot_date is None and ref.quote is None
+    assert set(profile().to_json()["references"][0]) == {"id", "url", "title", "accessed"}

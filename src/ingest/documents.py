@@ -1,11 +1,15 @@
 """Small facts about a stored document that the pipeline needs besides its claims, and the bounds
 on what reading one may cost: the parse limit (`check_parse_size`), a capped file read
-(`snapshot_from_file`) and a bound on HTML nesting (`parse_html`, every HTML parse goes through it).
+(`snapshot_from_file`, with the day the file is evidence for: `stated_date`) and a bound on HTML
+nesting (`parse_html`, every HTML parse goes through it).
 """
 
 from __future__ import annotations
 
+import io
 import re
+from datetime import date
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -13,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from ingest.errors import ConfigError, DocumentTooLargeError
 from ingest.html_nesting import bounded_nesting
-from ingest.models import Snapshot
+from ingest.models import EvidenceBasis, Snapshot
 from ingest.settings import Settings
 from ingest.sniff import data_file_kind, sniff_format
 
@@ -79,8 +83,17 @@ CONTENT_TYPES = {
 READ_CHUNK = 1024 * 1024  # bytes read at a time from a file
 
 
-def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
+def snapshot_from_file(
+    url: str,
+    path: Path,
+    max_bytes: int,
+    as_of: date | None = None,
+    today: date | None = None,
+) -> Snapshot:
     """A snapshot of a local file standing for URL's body; its format is sniffed from the bytes.
+    Its origin is `file`; its evidence date is `as_of` when given (basis `given`), else the date
+    the file states (`stated_date`, basis `stated`), else `today` (basis `assumed`: the caller
+    warns).
 
     Reads at most `max_bytes` + 1 bytes, whatever the file is (a pipe, a device such as
     /dev/zero, a file whose size the system misreports): more is refused, naming the file.
@@ -100,7 +113,123 @@ def snapshot_from_file(url: str, path: Path, max_bytes: int) -> Snapshot:
         )
     body = b"".join(chunks)
     fmt = sniff_format(body, "", "")
-    return Snapshot(url=url, headers={"content-type": CONTENT_TYPES[fmt]}, body=body)
+    stated = None if as_of else stated_date(body)
+    day = as_of or stated or today or date.today()
+    basis: EvidenceBasis = "given" if as_of else "stated" if stated else "assumed"
+    return Snapshot(
+        url=url,
+        headers={"content-type": CONTENT_TYPES[fmt]},
+        body=body,
+        origin="file",
+        evidence_date=day.isoformat(),
+        evidence_basis=basis,
+    )
+
+
+# -- the date a file states ------------------------------------------------------------------
+
+_FRONT = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.S
+)
+# front-matter keys, the last change first (a page's state is as of its last change)
+_FRONT_KEYS = ("lastmod", "last_modified", "last-modified", "modified", "updated", "date")
+_FRONT_LINE = re.compile(
+    r"^(?P<key>[A-Za-z_-]+)[ \t]*[:=][ \t]*[\"']?(?P<value>\d{4}-\d{2}-\d{2})", re.M
+)
+# HTML <meta> names (name, property or itemprop), the last change first
+_META_NAMES = (
+    "article:modified_time",
+    "og:updated_time",
+    "last-modified",
+    "dcterms.modified",
+    "datemodified",
+    "article:published_time",
+    "date",
+    "dc.date",
+    "dcterms.date",
+    "datepublished",
+    "citation_publication_date",
+)
+_FEED_DATES = (rb"updated", rb"lastBuildDate", rb"pubDate", rb"published")
+_ISO_DAY = re.compile(r"(\d{4})[-/](\d{2})[-/](\d{2})")
+STATED_DATE_BYTES = 256 * 1024  # where a stated date is looked for: a document's head
+
+
+def _day(text: str | None) -> date | None:
+    """A day from an ISO date or datetime (or YYYY/MM/DD), or an HTTP date; None if neither."""
+    if not text:
+        return None
+    text = text.strip()
+    match = _ISO_DAY.match(text)
+    try:
+        if match:
+            return date(int(match[1]), int(match[2]), int(match[3]))
+        return parsedate_to_datetime(text).date()
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def stated_date(body: bytes) -> date | None:
+    """The day a document says it was last changed (else published), from its header only:
+    Markdown/reST front matter (`lastmod:`, `updated:`, `date:`, YAML or TOML), an HTML `<meta>`
+    (`article:modified_time`, ..., `date`) or `http-equiv="last-modified"`, a feed's own
+    `<updated>` (or RSS `<lastBuildDate>`), a PDF's metadata (ModDate, else CreationDate).
+    None when it states none: a date printed in the text is not the document's date."""
+    fmt = sniff_format(body, "", "")
+    if fmt == "pdf":
+        return _pdf_date(body)
+    head = body[:STATED_DATE_BYTES]
+    if fmt == "atom" or head.lstrip().startswith(b"<?xml"):
+        feed_head = re.split(rb"<(?:entry|item)[\s>]", head, maxsplit=1)[0]
+        for tag in _FEED_DATES:
+            found = re.search(rb"<(?:\w+:)?" + tag + rb"[^>]*>([^<]+)<", feed_head)
+            if found and (day := _day(found.group(1).decode("utf-8", "replace"))):
+                return day
+        return None
+    if fmt == "html":
+        return _html_date(head.decode("utf-8", errors="replace"))
+    front = _FRONT.match(head)
+    if not front:
+        return None
+    values = {
+        m["key"].lower(): m["value"]
+        for m in _FRONT_LINE.finditer(front.group(2).decode("utf-8", errors="replace"))
+    }
+    for key in _FRONT_KEYS:
+        if day := _day(values.get(key)):
+            return day
+    return None
+
+
+def _html_date(text: str) -> date | None:
+    found: dict[str, str] = {}
+    head = re.split(r"</head\s*>|<body[\s>]", text, maxsplit=1, flags=re.IGNORECASE)[0]
+    for node in parse_html(head).css("meta"):
+        attrs = node.attributes
+        content = attrs.get("content")
+        name = attrs.get("property") or attrs.get("name") or attrs.get("itemprop")
+        if attrs.get("http-equiv") and not name:
+            name = attrs.get("http-equiv")
+        if name and content:
+            found.setdefault(name.strip().lower(), content)
+    for name in _META_NAMES:
+        if day := _day(found.get(name)):
+            return day
+    return None
+
+
+def _pdf_date(body: bytes) -> date | None:
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    try:
+        info = PdfReader(io.BytesIO(body)).metadata
+        if info is None:
+            return None
+        moment = info.modification_date or info.creation_date
+    except (PyPdfError, ValueError, TypeError, KeyError, OSError):
+        return None
+    return moment.date() if moment else None
 
 
 # Formats read under INGEST_MAX_PARSE_BYTES; every other text format (Markdown, reST, YAML, JSON,

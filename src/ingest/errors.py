@@ -140,6 +140,25 @@ class RedirectStubError(ExtractionError):
         )
 
 
+class OlderFileError(IngestError):
+    """`ingest run URL --file FILE`: the file is evidence for an earlier day than the newest
+    snapshot of URL already stored (see ingest.pipeline.local_file)."""
+
+    def __init__(self, file: str, url: str, day: str, basis: str, stored_day: str) -> None:
+        how = {"given": "given with --as-of", "stated": "the date it states"}.get(basis, "today")
+        super().__init__(
+            f"refused: file '{file}' is evidence for {day} ({how}), older than the snapshot of "
+            f"'{url}' stored for {stored_day}; nothing was stored (an older file would queue "
+            "removals of what the newer snapshot shows). To see the page as it was, use "
+            "`ingest nightly --replay DIR --as-of DATE`; if the file is in fact newer, give its "
+            "day with --as-of",
+            file=file,
+            url=url,
+            day=day,
+            stored_day=stored_day,
+        )
+
+
 class ProfileError(IngestError):
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"profile '{path}': {reason}", path=path, reason=reason)

@@ -15,6 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ChangeKind = Literal["added", "changed", "removed"]
 ChangeStatus = Literal["pending", "accepted", "rejected", "superseded"]
+# Where a snapshot's bytes came from: fetched from the network, served by the replay archive (a
+# recording of its own day), or read from a local file an editor gave (`ingest run --file`).
+SnapshotOrigin = Literal["network", "replay", "file"]
+# How a local file's evidence date was found: given (--as-of), stated (by the file), or
+# assumed (today).
+EvidenceBasis = Literal["given", "stated", "assumed"]
+REPLAY_HEADERS = ("x-ingest-replay", "x-ingest-replay-date", "x-ingest-replay-as-of")
 
 
 def sha256_hex(data: bytes) -> str:
@@ -60,7 +67,14 @@ class Source(_Model):
 
 
 class Snapshot(_Model):
-    """One response, stored once by sha256."""
+    """One response, stored once by sha256.
+
+    `origin`: where its bytes came from (`SnapshotOrigin`); `evidence_date`: the day (YYYY-MM-DD)
+    it is evidence for: a fetch's day, a recording's own date, a local file's --as-of or stated
+    date. Both are worked out from the headers and `fetched_at` when not given (a replayed
+    response carries `x-ingest-replay-*` headers). `evidence_basis`: for a local file, how its
+    date was found (not stored).
+    """
 
     url: str  # the URL the document was finally served from
     requested_url: str | None = None  # the URL asked for, when redirects were followed
@@ -69,10 +83,33 @@ class Snapshot(_Model):
     body: bytes = b""
     sha256: str = ""
     fetched_at: datetime = Field(default_factory=utcnow)
+    # as given (a stored row, a local file); else read from the headers when asked
+    given_origin: SnapshotOrigin | None = Field(default=None, alias="origin")
+    given_evidence_date: str | None = Field(default=None, alias="evidence_date")
+    evidence_basis: EvidenceBasis | None = None
 
     def model_post_init(self, __context: Any) -> None:
         if not self.sha256:
             self.sha256 = sha256_hex(self.body)
+
+    def _header(self, name: str) -> str | None:
+        for key, value in self.headers.items():
+            if key.lower() == name:
+                return value
+        return None
+
+    @property
+    def origin(self) -> SnapshotOrigin:
+        if self.given_origin is not None:
+            return self.given_origin
+        return "replay" if any(self._header(h) is not None for h in REPLAY_HEADERS) else "network"
+
+    @property
+    def evidence_date(self) -> str:
+        if self.given_evidence_date:
+            return self.given_evidence_date
+        recorded = self._header("x-ingest-replay-date")
+        return recorded[:10] if recorded else self.fetched_at.date().isoformat()
 
     @property
     def content_type(self) -> str:
@@ -124,6 +161,11 @@ class ProfileClaim(_Model):
 
 
 class Reference(_Model):
+    """A profile's reference. `accessed`: the latest day the source was seen (a real fetch, or
+    the evidence an editor accepted). Optional, added by ingest (absent from older files):
+    `snapshot_sha256` and `snapshot_date`, the stored snapshot whose evidence an editor accepted
+    and the day it is evidence for, and `quote`, the verbatim text of it that was accepted."""
+
     id: str
     title: str | None = None
     url: str | None = None
@@ -131,6 +173,9 @@ class Reference(_Model):
     kind: str | None = None
     published: str | None = None
     accessed: str | None = None
+    snapshot_sha256: str | None = None
+    snapshot_date: str | None = None
+    quote: str | None = None
 
 
 class Profile(_Model):

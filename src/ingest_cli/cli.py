@@ -68,17 +68,38 @@ def extract(file: Path, url: str, extractor: str | None) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Take this file as the URL's body instead of fetching it.",
 )
+@click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="With --file: the day the file is evidence for (default: the date it states, else "
+    "today, with a warning).",
+)
 @click.option("--extractor", help="Extractor name; default: chosen by URL, then by content.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_verbose_option
 @_fail_cleanly
-def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> None:
+def run(url: str, file: Path | None, as_of: Any, extractor: str | None, as_json: bool) -> None:
     """One-off: fetch URL (or read --file), extract, diff and queue the flags. Exit 1 when the
-    source failed or has no recording to replay.
+    source failed or has no recording to replay, or when --file is older than the snapshot of
+    URL already stored (refused: nothing is stored).
 
     Example: ingest run https://docs.pytorch.org/docs/2.13/community/persons_of_interest.md --json
     """
-    args = {"url": url, "file": str(file.resolve()) if file else None, "extractor": extractor}
+    from datetime import date
+
+    day = as_of.date() if as_of else None
+    if day is not None and file is None:
+        raise click.UsageError("--as-of goes with --file (the day the file is evidence for)")
+    if day is not None and day > date.today():
+        raise click.BadParameter(f"{day} is in the future", param_hint="'--as-of'")
+    args: dict[str, Any] = {
+        "url": url,
+        "file": str(file.resolve()) if file else None,
+        "extractor": extractor,
+    }
+    if day is not None:
+        args["as_of"] = day.isoformat()
     result = _run_flow("run", args, f"ingest run {url}")
     summary = {k: result[k] for k in ("url", "status", "snapshot")}
     summary["claims"] = result["claims"]
@@ -86,6 +107,11 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
     summary["alerts"] = result["alerts"]
     for key in ("final_url", "extractor", "people", "unknown_people", "error", "report_file"):
         summary[key] = result.get(key)
+    if result.get("origin") == "file":  # read from a local file: said, with its day
+        for key in ("origin", "file", "evidence_date", "warnings"):
+            summary[key] = result.get(key)
+    for warning in result.get("warnings") or []:
+        click.echo(f"warning: {_safe(str(warning))}", err=True)
     if as_json:
         _echo_json(summary)
     else:
@@ -98,12 +124,14 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
 
 
 def _print_run(summary: dict[str, Any]) -> None:
-    from ingest.report.run import describe
+    from ingest.report.run import describe, file_words
 
     click.echo(
         f"{summary['url']}: {summary['status']}, {summary['claims']} claims, "
         f"{len(summary['changes'])} flags"
     )
+    if summary.get("origin") == "file":
+        click.echo(_safe(f"  {file_words(summary)}"))
     for change in summary["changes"]:
         click.echo(
             _safe(

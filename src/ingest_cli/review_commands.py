@@ -113,6 +113,7 @@ def review_show(change_id: str, as_json: bool) -> None:
         if when is not None:
             data["snapshot_date"] = when.day
             data["historical"] = when.historical
+            data["origin"] = when.origin  # network, replay or file (read from a local file)
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     if when is not None:

@@ -21,6 +21,12 @@ class SourceOutcome:
     alerts: list[str] = field(default_factory=list)
     unknown_people: list[str] = field(default_factory=list)
     error: str | None = None
+    # a one-off run on a local file (`ingest run --file`): the file, the snapshot's origin
+    # ("file") and the day it is evidence for; warnings for the editor (a file stating no date)
+    file: str | None = None
+    origin: str | None = None
+    evidence_date: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

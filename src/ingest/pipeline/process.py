@@ -291,7 +291,10 @@ def _is_text(snapshot: Snapshot) -> bool:
 
 def document_date(snapshot: Snapshot) -> str | None:
     """When the document last changed, as its response says: Last-Modified, or the date of the
-    replayed recording. None when it does not say."""
+    replayed recording, or for a local file the day it is evidence for (--as-of, its stated
+    date, else today). None when it does not say."""
+    if snapshot.origin == "file":
+        return snapshot.evidence_date
     recorded = snapshot.headers.get("x-ingest-replay-date")
     if recorded:
         return recorded[:10]

@@ -112,6 +112,15 @@ class RunReport:
                 f"| {_cell(o.url)} | {o.status} | {o.claims} | {o.people} "
                 f"| {len(o.changes)} | {_cell('; '.join(o.alerts))} |"
             )
+        from_files = [o for o in self.outcomes if o.origin == "file"]
+        if from_files:
+            lines += [""] + [
+                f"- {_cell(o.url)}: {_cell(file_words(o.to_json(), self.started[:10]))}"
+                for o in from_files
+            ]
+        warnings = [w for o in self.outcomes for w in o.warnings]
+        if warnings:
+            lines += ["", "## Warnings", ""] + [f"- {_cell(w)}" for w in warnings]
         if self.notification:
             lines += ["", f"Notification: {_cell(str(self.notification.get('message', '')))}"]
         all_alerts = [a for o in self.outcomes for a in o.alerts]
@@ -265,6 +274,18 @@ def _source_words(change: dict[str, Any]) -> str:
     the URL already."""
     label_text, url = source_label(change), str(change.get("source_url") or "")
     return label_text if label_text == url else f"{label_text} ({url})"
+
+
+def file_words(source: Mapping[str, Any], today: str | None = None) -> str:
+    """A one-off run on a local file, for a person: `read from a local file `F`, evidence for
+    2024-10-01: historical, not the page as it is today` (historical: a day before `today`)."""
+    from datetime import date
+
+    day = str(source.get("evidence_date") or "")
+    text = f"read from a local file `{source.get('file') or '?'}`, evidence for {day or '?'}"
+    if day and day < (today or date.today().isoformat()):
+        text += ": historical, not the page as it is today"
+    return text
 
 
 def describe(change: Mapping[str, Any]) -> str:

@@ -2,7 +2,9 @@
 
     apply_change(profile, change, ref_info, today)      one change: a claim added, updated or
                                                         removed, its source's reference added or
-                                                        its `accessed` date refreshed
+                                                        its `accessed` date moved on to the day
+                                                        the evidence was seen (never back), with
+                                                        the snapshot and quote accepted
     apply_fact(profile, group, ref_infos, today)        one fact: its leading change applied once,
                                                         every other source a reference of it (an
                                                         affiliation also lists, in `works`, every
@@ -27,7 +29,12 @@ def _next_id(prefix: str, taken: list[str]) -> str:
 
 
 def _ensure_reference(profile: Profile, info: dict[str, Any], today: date) -> str:
-    accessed = today.isoformat()
+    """The id of the profile's reference to `info["url"]`, added if missing. `accessed` is the
+    day the evidence was seen (`info["accessed"]`, the snapshot's evidence date; today only when
+    the caller knows none), and never goes back: a reference seen later than this evidence keeps
+    its date. The snapshot (`snapshot_sha256`, `snapshot_date`) and `quote` are the newest
+    evidence accepted for it."""
+    seen = str(info.get("accessed") or today.isoformat())
     ref = profile.reference_for(info["url"])
     if ref is None:
         ref = Reference(
@@ -36,14 +43,22 @@ def _ensure_reference(profile: Profile, info: dict[str, Any], today: date) -> st
             title=info.get("title"),
             publisher=info.get("publisher"),
             kind=info.get("kind"),
-            accessed=accessed,
+            accessed=seen,
         )
         profile.references.append(ref)
     else:
-        ref.accessed = accessed
+        if not ref.accessed or seen > ref.accessed:
+            ref.accessed = seen
         for key in ("title", "publisher", "kind"):
             if getattr(ref, key) is None and info.get(key):
                 setattr(ref, key, info[key])
+    day = info.get("snapshot_date")
+    if info.get("snapshot_sha256") and (
+        ref.snapshot_date is None or (day and day >= ref.snapshot_date)
+    ):
+        ref.snapshot_sha256 = info["snapshot_sha256"]
+        ref.snapshot_date = day
+        ref.quote = info.get("quote")
     return ref.id
 
 

@@ -1,7 +1,8 @@
 """Editors' decisions: accept or reject a queued change, exactly once, never lost.
 
 Accepting writes the profile file atomically (claim added, updated or removed; the source's
-reference added or its `accessed` date refreshed; `updated` set), records the decision with the
+reference added, or its `accessed` date moved on to the day the evidence was seen, with the
+snapshot and quote accepted; `updated` set), records the decision with the
 profile's exact text before and after, and appends to the audit log, all or nothing. When two
 editors decide the same change at once, the conditional update lets exactly one through; the other
 gets AlreadyDecidedError saying who decided it.
@@ -220,7 +221,10 @@ def record_bulk(
 def reference_for_change(
     store: Store, change: Change, snapshot_sha256: str | None
 ) -> dict[str, Any]:
-    """Title, publisher, kind and accessed date for the reference an accepted change cites."""
+    """Title, publisher, kind for the reference an accepted change cites, and what was seen
+    when: `accessed` and `snapshot_date` the day the snapshot is evidence for (a recording's
+    date, a local file's --as-of day, a fetch's day), `snapshot_sha256`, and the claim's
+    `quote`."""
     state = store.sources.state(change.source_url)
     meta = dict((state.meta if state else None) or {})
     info: dict[str, Any] = {
@@ -236,7 +240,13 @@ def reference_for_change(
             snap = None
         if snap is not None:
             info["title"] = info["title"] or title_of(snap)
-            info["accessed"] = snap.fetched_at.date().isoformat()
+            day = snap.evidence_date or snap.fetched_at.date().isoformat()
+            info["accessed"] = day
+            info["snapshot_sha256"] = snap.sha256
+            info["snapshot_date"] = day
+    quote = ((change.claim or {}).get("evidence") or {}).get("quote")
+    if quote:
+        info["quote"] = str(quote)
     info["publisher"] = info["publisher"] or publisher_of(change.source_url)
     return info
 

@@ -34,6 +34,7 @@ from ingest.storage.schema import (
     editors,
     metadata,
     schema_version,
+    snapshots,
 )
 
 _MIGRATION_LOCK = 0x1A6E57  # PostgreSQL advisory lock key held while migrating
@@ -212,6 +213,35 @@ def changes_fact_and_decisions_bulk(conn: Connection) -> None:
         )
     FACT_INDEX.create(conn, checkfirst=True)
     BULK_INDEX.create(conn, checkfirst=True)
+
+
+@MIGRATIONS.register
+def snapshots_origin_and_evidence_date(conn: Connection) -> None:
+    """Where each snapshot's bytes came from (network, replay, file) and the day it is evidence
+    for. Existing snapshots: a replayed one (its `x-ingest-replay-*` headers) is `replay`, of its
+    recording's date; any other is taken as `network`, of the day it was stored (a local file's
+    snapshot of before this migration cannot be told from a fetch)."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("snapshots")}
+    for column in ("origin", "evidence_date"):
+        if column not in columns:
+            conn.exec_driver_sql(f"ALTER TABLE snapshots ADD COLUMN {column} TEXT")
+    rows = conn.execute(
+        sa.select(snapshots.c.sha256, snapshots.c.headers, snapshots.c.fetched_at).where(
+            snapshots.c.origin.is_(None)
+        )
+    ).all()
+    for sha256, headers, fetched_at in rows:
+        lowered = {str(k).lower(): str(v) for k, v in (headers or {}).items()}
+        recorded = lowered.get("x-ingest-replay-date")
+        replayed = any(key.startswith("x-ingest-replay") for key in lowered)
+        conn.execute(
+            snapshots.update()
+            .where(snapshots.c.sha256 == sha256)
+            .values(
+                origin="replay" if replayed else "network",
+                evidence_date=(recorded or str(fetched_at))[:10],
+            )
+        )
 
 
 def migrate(conn: Connection) -> int:

@@ -78,6 +78,8 @@ class SnapshotRow(Row):
     headers: dict[str, str]
     size: int
     fetched_at: str
+    origin: str | None = None  # network, replay or file (None: not known)
+    evidence_date: str | None = None  # the day it is evidence for (YYYY-MM-DD)
 
 
 @dataclass(eq=True)

@@ -52,6 +52,10 @@ snapshots = sa.Table(
     sa.Column("headers", sa.JSON, nullable=False),
     sa.Column("size", sa.Integer, nullable=False),
     sa.Column("fetched_at", sa.Text, nullable=False),
+    # where its bytes came from (network, replay, file) and the day it is evidence for
+    # (migration 7, `snapshots_origin_and_evidence_date`)
+    sa.Column("origin", sa.Text),
+    sa.Column("evidence_date", sa.Text),
 )
 
 fetches = sa.Table(

@@ -45,6 +45,8 @@ class Snapshots:
                     headers=snap.headers,
                     size=len(snap.body),
                     fetched_at=iso_z(snap.fetched_at),
+                    origin=snap.origin,
+                    evidence_date=snap.evidence_date,
                 )
             )
         return True
@@ -67,6 +69,8 @@ class Snapshots:
             body=body,
             sha256=sha256,
             fetched_at=row.fetched_at,  # type: ignore[arg-type]
+            origin=row.origin,  # type: ignore[arg-type]
+            evidence_date=row.evidence_date,
         )
 
     def meta(self, sha256: str) -> SnapshotRow | None:
@@ -77,4 +81,17 @@ class Snapshots:
                 .mappings()
                 .first()
             )
+        return SnapshotRow.from_mapping(row) if row else None
+
+    def newest_of(self, url: str) -> SnapshotRow | None:
+        """The stored snapshot of URL (asked for or served from) that is evidence for the latest
+        day (of one day: the one stored last); None when there is none."""
+        query = (
+            sa.select(snapshots)
+            .where(sa.or_(snapshots.c.url == url, snapshots.c.requested_url == url))
+            .order_by(snapshots.c.evidence_date.desc(), snapshots.c.fetched_at.desc())
+            .limit(1)
+        )
+        with self.db.begin() as conn:
+            row = conn.execute(query).mappings().first()
         return SnapshotRow.from_mapping(row) if row else None

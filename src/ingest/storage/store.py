@@ -119,6 +119,9 @@ class Store:
     def snapshot_meta(self, sha256: str) -> SnapshotRow | None:
         return self.snapshots.meta(sha256)
 
+    def newest_snapshot(self, url: str) -> SnapshotRow | None:
+        return self.snapshots.newest_of(url)
+
     def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
         return self.claims.put(snapshot_sha256, source_url, found)
 
