@@ -168,6 +168,43 @@ def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
         return one
 
 
+def invocation(program: str = "ingest") -> str:
+    """How to type `program` (`ingest`, `prefect`) so that a hint works as printed, from how this
+    process was started: under `uv run` (which sets UV and UV_RUN_RECURSION_DEPTH) `uv run
+    ingest` (with `--project` when the folder is outside the project, where uv would not find
+    it); `ingest` when the PATH finds this environment's script (an activated venv); else the
+    script's path (`.venv/bin/ingest`, relative when under the current folder); else
+    `python -m ingest_cli.cli` with this interpreter."""
+    import shlex
+    import shutil
+
+    from ingest.settings import PROJECT_ROOT
+
+    if os.environ.get("UV") or os.environ.get("UV_RUN_RECURSION_DEPTH"):
+        here = Path.cwd().resolve()
+        root = PROJECT_ROOT.resolve()
+        if here == root or root in here.parents:
+            return f"uv run {program}"
+        return f"uv run --project {shlex.quote(str(root))} {program}"
+    script = Path(sys.prefix) / "bin" / program
+    if script.exists():
+        found = shutil.which(program)
+        if found and os.path.samefile(found, script):
+            return program
+        return shlex.quote(_shortest(script))
+    module = "ingest_cli.cli" if program == "ingest" else program
+    return f"{shlex.quote(_shortest(Path(sys.executable)))} -m {module}"
+
+
+def _shortest(path: Path) -> str:
+    """`path` relative to the current folder when it lies under it, else absolute."""
+    try:
+        relative = path.absolute().relative_to(Path.cwd())
+    except ValueError:
+        return str(path.absolute())
+    return str(relative) if "/" in str(relative) else f"./{relative}"
+
+
 def _next_steps() -> None:
     """The last line after a run: what waits for an editor, and where to look at it."""
     from ingest.storage import QueueFilter, Store
@@ -178,9 +215,10 @@ def _next_steps() -> None:
     finally:
         store.close()
     if pending:
+        command = invocation()
         click.echo(
             f"{pending} flag{'s' if pending != 1 else ''} pending: "
-            "ingest review serve, or ingest review list"
+            f"{command} review serve, or {command} review list"
         )
     else:
         click.echo("nothing pending for review")

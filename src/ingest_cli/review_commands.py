@@ -17,6 +17,7 @@ from ingest_cli.common import (
     _fail_cleanly,
     _safe,
     _store,
+    invocation,
 )
 
 
@@ -275,6 +276,42 @@ def review_serve(host: str, port: int) -> None:
             update={"review_allowed_hosts": [*settings.review_allowed_hosts, host]}
         )
     if not store.list_editors():
-        click.echo("note: no editor accounts yet; add one with `ingest editor add NAME`", err=True)
-    click.echo(f"review page on http://{host}:{port}/", err=True)
-    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning")
+        click.echo(
+            f"note: no editor accounts yet; add one with `{invocation()} editor add NAME`",
+            err=True,
+        )
+    listener = _listen(host, port)  # a busy port: one error line, before any URL is printed
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"review page on http://{shown}:{port}/", err=True)
+    config = uvicorn.Config(create_app(settings, store), log_level="warning")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> Any:
+    """A listening socket on host:port, or a ServerError naming them and the cause."""
+    import errno
+    import socket
+
+    from ingest.errors import ServerError
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        listener = socket.socket(family, kind, proto)
+    except (OSError, UnicodeError) as exc:
+        raise ServerError(f"cannot listen on {where}: {exc}") from exc
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        cause = (
+            "the address is already in use (another server on that port? try --port)"
+            if exc.errno == errno.EADDRINUSE
+            else (exc.strerror or str(exc))
+        )
+        raise ServerError(f"cannot listen on {where}: {cause}") from exc
+    return listener

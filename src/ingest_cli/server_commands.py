@@ -14,6 +14,7 @@ from ingest_cli.common import (
     _fail_cleanly,
     _progress,
     _store,
+    invocation,
 )
 
 
@@ -79,7 +80,8 @@ def _print_server(settings: Any, state: Any) -> None:
     )
     click.echo(f"running: pid {state.pid}, port {state.port}, since {state.started}{stale}")
     click.echo(
-        f"Prefect API: {state.api_url}  (PREFECT_API_URL={state.api_url} prefect flow-run ls)"
+        f"Prefect API: {state.api_url}  "
+        f"(PREFECT_API_URL={state.api_url} {invocation('prefect')} flow-run ls)"
     )
     click.echo(f"logs: {local_server.logs_dir(settings)}")
 
