@@ -14,6 +14,9 @@ import pytest
 
 import extractors
 from ingest.documents import snapshot_from_file
+from ingest.errors import FetchError
+from ingest.fetch.client import make_client
+from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source
 from ingest.pipeline.process import process_snapshot
 from ingest.profiles.io import load_profiles
@@ -123,3 +126,104 @@ def test_the_next_step_after_a_run_names_the_command_as_started(
     assert out.strip() == (
         f"{pending} flags pending: uv run ingest review serve, or uv run ingest review list"
     )
+
+
+# -- errors: the root cause first, one line -------------------------------------------------
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _polite_error(settings: Settings, url: str) -> FetchError:
+    with make_client(settings) as client:
+        fetcher = PoliteFetcher(client, settings, sleep=lambda _s: None)
+        with pytest.raises(FetchError) as info:
+            fetcher.fetch(url)
+    return info.value
+
+
+QUICK = {"host_delay": 0.0, "max_attempts": 2, "backoff_base": 0.0}
+
+
+@pytest.mark.parametrize("allow_private", [False, True])
+def test_an_unresolvable_host_is_said_first_and_once(
+    monkeypatch: pytest.MonkeyPatch, allow_private: bool
+) -> None:
+    """Was: "robots.txt at '…/robots.txt' is unreachable (connection failed: [Errno -2] Name or
+    service not known), so …", the cause in the middle (and printed twice by `ingest run`)."""
+
+    def resolver(host: object, *args: object, **kwargs: object) -> list[object]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    settings = Settings(allow_private=allow_private, **QUICK)
+    error = _polite_error(settings, "https://nowhere.invalid/people")
+    assert error.reason.startswith("DNS lookup failed: no such host 'nowhere.invalid'"), error
+    assert str(error).count("robots.txt") <= 1 and "\n" not in str(error)
+    assert error.transient
+
+
+def test_a_refused_connection_is_said_first() -> None:
+    port = _closed_port()
+    error = _polite_error(Settings(allow_private=True, **QUICK), f"http://127.0.0.1:{port}/p")
+    assert error.reason.startswith(f"connection refused by 127.0.0.1:{port}"), error
+    assert "Errno" not in str(error)
+
+
+def test_a_timeout_is_said_first() -> None:
+    with socket.socket() as silent:  # accepts connections (the backlog), never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        settings = Settings(allow_private=True, http_timeout=0.3, **QUICK)
+        error = _polite_error(settings, f"http://127.0.0.1:{port}/p")
+    assert error.reason.startswith("timed out"), error
+    assert f"127.0.0.1:{port}" in error.reason
+
+
+def test_an_arxiv_connection_failure_is_one_short_line() -> None:
+    """Was: "connection failed: HTTPConnectionPool(host='127.0.0.1', port=…): Max retries
+    exceeded with url: /api/query?… (Caused by NewConnectionError('<urllib3.connection…
+    object at 0x…>: Failed to establish a new connection: [Errno 111] Connection refused'))"."""
+    from ingest.fetch.arxiv_client import ArxivClient
+
+    port = _closed_port()
+    settings = Settings(allow_private=True, http_timeout=2.0)
+    url_format = f"http://127.0.0.1:{port}/api/query?{{}}"
+    with (
+        ArxivClient(settings, query_url_format=url_format) as client,
+        pytest.raises(FetchError) as info,
+    ):
+        client.fetch_ids(["1605.08386"])
+    reason = info.value.reason
+    assert reason == f"connection refused by 127.0.0.1:{port}", reason
+    assert len(str(info.value)) < 300 and "object at 0x" not in str(info.value)
+    assert info.value.transient
+
+
+def test_a_failed_one_off_says_its_error_once(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from ingest_cli import cli
+
+    error = "could not fetch url 'http://127.0.0.1:9/p': connection refused by 127.0.0.1:9"
+    failed = {
+        "url": "http://127.0.0.1:9/p",
+        "status": "failed",
+        "snapshot": None,
+        "claims": 0,
+        "changes": [],
+        "alerts": [f"failed: {error}"],
+        "error": error,
+    }
+    monkeypatch.setattr(cli, "_run_flow", lambda *_args: failed)
+    result = CliRunner().invoke(cli.main, ["run", "http://127.0.0.1:9/p"])
+    assert result.exit_code == 1
+    assert error not in result.stdout, result.stdout
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 1 and errors[0].startswith(f"error: {error}"), errors

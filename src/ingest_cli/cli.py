@@ -110,8 +110,10 @@ def _print_run(summary: dict[str, Any]) -> None:
                 f"  {change['id']}  {change['profile']:<22} {change['kind']:<8} {describe(change)}"
             )
         )
+    failed = f"failed: {summary.get('error')}"
     for alert in summary["alerts"]:
-        click.echo(_safe(f"  alert: {alert}"))
+        if alert != failed:  # the error is the one line on stderr, not said twice
+            click.echo(_safe(f"  alert: {alert}"))
     if summary.get("unknown_people"):
         click.echo(f"  {len(summary['unknown_people'])} people on the page have no profile")
     if summary.get("report_file"):
