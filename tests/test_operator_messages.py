@@ -227,3 +227,55 @@ def test_a_failed_one_off_says_its_error_once(
     assert error not in result.stdout, result.stdout
     errors = result.stderr.strip().splitlines()
     assert len(errors) == 1 and errors[0].startswith(f"error: {error}"), errors
+
+
+# -- every error line names the log file ----------------------------------------------------
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error: ")]
+
+
+def test_every_error_line_names_the_log_file(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from ingest_cli import cli
+
+    log = workspace.home / "logs" / "ingest.log"
+    runner_log = workspace.home / "logs" / "runner.log"
+    # a domain error: the line names the log, which keeps it
+    result = CliRunner().invoke(cli.main, ["review", "accept", "deadbeefcafe"])
+    assert result.exit_code == 1
+    [line] = _error_lines(result.stderr)
+    assert "no change with id 'deadbeefcafe'" in line and line.endswith(f"(log: {log})"), line
+    assert "no change with id 'deadbeefcafe'" in log.read_text()
+    # an editor that is not there
+    result = CliRunner().invoke(cli.main, ["editor", "remove", "nobody"])
+    assert result.exit_code == 1
+    [line] = _error_lines(result.stderr)
+    assert "nobody" in line and line.endswith(f"(log: {log})"), line
+    # something unexpected: one line (no second "details:" line), its traceback in the log
+    monkeypatch.setattr(cli, "_run_flow", lambda *_args: 1 / 0)
+    result = CliRunner().invoke(cli.main, ["nightly"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: unexpected ZeroDivisionError"), lines
+    assert lines[0].endswith(f"(log: {log})")
+    assert "Traceback" in log.read_text() and "ZeroDivisionError" in log.read_text()
+    # a one-off run whose source failed in the local runner: its log is the runner's
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    failed = {
+        "url": "https://example.org/p",
+        "status": "failed",
+        "snapshot": None,
+        "claims": 0,
+        "changes": [],
+        "alerts": [],
+        "error": "could not fetch url 'https://example.org/p': connection refused",
+    }
+    monkeypatch.setattr(cli, "_run_flow", lambda *_args: failed)
+    result = CliRunner().invoke(cli.main, ["run", "https://example.org/p"])
+    [line] = _error_lines(result.stderr)
+    assert line.endswith(f"(log: {runner_log})"), line

@@ -18,8 +18,10 @@ from ingest_cli.common import (
     _fail_cleanly,
     _next_steps,
     _run_flow,
+    _runner_log,
     _safe,
     _verbose_option,
+    error,
 )
 from ingest_cli.review_commands import review
 from ingest_cli.server_commands import editor, server
@@ -91,7 +93,7 @@ def run(url: str, file: Path | None, extractor: str | None, as_json: bool) -> No
     else:
         _print_run(summary)
     if result["status"] in ("failed", "skipped"):
-        click.echo(f"error: {_safe(str(result.get('error')))}", err=True)
+        error(str(result.get("error")), log=_runner_log())
         sys.exit(1)
     if not as_json:
         _next_steps()

@@ -17,6 +17,7 @@ from ingest_cli.common import (
     _fail_cleanly,
     _safe,
     _store,
+    error,
     invocation,
 )
 
@@ -186,7 +187,7 @@ def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | N
                 continue  # already said: "<id> accepted (same fact)"
             done = decide(store, settings.profiles_dir, change_id, status, _editor(editor), note)
         except IngestError as exc:
-            click.echo(f"error: {exc}", err=True)
+            error(str(exc))
             failed += 1
             continue
         decided.update(c.id for c in done.group)
@@ -288,11 +289,9 @@ def review_serve(host: str, port: int) -> None:
 
 
 def _listen(host: str, port: int) -> Any:
-    """A listening socket on host:port, or a ServerError naming them and the cause."""
+    """A listening socket on host:port, or an IngestError naming them and the cause."""
     import errno
     import socket
-
-    from ingest.errors import ServerError
 
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
@@ -301,7 +300,7 @@ def _listen(host: str, port: int) -> Any:
         )[0]
         listener = socket.socket(family, kind, proto)
     except (OSError, UnicodeError) as exc:
-        raise ServerError(f"cannot listen on {where}: {exc}") from exc
+        raise IngestError(f"cannot listen on {where}: {exc}") from exc
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(address)
@@ -313,5 +312,5 @@ def _listen(host: str, port: int) -> Any:
             if exc.errno == errno.EADDRINUSE
             else (exc.strerror or str(exc))
         )
-        raise ServerError(f"cannot listen on {where}: {cause}") from exc
+        raise IngestError(f"cannot listen on {where}: {cause}") from exc
     return listener

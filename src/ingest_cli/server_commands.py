@@ -14,6 +14,7 @@ from ingest_cli.common import (
     _fail_cleanly,
     _progress,
     _store,
+    error,
     invocation,
 )
 
@@ -133,6 +134,6 @@ def editor_remove(name: str) -> None:
     """
     _settings, store = _store()
     if not store.remove_editor(name):
-        click.echo(f"error: no editor named '{name}'", err=True)
+        error(f"no editor named '{name}'")
         sys.exit(1)
     click.echo(f"editor {name} removed")
