@@ -167,12 +167,34 @@ def callers_environment(env: dict[str, str], cwd: str) -> Iterator[None]:
 
 
 class Connection:
-    """One caller: JSON lines in both directions; a caller gone (Ctrl-C) never stops a run."""
+    """One caller: JSON lines in both directions. A caller gone (killed, Ctrl-C: its end of the
+    socket closed) cancels its run: `watch` sets `cancelled`, and the run stops at its next
+    step (ingest.runner.progress.cancellable)."""
 
     def __init__(self, conn: socket.socket) -> None:
         self.conn = conn
         self.lock = threading.Lock()
         self.gone = False
+        self.cancelled = threading.Event()
+        self.done = threading.Event()
+
+    def watch(self) -> None:
+        """In a thread, for the length of a run: the caller sends nothing after its request, so
+        the socket turning readable means its end closed (or it broke the protocol)."""
+        import select
+
+        while not self.done.is_set():
+            try:
+                readable, _w, _x = select.select([self.conn], [], [], 0.25)
+                if readable and not self.conn.recv(1, socket.MSG_PEEK):
+                    break
+            except (OSError, ValueError):
+                break
+        else:
+            return
+        if not self.done.is_set():
+            log.info("the caller is gone: cancelling its run")
+            self.cancelled.set()
 
     def send(self, message: dict[str, Any]) -> None:
         with self.lock:
@@ -182,6 +204,7 @@ class Connection:
                 self.conn.sendall(json.dumps(message, default=str).encode() + b"\n")
             except OSError:
                 self.gone = True
+                self.cancelled.set()
 
     def progress(self, stage: str, done: int, total: int | None) -> None:
         self.send({"progress": [stage, done, total]})
@@ -247,14 +270,29 @@ def warm_up() -> None:
             log.info("warm-up: %s is not importable; skipped", name)
 
 
-def run_request(op: str, args: dict[str, Any]) -> dict[str, Any]:
-    if op == "nightly":
-        from flows.nightly import nightly_refresh
+def run_request(op: str, args: dict[str, Any], cancelled: threading.Event) -> dict[str, Any]:
+    """Run the flow; a run stopped because its caller went away ends Cancelled in Prefect (the
+    flow itself can only fail: RunCancelled)."""
+    from prefect.states import Cancelled
 
-        return nightly_refresh(**args)
+    from flows.crashes import set_final_state
+    from flows.nightly import nightly_refresh
     from flows.one_off import ingest_url
 
-    return ingest_url(**args)
+    flow: Any = nightly_refresh if op == "nightly" else ingest_url
+    state = flow(**args, return_state=True)
+    if state.is_completed():
+        result: dict[str, Any] = state.result()
+        return result
+    exc = state.result(raise_on_failure=False)
+    if cancelled.is_set() and state.state_details.flow_run_id is not None:
+        set_final_state(
+            state.state_details.flow_run_id,
+            Cancelled(message="the command that started the run was stopped"),
+        )
+    if isinstance(exc, BaseException):
+        raise exc
+    raise RuntimeError(f"the flow run ended {state.type.value}: {state.message}")
 
 
 def still_ours(settings: Settings) -> bool:
@@ -313,20 +351,26 @@ def serve(settings: Settings, listener: socket.socket, token: str, api_url: str)
                 continue
             conn.settimeout(None)
             log.info("%s %s", op, request.get("args"))
+            watcher = threading.Thread(target=caller.watch, daemon=True)
+            watcher.start()
             try:
                 with (
                     callers_environment(request.get("env", {}), request.get("cwd", "/")),
                     progress.listening(caller.progress),
+                    progress.cancellable(caller.cancelled),
                     forwarding(caller, bool(request.get("verbose"))),
                     temporary_settings(run_settings),
                 ):
-                    result = run_request(op, request.get("args", {}))
+                    result = run_request(op, request.get("args", {}), caller.cancelled)
                 caller.send({"result": result})
             except IngestError as exc:
                 caller.send({"error": str(exc)})
             except Exception as exc:  # noqa: BLE001 - told to the caller, traceback in the log
                 traceback.print_exc()
                 caller.send({"error": f"{type(exc).__name__}: {exc}", "unexpected": True})
+            finally:
+                caller.done.set()
+                watcher.join()
 
 
 def main() -> None:
@@ -351,6 +395,11 @@ def main() -> None:
 
         wait_healthy(server, api_url, settings.runner_start_timeout)
         migrated_by(prefect_home).write_text(prefect_version())
+        from flows.crashes import crash_orphans
+
+        crashed = crash_orphans()  # a previous runner's runs, left running when it died
+        if crashed:
+            log.info("%d flow run(s) of a previous runner marked crashed", crashed)
         if template is not None:
             save_template(prefect_home / "prefect.db", template)
         token = local_server.new_token()

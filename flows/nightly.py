@@ -7,6 +7,7 @@ ingest nightly --replay DIR --as-of 2024-06-01   the versions in force that day
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from dataclasses import dataclass
 from datetime import date
@@ -19,10 +20,11 @@ from prefect.utilities.annotations import quote
 import extractors
 from flows.arxiv_tasks import check_arxiv
 from flows.context import RunContext
+from flows.crashes import current_flow_run_id, recover_crashed
 from flows.dask_runner import dask_runner
 from flows.report_tasks import publish_nightly
 from flows.tasks import check_reference, fetch_batch, fetch_batch_remote, process_batch
-from ingest.errors import IngestError
+from ingest.errors import IngestError, RunCancelled
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source, iso_z, utcnow
 from ingest.pipeline.batches import FetchAnswer, FetchJob, plan_batches
@@ -30,7 +32,7 @@ from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.registry import load_registry, plan
 from ingest.profiles.references import flag_unreachable
 from ingest.report.run import RunReport
-from ingest.runner import progress
+from ingest.runner import processes, progress
 
 
 def check_sources(
@@ -114,10 +116,13 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         replay=replay,
     )
     accessed = None if replay else utcnow().date()  # a replay is not an access
+    started = False
     try:
         todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles, extractors=extractors)
         ctx.store.upsert_sources(todo.sources)
-        ctx.store.start_run(report.run_id, "nightly")
+        report.previous_crashed = recover_crashed(ctx.store)  # said in the report and alerts
+        ctx.store.start_run(report.run_id, "nightly", current_flow_run_id(), processes.identity())
+        started = True
         with ctx.client(replay, day) as client, dask_runner(ctx.settings) as runner:
             fetcher = ctx.fetcher(client)
             remote = Remote(runner, replay, day) if runner is not None else None
@@ -158,8 +163,16 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
             "run_id": report.run_id,
             "counts": report.counts(),
             "flags": dict(report.flags()),
-            "alerts": [a for o in report.outcomes for a in o.alerts],
+            "alerts": report.crash_alerts() + [a for o in report.outcomes for a in o.alerts],
             "report_file": str(path),
         }
+    except BaseException as exc:  # the run ends here: recorded as cancelled or failed
+        if started:
+            cancelled = isinstance(exc, RunCancelled | KeyboardInterrupt)
+            with contextlib.suppress(Exception):
+                ctx.store.end_run(
+                    report.run_id, "cancelled" if cancelled else "failed", f"{exc!r}"[:500]
+                )
+        raise
     finally:
         ctx.close()

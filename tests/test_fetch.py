@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import pickle
+import re
 import socket
 import struct
 import time
@@ -256,7 +257,9 @@ def test_stalled_response_times_out_quickly(server: FetchServer) -> None:
     with make_client(settings) as client, pytest.raises(FetchError) as info:
         fetch(client, server.base + "/stall", settings=settings)
     assert time.monotonic() - started < 2.0
-    assert "timed out after 0.3s" in str(info.value)
+    assert re.search(
+        r"timed out waiting for 127\.0\.0\.1:\d+ to answer, after 0\.3s", str(info.value)
+    )
     assert isinstance(info.value.__cause__, httpx.TimeoutException)
     assert is_transient(info.value)
 
@@ -277,7 +280,7 @@ def test_gzip_bomb_is_refused_by_decoded_size(server: FetchServer, client) -> No
 
 
 def test_connection_reset_is_a_transient_fetch_error(server: FetchServer, client, settings):
-    with pytest.raises(FetchError, match="connection failed") as info:
+    with pytest.raises(FetchError, match=r"connection reset by 127\.0\.0\.1:\d+") as info:
         get(client, settings, server.base + "/reset")
     assert info.value.__cause__ is not None
     assert is_transient(info.value)
@@ -361,7 +364,10 @@ def test_unresolvable_host_is_a_transient_fetch_error(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(socket, "getaddrinfo", resolver)
     settings = Settings(allow_private=False)
-    with make_client(settings) as client, pytest.raises(FetchError, match="could not resolve"):
+    with (
+        make_client(settings) as client,
+        pytest.raises(FetchError, match="DNS lookup failed: no such host 'nowhere.invalid'"),
+    ):
         fetch(client, "https://nowhere.invalid/", settings=settings)
 
 

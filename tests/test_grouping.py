@@ -15,6 +15,7 @@ from ingest.review.grouping import source_label
 from ingest.review.queue import enqueue
 from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store
+from ingest_cli.common import invocation
 
 from .conftest import ROOT
 from .test_nightly import nightly
@@ -163,7 +164,8 @@ def test_readme_nightly_counts_agree_and_every_run_report_is_kept(workspace: Set
     first = nightly("--replay", web)
     assert first.returncode == 0, first.stderr
     lines = first.stdout.strip().splitlines()
-    assert lines[-1].endswith("flags pending: ingest review serve, or ingest review list")
+    ingest = invocation()  # the command as this run was started (`uv run ingest` under uv)
+    assert lines[-1].endswith(f"flags pending: {ingest} review serve, or {ingest} review list")
     assert lines[-2].startswith("report: ") and lines[-2].endswith(".html")
     summary = next(x for x in lines if x.startswith("nightly refresh:"))
     flags = sum(int(w) for w in summary.split("flags:")[1].replace(",", " ").split() if w.isdigit())

@@ -15,6 +15,7 @@ import pytest
 
 from ingest.runner import local_server
 from ingest.settings import Settings
+from ingest_cli.common import invocation
 
 from .conftest import GOVERNANCE, ROOT, STABLE_URL
 
@@ -50,7 +51,8 @@ def test_nightly_twice_in_a_fresh_workspace_is_quiet_and_reuses_one_runner(
         # 13 changes, the same affiliation on several papers counted once)
         assert lines[-3].startswith("nightly refresh: ")
         assert lines[-2].startswith("report: ") and lines[-2].endswith(".html")
-        assert lines[-1] == "10 flags pending: ingest review serve, or ingest review list"
+        command = invocation()  # as the README's `uv run ingest` (the test's own start) types it
+        assert lines[-1] == f"10 flags pending: {command} review serve, or {command} review list"
     assert "0 fetched, 25 unchanged" in second.stdout
     again = local_server.read_state(workspace)
     assert again is not None and again.pid == state.pid  # the same runner, not a new start

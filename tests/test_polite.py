@@ -192,7 +192,7 @@ def test_robots_500_refuses_the_host_as_transient(server: ScriptedServer, make) 
         assert is_transient(err)
         assert err.url == server.url("/page")
         assert err.robots_url == server.url("/robots.txt")
-        assert f"robots.txt at '{server.url('/robots.txt')}' is unreachable" in str(err)
+        assert "HTTP 500 (Internal Server Error) for the host's robots.txt" in str(err)
         assert err.attempts == 0
     # robots.txt was tried max_attempts times, once; the page was never requested
     assert server.log == ["/robots.txt", "/robots.txt"]
@@ -428,10 +428,10 @@ def test_an_unreadable_robots_txt_is_asked_again_after_its_ttl(
 ) -> None:
     server.routes["/robots.txt"] = [Reply(503, b"busy"), Reply(404, b"none")]
     fetcher = make(max_attempts=1, robots_failure_ttl=30.0)
-    with pytest.raises(FetchError, match="unreachable"):
+    with pytest.raises(FetchError, match="for the host's robots.txt"):
         fetcher.fetch(server.url("/page"))
     fake.now += 29.0
-    with pytest.raises(FetchError, match="unreachable"):
+    with pytest.raises(FetchError, match="for the host's robots.txt"):
         fetcher.fetch(server.url("/page"))  # still within INGEST_ROBOTS_FAILURE_TTL
     fake.now += 1.0
     server.routes["/page"] = [Reply()]

@@ -17,6 +17,7 @@
     ├── StoreError                  the database or snapshot store failed
     ├── ServerError                 the workspace's local runner could not start or answer
     │   └── RunFailedError          a run failed inside the runner        (unexpected)
+    ├── RunCancelled                the command that started a run is gone: the run stops
     ├── PdfEvidenceError            a stored PDF cannot be shown as evidence (reason)
     │   └── NotPdfError             the stored snapshot is not a PDF
     └── ReviewError                 an editor's decision cannot be applied
@@ -178,6 +179,11 @@ class RunFailedError(ServerError):
 
     def __init__(self, message: str, unexpected: bool = False) -> None:
         IngestError.__init__(self, message, unexpected=unexpected)
+
+
+class RunCancelled(IngestError):
+    """The command that started the run was stopped (killed, Ctrl-C): the run ends at its next
+    step, recorded as cancelled (ingest.runner.progress.check)."""
 
 
 class PdfEvidenceError(IngestError):

@@ -18,8 +18,10 @@ from ingest_cli.common import (
     _fail_cleanly,
     _next_steps,
     _run_flow,
+    _runner_log,
     _safe,
     _verbose_option,
+    error,
 )
 from ingest_cli.review_commands import review
 from ingest_cli.server_commands import editor, server
@@ -117,7 +119,7 @@ def run(url: str, file: Path | None, as_of: Any, extractor: str | None, as_json:
     else:
         _print_run(summary)
     if result["status"] in ("failed", "skipped"):
-        click.echo(f"error: {_safe(str(result.get('error')))}", err=True)
+        error(str(result.get("error")), log=_runner_log())
         sys.exit(1)
     if not as_json:
         _next_steps()
@@ -138,8 +140,10 @@ def _print_run(summary: dict[str, Any]) -> None:
                 f"  {change['id']}  {change['profile']:<22} {change['kind']:<8} {describe(change)}"
             )
         )
+    failed = f"failed: {summary.get('error')}"
     for alert in summary["alerts"]:
-        click.echo(_safe(f"  alert: {alert}"))
+        if alert != failed:  # the error is the one line on stderr, not said twice
+            click.echo(_safe(f"  alert: {alert}"))
     if summary.get("unknown_people"):
         click.echo(f"  {len(summary['unknown_people'])} people on the page have no profile")
     if summary.get("report_file"):

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ingest.errors import IngestError
+from ingest.errors import IngestError, ServerError
 from ingest.runner import progress
 from ingest.settings import ensure_home, get_settings
 
@@ -32,9 +32,8 @@ def _fail_cleanly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except IngestError as exc:
-            click.echo(f"error: {_safe(str(exc))}", err=True)
-            if getattr(exc, "unexpected", False):
-                click.echo(f"details: {_log_hint()}", err=True)
+            runner = isinstance(exc, ServerError)  # its details are in the runner's log
+            error(str(exc), exc=exc, log=_runner_log() if runner else None)
             sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
@@ -44,9 +43,7 @@ def _fail_cleanly(func: F) -> F:
         except Exception as exc:
             if _verbose():
                 raise
-            where = _keep_traceback(exc)
-            click.echo(f"error: unexpected {type(exc).__name__}: {_safe(str(exc))}", err=True)
-            click.echo(f"details: {where}", err=True)
+            error(f"unexpected {type(exc).__name__}: {exc}", exc=exc, traceback=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
@@ -63,15 +60,40 @@ def _log_file() -> Path:
     return logs_dir(get_settings()) / "ingest.log"
 
 
-def _log_hint() -> str:
+def _runner_log() -> Path | None:
+    """The local runner's log, where a run's Prefect logs and tracebacks go (None when a
+    PREFECT_API_URL runs flows in this process: their logs are in ingest.log)."""
+    if os.environ.get("PREFECT_API_URL"):
+        return None
     try:
-        return str(_log_file().parent)
+        from ingest.runner.local_server import runner_log
+
+        return runner_log(get_settings())
     except IngestError:
-        return "INGEST_HOME/logs"
+        return None
 
 
-def _keep_traceback(exc: BaseException) -> str:
-    """The traceback of an unexpected error, appended to the log file; where it went."""
+def error(
+    message: str,
+    *,
+    exc: BaseException | None = None,
+    log: Path | None = None,
+    traceback: bool = False,
+) -> None:
+    """One error line on stderr, naming the log file: the line (and with `traceback` the
+    traceback of `exc`) is appended to INGEST_HOME/logs/ingest.log, and the line names `log`
+    (the runner's log, where a run's details are) or that file. No log file when the settings
+    themselves are unusable: the line then names none."""
+    kept = _keep(message, exc if traceback else None)
+    where = log or kept
+    shown = _safe(message)
+    if where is not None and str(where) not in message:
+        shown += f" (log: {where})"
+    click.echo(f"error: {shown}", err=True)
+
+
+def _keep(message: str, exc: BaseException | None) -> Path | None:
+    """Append the error (and `exc`'s traceback) to ingest.log; where it went, if it could."""
     import traceback
     from datetime import UTC, datetime
 
@@ -80,10 +102,12 @@ def _keep_traceback(exc: BaseException) -> str:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a") as log:
             log.write(f"--- {datetime.now(UTC).isoformat(timespec='seconds')} {sys.argv}\n")
-            log.write("".join(traceback.format_exception(exc)))
-        return str(path)
+            log.write(f"error: {message}\n")
+            if exc is not None:
+                log.write("".join(traceback.format_exception(exc)))
+        return path
     except (OSError, IngestError):
-        return "(no log file could be written)"
+        return None
 
 
 def _verbose_option(func: F) -> F:
@@ -168,6 +192,43 @@ def _run_in_process(op: str, args: dict[str, Any]) -> dict[str, Any]:
         return one
 
 
+def invocation(program: str = "ingest") -> str:
+    """How to type `program` (`ingest`, `prefect`) so that a hint works as printed, from how this
+    process was started: under `uv run` (which sets UV and UV_RUN_RECURSION_DEPTH) `uv run
+    ingest` (with `--project` when the folder is outside the project, where uv would not find
+    it); `ingest` when the PATH finds this environment's script (an activated venv); else the
+    script's path (`.venv/bin/ingest`, relative when under the current folder); else
+    `python -m ingest_cli.cli` with this interpreter."""
+    import shlex
+    import shutil
+
+    from ingest.settings import PROJECT_ROOT
+
+    if os.environ.get("UV") or os.environ.get("UV_RUN_RECURSION_DEPTH"):
+        here = Path.cwd().resolve()
+        root = PROJECT_ROOT.resolve()
+        if here == root or root in here.parents:
+            return f"uv run {program}"
+        return f"uv run --project {shlex.quote(str(root))} {program}"
+    script = Path(sys.prefix) / "bin" / program
+    if script.exists():
+        found = shutil.which(program)
+        if found and os.path.samefile(found, script):
+            return program
+        return shlex.quote(_shortest(script))
+    module = "ingest_cli.cli" if program == "ingest" else program
+    return f"{shlex.quote(_shortest(Path(sys.executable)))} -m {module}"
+
+
+def _shortest(path: Path) -> str:
+    """`path` relative to the current folder when it lies under it, else absolute."""
+    try:
+        relative = path.absolute().relative_to(Path.cwd())
+    except ValueError:
+        return str(path.absolute())
+    return str(relative) if "/" in str(relative) else f"./{relative}"
+
+
 def _next_steps() -> None:
     """The last line after a run: what waits for an editor, and where to look at it."""
     from ingest.storage import QueueFilter, Store
@@ -178,9 +239,10 @@ def _next_steps() -> None:
     finally:
         store.close()
     if pending:
+        command = invocation()
         click.echo(
             f"{pending} flag{'s' if pending != 1 else ''} pending: "
-            "ingest review serve, or ingest review list"
+            f"{command} review serve, or {command} review list"
         )
     else:
         click.echo("nothing pending for review")

@@ -17,6 +17,8 @@ from ingest_cli.common import (
     _fail_cleanly,
     _safe,
     _store,
+    error,
+    invocation,
 )
 
 
@@ -188,7 +190,7 @@ def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | N
                 continue  # already said: "<id> accepted (same fact)"
             done = decide(store, settings.profiles_dir, change_id, status, _editor(editor), note)
         except IngestError as exc:
-            click.echo(f"error: {exc}", err=True)
+            error(str(exc))
             failed += 1
             continue
         decided.update(c.id for c in done.group)
@@ -278,6 +280,40 @@ def review_serve(host: str, port: int) -> None:
             update={"review_allowed_hosts": [*settings.review_allowed_hosts, host]}
         )
     if not store.list_editors():
-        click.echo("note: no editor accounts yet; add one with `ingest editor add NAME`", err=True)
-    click.echo(f"review page on http://{host}:{port}/", err=True)
-    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning")
+        click.echo(
+            f"note: no editor accounts yet; add one with `{invocation()} editor add NAME`",
+            err=True,
+        )
+    listener = _listen(host, port)  # a busy port: one error line, before any URL is printed
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"review page on http://{shown}:{port}/", err=True)
+    config = uvicorn.Config(create_app(settings, store), log_level="warning")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> Any:
+    """A listening socket on host:port, or an IngestError naming them and the cause."""
+    import errno
+    import socket
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        listener = socket.socket(family, kind, proto)
+    except (OSError, UnicodeError) as exc:
+        raise IngestError(f"cannot listen on {where}: {exc}") from exc
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        cause = (
+            "the address is already in use (another server on that port? try --port)"
+            if exc.errno == errno.EADDRINUSE
+            else (exc.strerror or str(exc))
+        )
+        raise IngestError(f"cannot listen on {where}: {cause}") from exc
+    return listener

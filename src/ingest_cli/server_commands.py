@@ -14,6 +14,8 @@ from ingest_cli.common import (
     _fail_cleanly,
     _progress,
     _store,
+    error,
+    invocation,
 )
 
 
@@ -79,7 +81,8 @@ def _print_server(settings: Any, state: Any) -> None:
     )
     click.echo(f"running: pid {state.pid}, port {state.port}, since {state.started}{stale}")
     click.echo(
-        f"Prefect API: {state.api_url}  (PREFECT_API_URL={state.api_url} prefect flow-run ls)"
+        f"Prefect API: {state.api_url}  "
+        f"(PREFECT_API_URL={state.api_url} {invocation('prefect')} flow-run ls)"
     )
     click.echo(f"logs: {local_server.logs_dir(settings)}")
 
@@ -131,6 +134,6 @@ def editor_remove(name: str) -> None:
     """
     _settings, store = _store()
     if not store.remove_editor(name):
-        click.echo(f"error: no editor named '{name}'", err=True)
+        error(f"no editor named '{name}'")
         sys.exit(1)
     click.echo(f"editor {name} removed")

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ingest.errors import FetchError, RefusedURLError
+from ingest.fetch.causes import dns_cause
 from ingest.settings import Settings
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -99,7 +100,7 @@ def _resolve(url: str, host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise FetchError(url, f"could not resolve host '{host}': {exc}", transient=True) from exc
+        raise FetchError(url, dns_cause(exc, host), transient=True) from exc
     addresses: list[IPAddress] = []
     for info in infos:
         text = str(info[4][0]).split("%", 1)[0]  # drop an IPv6 scope id

@@ -21,6 +21,7 @@ from lxml import etree
 from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError
 
 from ingest.errors import FetchError, ResponseTooLargeError
+from ingest.fetch.causes import network_cause, short_text, timeout_cause
 from ingest.models import Snapshot
 
 CHUNK_BYTES = 64 * 1024  # read size of a response body
@@ -113,15 +114,16 @@ class PoliteSession:
             finally:
                 response.close()
         except requests.Timeout as exc:
-            raise FetchError(url, f"timed out after {self.timeout:g}s", transient=True) from exc
+            raise FetchError(url, timeout_cause(exc, url, self.timeout), transient=True) from exc
         except requests.ConnectionError as exc:
             if isinstance(exc.args[0] if exc.args else None, ReadTimeoutError):
                 # requests reports a read timeout while streaming the body as a ConnectionError
-                reason = f"timed out after {self.timeout:g}s"
-                raise FetchError(url, reason, transient=True) from exc
-            raise FetchError(url, f"connection failed: {exc}", transient=True) from exc
+                raise FetchError(
+                    url, timeout_cause(exc, url, self.timeout), transient=True
+                ) from exc
+            raise FetchError(url, network_cause(exc, url), transient=True) from exc
         except requests.RequestException as exc:
-            raise FetchError(url, f"request failed: {exc}") from exc
+            raise FetchError(url, f"request failed: {short_text(exc)}") from exc
         finally:
             self._last_request_end = self.clock()
         page = AtomPage(

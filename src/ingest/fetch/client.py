@@ -53,6 +53,7 @@ from ingest.errors import (
     ResponseTooLargeError,
 )
 from ingest.fetch.addresses import check_url, normalize_url, refuse_credentials
+from ingest.fetch.causes import network_cause, short_text, timeout_cause
 from ingest.fetch.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to_deadlines
 from ingest.fetch.decoding import ACCEPT_ENCODING, decoded
 from ingest.fetch.transient import retry_after_seconds
@@ -299,10 +300,13 @@ def _get(
         if deadline.left() <= DEADLINE_SLACK:
             raise _deadline_error(url, requested, deadline) from exc
         raise _hop_error(
-            url, requested, f"timed out after {settings.http_timeout:g}s", transient=True
+            url, requested, timeout_cause(exc, url, settings.http_timeout), transient=True
         ) from exc
-    except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-        raise _hop_error(url, requested, f"connection failed: {exc}", transient=True) from exc
+    except httpx.RemoteProtocolError as exc:
+        reason = f"connection failed: the server broke the exchange ({short_text(exc)})"
+        raise _hop_error(url, requested, reason, transient=True) from exc
+    except httpx.NetworkError as exc:
+        raise _hop_error(url, requested, network_cause(exc, url), transient=True) from exc
     except httpx.DecodingError as exc:
         raise _hop_error(url, requested, f"could not decode the body: {exc}") from exc
     except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:

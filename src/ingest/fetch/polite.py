@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 import httpx
 from protego import Protego
 
-from ingest.errors import FetchError, RefusedURLError, RobotsDisallowedError
+from ingest.errors import FetchError, HTTPStatusError, RefusedURLError, RobotsDisallowedError
 from ingest.fetch.addresses import DEFAULT_PORTS, check_url
 from ingest.fetch.client import FetchResult, client_mode, fetch
 from ingest.fetch.transient import is_transient
@@ -229,10 +229,15 @@ class PoliteFetcher:
                 self._load_robots(robots, robots_url, host)
             parser, error = robots.parser, robots.error
         if error is not None:
+            # the cause first (a DNS failure is not "robots.txt is unreachable")
+            cause = str(error.fields.get("reason"))
+            if isinstance(error, HTTPStatusError):
+                why = f"{cause} for the host's robots.txt; nothing is requested from it for now"
+            else:
+                why = f"{cause} (reading the host's robots.txt; nothing is requested for now)"
             raise FetchError(
                 url,
-                f"robots.txt at '{robots_url}' is unreachable ({error.fields.get('reason')}), so "
-                "nothing is requested from this host for now",
+                why,
                 transient=True,
                 robots_url=robots_url,
             ) from error

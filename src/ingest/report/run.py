@@ -30,6 +30,16 @@ class RunReport:
     notification: dict[str, Any] | None = (
         None  # what the webhook said (ingest.report.notify), if sent
     )
+    # earlier runs found crashed when this one started (flows.crashes.recover_crashed)
+    previous_crashed: list[dict[str, Any]] = field(default_factory=list)
+
+    def crash_alerts(self) -> list[str]:
+        """One line per earlier run that did not finish, for the terminal and the report."""
+        return [
+            f"the previous {run.get('kind', 'nightly')} run {run['run_id']} (started "
+            f"{run['started']}) did not finish: {run['reason']}; marked crashed"
+            for run in self.previous_crashed
+        ]
 
     def counts(self) -> dict[str, int]:
         by_status = Counter(o.status for o in self.outcomes)
@@ -65,6 +75,7 @@ class RunReport:
             "sources": [o.to_json() for o in self.outcomes],
             "unreachable": self.unreachable,
             "notification": self.notification,
+            "previous_crashed": self.previous_crashed,
         }
 
     def summary_rows(self) -> list[dict[str, Any]]:
@@ -121,6 +132,9 @@ class RunReport:
         warnings = [w for o in self.outcomes for w in o.warnings]
         if warnings:
             lines += ["", "## Warnings", ""] + [f"- {_cell(w)}" for w in warnings]
+        if self.previous_crashed:
+            lines += ["", "## Runs that did not finish", ""]
+            lines += [f"- {_cell(alert)}" for alert in self.crash_alerts()]
         if self.notification:
             lines += ["", f"Notification: {_cell(str(self.notification.get('message', '')))}"]
         all_alerts = [a for o in self.outcomes for a in o.alerts]

@@ -290,7 +290,10 @@ def call(
         while True:
             message = _read_line(lines)
             if message is None:
-                raise ServerError("the local runner closed the connection before the run ended")
+                raise ServerError(
+                    "the local runner closed the connection before the run ended (did it die?); "
+                    "the next nightly marks the run crashed"
+                )
             if "progress" in message:
                 if on_progress:
                     stage, done, total = message["progress"]

@@ -33,6 +33,7 @@ from ingest.storage.schema import (
     changes,
     editors,
     metadata,
+    runs,
     schema_version,
     snapshots,
 )
@@ -242,6 +243,22 @@ def snapshots_origin_and_evidence_date(conn: Connection) -> None:
                 evidence_date=(recorded or str(fetched_at))[:10],
             )
         )
+
+
+@MIGRATIONS.register
+def runs_status_and_process(conn: Connection) -> None:
+    """A run's status, its Prefect flow run and the process running it: a run whose process
+    died is found and marked crashed. Earlier runs are completed if they finished, else
+    crashed (they can no longer be running)."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("runs")}
+    for column in ("status", "flow_run_id", "process"):
+        if column not in columns:
+            conn.exec_driver_sql(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
+    conn.execute(
+        runs.update()
+        .where(runs.c.status.is_(None))
+        .values(status=sa.case((runs.c.finished.is_(None), "crashed"), else_="completed"))
+    )
 
 
 def migrate(conn: Connection) -> int:

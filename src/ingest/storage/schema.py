@@ -138,6 +138,11 @@ runs = sa.Table(
     sa.Column("started", sa.Text, nullable=False),
     sa.Column("finished", sa.Text),
     sa.Column("report", sa.JSON),
+    # migration 7: running, completed, failed, cancelled or crashed (a process gone mid-run);
+    # the Prefect flow run, and the process running it (host:pid:start time)
+    sa.Column("status", sa.Text),
+    sa.Column("flow_run_id", sa.Text),
+    sa.Column("process", sa.Text),
 )
 
 editors = sa.Table(

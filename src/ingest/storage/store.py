@@ -226,8 +226,16 @@ class Store:
     def remove_editor(self, name: str) -> bool:
         return self.editors.remove(name)
 
-    def start_run(self, run_id: str, kind: str) -> None:
-        self.runs.start(run_id, kind)
+    def start_run(
+        self, run_id: str, kind: str, flow_run_id: str | None = None, process: str | None = None
+    ) -> None:
+        self.runs.start(run_id, kind, flow_run_id, process)
+
+    def end_run(self, run_id: str, status: str, reason: str) -> bool:
+        return self.runs.end(run_id, status, reason)
+
+    def running_runs(self) -> list[dict[str, Any]]:
+        return self.runs.running()
 
     def finish_run(self, run_id: str, report: dict[str, Any]) -> None:
         self.runs.finish(run_id, report)
