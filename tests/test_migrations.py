@@ -168,7 +168,7 @@ def test_snapshots_get_their_origin_and_evidence_date(workspace: Settings) -> No
     old.close()
     store = Store.open(workspace)
     with store.begin() as conn:
-        assert MIGRATIONS.applied(conn)[-1] == "snapshots_origin_and_evidence_date"
+        assert "snapshots_origin_and_evidence_date" in MIGRATIONS.applied(conn)[6:]
     metas = [store.snapshot_meta(s.sha256) for s in (fetched, replayed)]
     assert [(m.origin, m.evidence_date) for m in metas if m] == [
         ("network", "2026-11-02"),
