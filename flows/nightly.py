@@ -3,6 +3,11 @@
 ingest nightly                          live, over the network
 ingest nightly --replay fixtures/web    offline, from recorded responses
 ingest nightly --replay DIR --as-of 2024-06-01   the versions in force that day
+ingest nightly --fail-on 0.5            fail the run when half its sources or more failed
+
+A run whose failed share of sources reaches `fail_on` (default 1.0: all of them) raises
+SourcesFailedError after its report is written and its flags queued: the flow run is Failed,
+the command exits 1, and cron (or Prefect's automations) can tell.
 """
 
 from __future__ import annotations
@@ -18,19 +23,20 @@ from prefect.utilities.annotations import quote
 
 import extractors
 from flows.arxiv_tasks import check_arxiv
-from flows.context import RunContext
+from flows.context import RunContext, replay_of
 from flows.dask_runner import dask_runner
 from flows.report_tasks import publish_nightly
 from flows.tasks import check_reference, fetch_batch, fetch_batch_remote, process_batch
-from ingest.errors import IngestError
+from ingest.errors import IngestError, SourcesFailedError
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source, iso_z, utcnow
 from ingest.pipeline.batches import FetchAnswer, FetchJob, plan_batches
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.registry import load_registry, plan
 from ingest.profiles.references import flag_unreachable
-from ingest.report.run import RunReport
+from ingest.report.run import RunReport, failed_too_many
 from ingest.runner import progress
+from ingest.settings import get_settings
 
 
 def check_sources(
@@ -103,7 +109,14 @@ class Remote:
 
 
 @flow(name="nightly-refresh", log_prints=True)
-def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict[str, Any]:
+def nightly_refresh(
+    replay: str | None = None, as_of: str | None = None, fail_on: float = 1.0
+) -> dict[str, Any]:
+    if not 0.0 <= fail_on <= 1.0:
+        raise IngestError(f"fail_on must be between 0 and 1, not {fail_on}")
+    if as_of and not replay_of(get_settings(), replay):
+        # live pages are today's: a report "as of" another day would say what it never saw
+        raise IngestError(f"as_of {as_of} needs a replay archive (--replay or INGEST_REPLAY)")
     ctx = RunContext.open()
     day = date.fromisoformat(as_of) if as_of else None
     report = RunReport(
@@ -154,12 +167,17 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         path = publish_nightly(ctx, report, name)
         # what the caller shows: the counts and alerts; the whole report is in the files (a
         # 2,000-source result would also cost Prefect half a second to walk for futures)
-        return {
+        counts = report.counts()
+        result = {
             "run_id": report.run_id,
-            "counts": report.counts(),
+            "counts": counts,
             "flags": dict(report.flags()),
             "alerts": [a for o in report.outcomes for a in o.alerts],
             "report_file": str(path),
         }
     finally:
         ctx.close()
+    why = failed_too_many(counts, fail_on)
+    if why:  # after the report and the queue: kept, and the flow run is Failed
+        raise SourcesFailedError(f"{why}; report: {path}", result)
+    return result

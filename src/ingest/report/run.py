@@ -203,6 +203,18 @@ def write_run(report: RunReport, folder: Path, day: str) -> Path:
     return runs / f"{report.run_id}.html"
 
 
+def failed_too_many(counts: Mapping[str, int], fail_on: float) -> str | None:
+    """Why a run with these source counts fails (None: it does not): some source failed and
+    the failed share of all the run's sources is `fail_on` (0..1) or more. 1.0 fails a run
+    only when every source failed; 0, when any did. Sources not replayed (no recording in
+    force) are counted, not as failures."""
+    total = sum(counts.values())
+    failed = counts.get("failed", 0)
+    if not failed or failed / total < fail_on:
+        return None
+    return f"{failed} of {total} sources failed (--fail-on {fail_on:g})"
+
+
 def flagged_in(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """(source URL, change) for every change queued by the run `report` (RunReport.to_json()),
     each change id once."""
