@@ -131,6 +131,7 @@ def nightly_refresh(
         todo = plan(load_registry(ctx.settings.sources_file), ctx.profiles, extractors=extractors)
         ctx.store.upsert_sources(todo.sources)
         ctx.store.start_run(report.run_id, "nightly")
+        report.pending_before = ctx.store.pending_change_ids()  # what is new tonight is not
         with ctx.client(replay, day) as client, dask_runner(ctx.settings) as runner:
             fetcher = ctx.fetcher(client)
             remote = Remote(runner, replay, day) if runner is not None else None
@@ -167,11 +168,13 @@ def nightly_refresh(
         path = publish_nightly(ctx, report, name)
         # what the caller shows: the counts and alerts; the whole report is in the files (a
         # 2,000-source result would also cost Prefect half a second to walk for futures)
-        counts = report.counts()
+        counts, split = report.counts(), report.new_and_pending()
         result = {
             "run_id": report.run_id,
             "counts": counts,
             "flags": dict(report.flags()),
+            "new_flags": split["new"]["flags"],  # first queued by this run, by kind
+            "still_pending": split["still_pending"]["facts"],  # the run's flags from before
             "alerts": [a for o in report.outcomes for a in o.alerts],
             "report_file": str(path),
         }

@@ -236,7 +236,8 @@ class Settings(BaseSettings):
     notify_url: str | None = Field(
         default=None,
         description='Slack-compatible webhook POSTed {"text": ...} when a nightly run queues '
-        "new changes; a failure to notify is noted in the report, never fails the run. "
+        "new flags (first queued by it; a run finding only what was pending sends nothing); "
+        "a failure to notify is noted in the report, never fails the run. "
         "Private addresses are refused unless INGEST_ALLOW_PRIVATE.",
     )
     notify_timeout: float = Field(

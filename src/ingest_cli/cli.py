@@ -167,14 +167,16 @@ def nightly(replay: str | None, as_of: Any, fail_on: float) -> None:
         result = _run_flow("nightly", args, "nightly refresh")
     except SourcesFailedError as exc:  # the run went through: its summary, then exit 1
         result, failed = exc.result, str(exc)
-    counts, flags = result["counts"], result["flags"]
+    counts = result["counts"]
+    new = result.get("new_flags", result["flags"])  # (a result without the split: all new)
+    pending = result.get("still_pending", 0)
     for alert in result["alerts"]:
         click.echo(_safe(f"  alert: {alert}"))
     click.echo(
         f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
         f"{counts['failed']} failed, {counts['skipped']} not replayed; "
-        f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
-        f"{flags.get('removed', 0)} removed"
+        f"new tonight: {new.get('added', 0)} added, {new.get('changed', 0)} changed, "
+        f"{new.get('removed', 0)} removed; still pending: {pending} flag{'s' * (pending != 1)}"
     )
     click.echo(f"report: {result['report_file']}")
     _next_steps()
