@@ -17,7 +17,7 @@ from ingest.fetch.replay_requests import replay_session
 from ingest.fetch.warc import WarcWriter
 from ingest.models import Profile
 from ingest.profiles.io import load_profiles
-from ingest.settings import Settings, get_settings
+from ingest.settings import Settings, ensure_profiles, get_settings
 from ingest.storage import Store
 
 
@@ -49,8 +49,9 @@ class RunContext:
     @classmethod
     def open(cls) -> RunContext:
         settings = get_settings()
+        profiles = load_profiles(ensure_profiles(settings))  # the workspace's copy, seeded once
         store = Store.open(settings)
-        return cls(settings=settings, store=store, profiles=load_profiles(settings.profiles_dir))
+        return cls(settings=settings, store=store, profiles=profiles)
 
     def client(self, replay: str | None = None, as_of: date | None = None) -> httpx.Client:
         """The run's HTTP client: live ones archive every exchange as WARC under INGEST_HOME."""

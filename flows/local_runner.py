@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ingest.errors import IngestError
+from ingest.errors import IngestError, SourcesFailedError
 from ingest.runner import local_server, prefect_setup, progress
 from ingest.settings import Settings, get_settings
 
@@ -363,6 +363,8 @@ def serve(settings: Settings, listener: socket.socket, token: str, api_url: str)
                 ):
                     result = run_request(op, request.get("args", {}), caller.cancelled)
                 caller.send({"result": result})
+            except SourcesFailedError as exc:  # the run's report is written: the caller shows it
+                caller.send({"failed": str(exc), "result": exc.result})
             except IngestError as exc:
                 caller.send({"error": str(exc)})
             except Exception as exc:  # noqa: BLE001 - told to the caller, traceback in the log

@@ -3,6 +3,11 @@
 ingest nightly                          live, over the network
 ingest nightly --replay fixtures/web    offline, from recorded responses
 ingest nightly --replay DIR --as-of 2024-06-01   the versions in force that day
+ingest nightly --fail-on 0.5            fail the run when half its sources or more failed
+
+A run whose failed share of sources reaches `fail_on` (default 1.0: all of them) raises
+SourcesFailedError after its report is written and its flags queued: the flow run is Failed,
+the command exits 1, and cron (or Prefect's automations) can tell.
 """
 
 from __future__ import annotations
@@ -19,20 +24,21 @@ from prefect.utilities.annotations import quote
 
 import extractors
 from flows.arxiv_tasks import check_arxiv
-from flows.context import RunContext
+from flows.context import RunContext, replay_of
 from flows.crashes import current_flow_run_id, recover_crashed
 from flows.dask_runner import dask_runner
 from flows.report_tasks import publish_nightly
 from flows.tasks import check_reference, fetch_batch, fetch_batch_remote, process_batch
-from ingest.errors import IngestError, RunCancelled
+from ingest.errors import IngestError, RunCancelled, SourcesFailedError
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source, iso_z, utcnow
 from ingest.pipeline.batches import FetchAnswer, FetchJob, plan_batches
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.registry import load_registry, plan
 from ingest.profiles.references import flag_unreachable
-from ingest.report.run import RunReport
+from ingest.report.run import RunReport, failed_too_many
 from ingest.runner import processes, progress
+from ingest.settings import get_settings
 
 
 def check_sources(
@@ -105,7 +111,14 @@ class Remote:
 
 
 @flow(name="nightly-refresh", log_prints=True)
-def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict[str, Any]:
+def nightly_refresh(
+    replay: str | None = None, as_of: str | None = None, fail_on: float = 1.0
+) -> dict[str, Any]:
+    if not 0.0 <= fail_on <= 1.0:
+        raise IngestError(f"fail_on must be between 0 and 1, not {fail_on}")
+    if as_of and not replay_of(get_settings(), replay):
+        # live pages are today's: a report "as of" another day would say what it never saw
+        raise IngestError(f"as_of {as_of} needs a replay archive (--replay or INGEST_REPLAY)")
     ctx = RunContext.open()
     day = date.fromisoformat(as_of) if as_of else None
     report = RunReport(
@@ -123,6 +136,7 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         report.previous_crashed = recover_crashed(ctx.store)  # said in the report and alerts
         ctx.store.start_run(report.run_id, "nightly", current_flow_run_id(), processes.identity())
         started = True
+        report.pending_before = ctx.store.pending_change_ids()  # what is new tonight is not
         with ctx.client(replay, day) as client, dask_runner(ctx.settings) as runner:
             fetcher = ctx.fetcher(client)
             remote = Remote(runner, replay, day) if runner is not None else None
@@ -159,10 +173,13 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         path = publish_nightly(ctx, report, name)
         # what the caller shows: the counts and alerts; the whole report is in the files (a
         # 2,000-source result would also cost Prefect half a second to walk for futures)
-        return {
+        counts, split = report.counts(), report.new_and_pending()
+        result = {
             "run_id": report.run_id,
-            "counts": report.counts(),
+            "counts": counts,
             "flags": dict(report.flags()),
+            "new_flags": split["new"]["flags"],  # first queued by this run, by kind
+            "still_pending": split["still_pending"]["facts"],  # the run's flags from before
             "alerts": report.crash_alerts() + [a for o in report.outcomes for a in o.alerts],
             "report_file": str(path),
         }
@@ -176,3 +193,7 @@ def nightly_refresh(replay: str | None = None, as_of: str | None = None) -> dict
         raise
     finally:
         ctx.close()
+    why = failed_too_many(counts, fail_on)
+    if why:  # after the report and the queue: kept, and the flow run is Failed
+        raise SourcesFailedError(f"{why}; report: {path}", result)
+    return result

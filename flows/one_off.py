@@ -38,6 +38,7 @@ def ingest_url(
         registry = load_registry(ctx.settings.sources_file)
         source = source_for(url, registry, extractor, extractors=extractors)
         ctx.store.upsert_source(source)
+        report.pending_before = ctx.store.pending_change_ids()
         outcome: SourceOutcome
         accessed = None if ctx.settings.replay else utcnow().date()  # a replay is no access
         try:

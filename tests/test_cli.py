@@ -337,3 +337,51 @@ def test_extract_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     )
     assert done.stdout == '{"subject"' and done.stderr == "", done.stderr
     assert done.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--as-of", "2024-06-01"], "--as-of needs --replay"),
+        (["--replay", str(ROOT / "fixtures" / "web"), "--fail-on", "1.5"], "--fail-on"),
+        (["--fail-on", "-0.1"], "--fail-on"),
+    ],
+)
+def test_nightly_bad_usage_is_refused_before_anything_starts(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch, args: list[str], why: str
+) -> None:
+    """`--as-of` without a replay archive ran live (every source failed, exit 0) and filed a
+    report "as of" a day it never saw: bad usage now, refused before a flow starts."""
+    import ingest_cli.cli
+
+    started: list[dict[str, object]] = []
+
+    def no_flow(op: str, flow_args: dict[str, object], what: str) -> dict[str, object]:
+        started.append(flow_args)
+        return {"counts": {}, "flags": {}, "alerts": [], "report_file": "-"}
+
+    monkeypatch.setattr(ingest_cli.cli, "_run_flow", no_flow)
+    monkeypatch.delenv("INGEST_REPLAY", raising=False)
+    code, _out, err = cli("nightly", *args)
+    assert code == 2, err
+    assert why in err
+    assert started == [] and not workspace.home.exists()
+
+
+def test_nightly_as_of_goes_with_a_replay_archive_from_the_environment_too(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ingest_cli.cli
+
+    started: list[dict[str, object]] = []
+
+    def fake_flow(op: str, flow_args: dict[str, object], what: str) -> dict[str, object]:
+        started.append(flow_args)
+        counts = {"fetched": 1, "unchanged": 0, "failed": 0, "skipped": 0}
+        return {"counts": counts, "flags": {}, "alerts": [], "report_file": "r.html"}
+
+    monkeypatch.setattr(ingest_cli.cli, "_run_flow", fake_flow)
+    monkeypatch.setenv("INGEST_REPLAY", str(ROOT / "fixtures" / "web"))
+    code, _out, err = cli("nightly", "--as-of", "2024-06-01", "--fail-on", "0.5")
+    assert code == 0, err
+    assert started == [{"replay": None, "as_of": "2024-06-01", "fail_on": 0.5}]

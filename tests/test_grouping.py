@@ -168,7 +168,8 @@ def test_readme_nightly_counts_agree_and_every_run_report_is_kept(workspace: Set
     assert lines[-1].endswith(f"flags pending: {ingest} review serve, or {ingest} review list")
     assert lines[-2].startswith("report: ") and lines[-2].endswith(".html")
     summary = next(x for x in lines if x.startswith("nightly refresh:"))
-    flags = sum(int(w) for w in summary.split("flags:")[1].replace(",", " ").split() if w.isdigit())
+    told = summary.split("new tonight:")[1].replace(",", " ").replace(";", " ").split()
+    flags = sum(int(w) for w in told if w.isdigit())  # new tonight + still pending
     store = Store.open(workspace)
     try:
         pending = store.count_facts(QueueFilter())

@@ -18,8 +18,10 @@ from ingest.settings import Settings
 from ingest_cli.common import invocation
 
 from .conftest import GOVERNANCE, ROOT, STABLE_URL
+from .loopback import LoopbackServer, QuietHandler
 
 WEB = str(ROOT / "fixtures" / "web")
+LATEST = GOVERNANCE / "persons_of_interest.7f149bc3.md"
 
 
 def ingest(*args: str) -> subprocess.CompletedProcess[str]:
@@ -54,6 +56,13 @@ def test_nightly_twice_in_a_fresh_workspace_is_quiet_and_reuses_one_runner(
         command = invocation()  # as the README's `uv run ingest` (the test's own start) types it
         assert lines[-1] == f"10 flags pending: {command} review serve, or {command} review list"
     assert "0 fetched, 25 unchanged" in second.stdout
+    # a re-run that found nothing new says so: the 10 flags are the backlog, not tonight's
+    assert "new tonight: 10 added, 0 changed, 0 removed; still pending: 0 flags" in first.stdout
+    assert "new tonight: 0 added, 0 changed, 0 removed; still pending: 10 flags" in second.stdout
+    reports = sorted(workspace.reports_dir.glob("20*/*.json"), key=lambda p: p.stat().st_mtime)
+    rerun = json.loads(reports[-1].read_text())
+    assert sum(rerun["flags"].values()) == rerun["facts"] == 10  # the old keys, as they were
+    assert rerun["new"]["facts"] == 0 and rerun["still_pending"]["facts"] == 10
     again = local_server.read_state(workspace)
     assert again is not None and again.pid == state.pid  # the same runner, not a new start
     # Prefect recorded both flow runs on the runner's server, with their task runs
@@ -160,3 +169,65 @@ def test_a_runner_whose_workspace_is_deleted_stops(
     _wait_gone(state.pid)
     assert not _alive(state.pid)
     assert not _alive(state.prefect_pid)  # its Prefect server ended with it
+
+
+class _Page(QuietHandler):
+    """One maintainers page at /persons_of_interest.md; anything else (robots.txt) is 404."""
+
+    def do_GET(self) -> None:
+        if self.path == "/persons_of_interest.md":
+            self.send(200, LATEST.read_bytes(), {"Content-Type": "text/markdown; charset=utf-8"})
+        else:
+            self.send(404, b"not here")
+
+
+def _dead_url() -> str:
+    """A loopback port nobody listens on: every request to it is refused at once."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}/gone"
+
+
+def test_a_nightly_whose_sources_failed_exits_1_and_its_flow_run_fails(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every source failing exited 0 with a COMPLETED flow run: cron could not tell. Now exit 1
+    (the report and queue still written) and a FAILED flow run; `--fail-on` sets the share."""
+    profiles = tmp_path / "no-profiles"  # nobody to look up on arXiv, no references to check
+    profiles.mkdir()
+    registry = tmp_path / "sources.json"
+    for key, value in {
+        "INGEST_PROFILES_DIR": str(profiles),
+        "INGEST_SOURCES_FILE": str(registry),
+        "INGEST_ALLOW_PRIVATE": "1",
+        "INGEST_MAX_ATTEMPTS": "1",
+        "INGEST_HOST_DELAY": "0",
+        "INGEST_ARXIV_API_URL": _dead_url(),
+    }.items():
+        monkeypatch.setenv(key, value)
+    with LoopbackServer(_Page) as page:
+        dead = [{"url": _dead_url(), "extractor": "pytorch_governance"} for _ in range(2)]
+        registry.write_text(json.dumps(dead))
+        failed = ingest("nightly")
+        assert failed.returncode == 1, failed.stdout + failed.stderr
+        assert "0 fetched, 0 unchanged, 2 failed" in failed.stdout
+        assert failed.stderr.startswith("error: 2 of 2 sources failed"), failed.stderr
+        assert "Traceback" not in failed.stderr
+        report = json.loads(sorted(workspace.reports_dir.glob("20*.json"))[-1].read_text())
+        assert report["counts"]["failed"] == 2  # the report is kept
+
+        good = {"url": f"{page.base}/persons_of_interest.md", "extractor": "pytorch_governance"}
+        registry.write_text(json.dumps([good, dead[0]]))
+        half = ingest("nightly")
+        assert half.returncode == 0, half.stderr  # default --fail-on 1.0: only all failed
+        strict = ingest("nightly", "--fail-on", "0.5")
+        assert strict.returncode == 1, strict.stdout + strict.stderr
+        assert "1 of 2 sources failed" in strict.stderr and "--fail-on 0.5" in strict.stderr
+    state = local_server.read_state(workspace)
+    assert state is not None
+    import httpx
+
+    runs = httpx.post(f"{state.api_url}/flow_runs/filter", json={"sort": "START_TIME_ASC"}).json()
+    assert [r["state_type"] for r in runs] == ["FAILED", "COMPLETED", "FAILED"]

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,34 @@ def test_nightly_replay_time_travel_writes_reports_and_queue(workspace: Settings
     assert again.returncode == 0
     rerun = json.loads(sorted(workspace.reports_dir.glob("20*.json"))[-1].read_text())
     assert governance(rerun)["status"] == "unchanged"
+
+
+@pytest.mark.prefect
+def test_every_source_failed_exits_1_in_process_too(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Against a configured Prefect server (the flow in the command's own process), as through
+    the local runner (tests/test_local_runner.py): the report is written, the command exits 1."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/gone"
+    registry = tmp_path / "sources.json"
+    registry.write_text(json.dumps([{"url": dead, "extractor": "pytorch_governance"}]))
+    (tmp_path / "none").mkdir()
+    for key, value in {
+        "INGEST_PROFILES_DIR": str(tmp_path / "none"),
+        "INGEST_SOURCES_FILE": str(registry),
+        "INGEST_ALLOW_PRIVATE": "1",
+        "INGEST_MAX_ATTEMPTS": "1",
+        "INGEST_ARXIV_API_URL": dead,
+    }.items():
+        monkeypatch.setenv(key, value)
+    done = nightly()
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.startswith("error: 1 of 1 sources failed (--fail-on 1)"), done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout.splitlines()[-1] == "nothing pending for review"
+    report = json.loads(sorted(workspace.reports_dir.glob("20*.json"))[-1].read_text())
+    assert report["counts"]["failed"] == 1

@@ -9,7 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
+from ingest.pipeline.outcome import SourceOutcome
 from ingest.report.notify import message, notify_run
+from ingest.report.run import RunReport
 from ingest.settings import Settings
 
 from .loopback import LoopbackServer, QuietHandler, reply
@@ -67,7 +69,7 @@ def test_posts_once_with_slack_json(hook: Hook) -> None:
     assert done == {"sent": True, "message": "sent to http://127.0.0.1", "error": None}
     assert hook.bodies == [{"text": message(_report(2))}]
     text = hook.bodies[0]["text"]
-    assert "2 new changes queued" in text and "2 added" in text and "3 fetched" in text
+    assert "2 new flags tonight (2 added)" in text and "3 fetched" in text
 
 
 def test_nothing_queued_or_no_url_sends_nothing(hook: Hook) -> None:
@@ -105,3 +107,49 @@ def test_slack_special_characters_are_escaped() -> None:
     report = _report(1)
     report["run_id"] = "<!channel> & co"
     assert "&lt;!channel&gt; &amp; co" in message(report)
+
+
+def _flag(n: int, kind: str = "added") -> dict[str, Any]:
+    claim = {"predicate": "maintainer", "object": f"Project {n}", "qualifiers": {}}
+    return {"id": f"c{n}", "profile": "ann", "kind": kind, "claim": claim, "previous": None}
+
+
+def _rerun(pending_before: set[str]) -> RunReport:
+    """A run whose source states three flags, of which `pending_before` were queued already."""
+    report = RunReport(run_id="r2", kind="nightly", started="2026-06-11T03:00:00Z")
+    flags = [_flag(0), _flag(1), _flag(2, "changed")]
+    report.outcomes.append(
+        SourceOutcome(url="https://example.org/a", status="unchanged", changes=flags)
+    )
+    report.pending_before = frozenset(pending_before)
+    return report
+
+
+def test_a_rerun_that_found_nothing_new_says_so_and_sends_nothing(hook: Hook) -> None:
+    """The backlog was counted as tonight's: "3 new changes queued" on a re-run that found
+    nothing new. New tonight (first queued by this run) and still pending are told apart."""
+    old = _rerun({"c0", "c1", "c2"}).to_json()
+    assert old["flags"] == {"added": 2, "changed": 1} and old["facts"] == 3  # kept as they were
+    assert old["new"] == {"flags": {}, "facts": 0, "changes": 0, "ids": []}
+    assert old["still_pending"] == {"flags": {"added": 2, "changed": 1}, "facts": 3, "changes": 3}
+    with httpx.Client() as client:
+        assert notify_run(client, _settings(hook.url), old) is None
+    assert hook.bodies == []
+
+    mixed = _rerun({"c0", "c2"})
+    data = mixed.to_json()
+    assert data["new"] == {"flags": {"added": 1}, "facts": 1, "changes": 1, "ids": ["c1"]}
+    assert data["still_pending"]["facts"] == 2
+    with httpx.Client() as client:
+        assert notify_run(client, _settings(hook.url), data) is not None
+    text = hook.bodies[0]["text"]
+    assert "1 new flag tonight (1 added), 2 still pending" in text, text
+    md = mixed.markdown()
+    assert "| new: added | changed | removed | still pending |" in md
+    assert "| 1 | 0 | 0 | 2 |" in md
+    assert "(3 facts, 3 changes: 1 new, 2 still pending)" in md
+    from ingest.report.html import render_html
+
+    page = render_html(data)
+    assert "1 new in this run (first queued by it), 2 still pending from before it." in page
+    assert page.count("<td>new</td>") == 1

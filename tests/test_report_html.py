@@ -110,7 +110,8 @@ def test_write_leaves_md_json_and_html(tmp_path: Path) -> None:
 def test_summary_rows_for_the_table_artifact() -> None:
     rows = {(r["what"], r["item"]): r["count"] for r in _report().summary_rows()}
     assert rows[("sources", "not replayed")] == 2 and rows[("flags", "added")] == 2
-    assert rows[("flags", "changed")] == 0 and len(rows) == 7
+    assert rows[("flags", "changed")] == 0 and len(rows) == 11
+    assert rows[("new flags", "added")] == 2 and rows[("flags", "still pending")] == 0
 
 
 def test_numbers_do_not_wrap_and_sources_are_links() -> None:
@@ -135,7 +136,7 @@ def test_the_templates_escape_even_without_the_finalize_step() -> None:
     env = _environment().overlay(finalize=None)  # autoescape alone, as a safety net
     page = env.get_template("report.html").render(
         csp="", style="", title=HOSTILE, when="", sources_chart="", flags_chart="",
-        notice=None, sources=[], alerts=[HOSTILE], facts=[], flagged=0, unknown=[],
+        notice=None, sources=[], alerts=[HOSTILE], facts=[], flagged=0, unknown=[], split=None,
         unreachable=[], runs=[{"href": HOSTILE, "label": HOSTILE}],
     )  # fmt: skip
     assert "<script" not in page and "&lt;script&gt;" in page

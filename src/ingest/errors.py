@@ -18,6 +18,7 @@
     ├── ServerError                 the workspace's local runner could not start or answer
     │   └── RunFailedError          a run failed inside the runner        (unexpected)
     ├── RunCancelled                the command that started a run is gone: the run stops
+    ├── SourcesFailedError          a nightly's failed sources reached --fail-on (result)
     ├── PdfEvidenceError            a stored PDF cannot be shown as evidence (reason)
     │   └── NotPdfError             the stored snapshot is not a PDF
     └── ReviewError                 an editor's decision cannot be applied
@@ -184,6 +185,17 @@ class RunFailedError(ServerError):
 class RunCancelled(IngestError):
     """The command that started the run was stopped (killed, Ctrl-C): the run ends at its next
     step, recorded as cancelled (ingest.runner.progress.check)."""
+
+
+class SourcesFailedError(IngestError):
+    """A nightly run whose share of failed sources reached its `fail_on` threshold: raised
+    after its report and queue were written (so the Prefect flow run is Failed and the command
+    exits 1); `result` is what the run returns otherwise (counts, flags, report file)."""
+
+    result: dict[str, Any]
+
+    def __init__(self, message: str, result: dict[str, Any]) -> None:
+        IngestError.__init__(self, message, result=result)
 
 
 class PdfEvidenceError(IngestError):

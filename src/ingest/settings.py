@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Annotated, Self
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from ingest.errors import ConfigError
@@ -29,8 +37,11 @@ class Settings(BaseSettings):
         description="Workspace for the database, snapshots and run reports.",
     )
     profiles_dir: Path = Field(
-        default=BUNDLED_PROFILES,
-        description="Folder of profile files, one <id>.json each.",
+        default=Path("profiles"),
+        description="Folder of profile files, one <id>.json each. Default: INGEST_HOME/profiles, "
+        "a workspace copy of the bundled profiles (fixtures/profiles/) made on first use and "
+        "never overwritten afterwards, so that runs and accepts never write git-tracked files. "
+        "A folder given here is used as it is (never seeded).",
     )
     sources_file: Path = Field(
         default=BUNDLED_SOURCES,
@@ -225,7 +236,8 @@ class Settings(BaseSettings):
     notify_url: str | None = Field(
         default=None,
         description='Slack-compatible webhook POSTed {"text": ...} when a nightly run queues '
-        "new changes; a failure to notify is noted in the report, never fails the run. "
+        "new flags (first queued by it; a run finding only what was pending sends nothing); "
+        "a failure to notify is noted in the report, never fails the run. "
         "Private addresses are refused unless INGEST_ALLOW_PRIVATE.",
     )
     notify_timeout: float = Field(
@@ -282,6 +294,22 @@ class Settings(BaseSettings):
         "`ingest review serve --host H` adds H. JSON list in the environment.",
     )
 
+    # the profiles folder is the workspace's copy of the bundled profiles (INGEST_PROFILES_DIR
+    # not given): ensure_profiles() seeds it on first use
+    _workspace_profiles: bool = PrivateAttr(default=False)
+
+    @model_validator(mode="after")
+    def _profiles_live_in_the_workspace(self) -> Self:
+        if "profiles_dir" not in self.model_fields_set:
+            self.profiles_dir = self.home / "profiles"
+            self._workspace_profiles = True
+        return self
+
+    @property
+    def workspace_profiles(self) -> bool:
+        """Whether the profiles folder is INGEST_HOME/profiles, seeded from the bundled ones."""
+        return self._workspace_profiles
+
     @model_validator(mode="after")
     def _deadlines_follow_the_timeout(self) -> Self:
         """A deadline not given follows the per-read timeout: INGEST_HTTP_TIMEOUT=3 cuts a
@@ -327,8 +355,9 @@ class Settings(BaseSettings):
 
 
 def ensure_home(settings: Settings) -> Path:
-    """INGEST_HOME, created if missing; a folder that cannot be made or written is one clear
-    error naming it (before a database, a log or a runner is opened there)."""
+    """INGEST_HOME, created if missing, with its profiles folder (ensure_profiles); a folder
+    that cannot be made or written is one clear error naming it (before a database, a log or a
+    runner is opened there)."""
     home = settings.home
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -340,7 +369,39 @@ def ensure_home(settings: Settings) -> Path:
         tempfile.TemporaryFile(dir=home).close()
     except OSError as exc:
         raise ConfigError(f"INGEST_HOME '{home}' is not writable: {exc.strerror or exc}") from None
+    ensure_profiles(settings)
     return home
+
+
+def ensure_profiles(settings: Settings) -> Path:
+    """The profiles folder. Without INGEST_PROFILES_DIR it is INGEST_HOME/profiles, seeded on
+    first use with a copy of the bundled profiles (fixtures/profiles/*.json) and from then on
+    the workspace's own: never overwritten, whatever the bundle holds later. The copy is made
+    beside it and renamed into place, so a crash or a second command never leaves half of it.
+    A folder named by INGEST_PROFILES_DIR is returned as it is."""
+    folder = settings.profiles_dir
+    if not settings.workspace_profiles or folder.exists():
+        return folder
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        partial = folder.parent / f".{folder.name}-{os.getpid()}-{os.urandom(4).hex()}"
+        partial.mkdir()  # (not mkdtemp: the folder gets the umask's mode, as any other)
+    except OSError as exc:
+        raise ConfigError(
+            f"profiles folder '{folder}' cannot be created: {exc.strerror or exc}"
+        ) from None
+    try:
+        for path in sorted(BUNDLED_PROFILES.glob("*.json")):
+            shutil.copyfile(path, partial / path.name)
+        partial.rename(folder)
+    except OSError as exc:
+        if not folder.is_dir():  # not another command seeding it at the same moment
+            raise ConfigError(
+                f"profiles folder '{folder}' cannot be seeded: {exc.strerror or exc}"
+            ) from None
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    return folder
 
 
 def get_settings() -> Settings:

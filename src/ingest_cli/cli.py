@@ -5,6 +5,7 @@ turns domain errors into a clear message (exit 1); bad usage exits 2.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -160,29 +161,60 @@ def _print_run(summary: dict[str, Any]) -> None:
     "--as-of",
     "as_of",
     type=click.DateTime(formats=["%Y-%m-%d"]),
-    help="With --replay: use the versions in force on this day.",
+    help="With --replay (or INGEST_REPLAY): use the versions in force on this day.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    type=click.FloatRange(0.0, 1.0),
+    default=1.0,
+    show_default=True,
+    metavar="FRACTION",
+    help="Exit 1 (and fail the Prefect flow run) when this share of the sources or more "
+    "failed; 1.0: only when all did, 0: when any did. The report and flags are kept.",
 )
 @_verbose_option
 @_fail_cleanly
-def nightly(replay: str | None, as_of: Any) -> None:
-    """The nightly refresh over every source; writes a report under INGEST_HOME/reports.
+def nightly(replay: str | None, as_of: Any, fail_on: float) -> None:
+    """The nightly refresh over every source; writes a report under INGEST_HOME/reports. Exit 1
+    when the share of failed sources reaches --fail-on (by default: when every source failed).
 
     Example: ingest nightly --replay fixtures/web --as-of 2026-06-10
     """
+    if as_of and not replay and not os.environ.get("INGEST_REPLAY"):
+        raise click.UsageError(
+            "--as-of needs --replay DIR (or INGEST_REPLAY): a live run fetches today's pages, "
+            "not that day's"
+        )
+    from ingest.errors import SourcesFailedError
+
     day = as_of.date().isoformat() if as_of else None
-    args = {"replay": str(Path(replay).resolve()) if replay else None, "as_of": day}
-    result = _run_flow("nightly", args, "nightly refresh")
-    counts, flags = result["counts"], result["flags"]
+    args = {
+        "replay": str(Path(replay).resolve()) if replay else None,
+        "as_of": day,
+        "fail_on": fail_on,
+    }
+    failed = None
+    try:
+        result = _run_flow("nightly", args, "nightly refresh")
+    except SourcesFailedError as exc:  # the run went through: its summary, then exit 1
+        result, failed = exc.result, str(exc)
+    counts = result["counts"]
+    new = result.get("new_flags", result["flags"])  # (a result without the split: all new)
+    pending = result.get("still_pending", 0)
     for alert in result["alerts"]:
         click.echo(_safe(f"  alert: {alert}"))
     click.echo(
         f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
         f"{counts['failed']} failed, {counts['skipped']} not replayed; "
-        f"flags: {flags.get('added', 0)} added, {flags.get('changed', 0)} changed, "
-        f"{flags.get('removed', 0)} removed"
+        f"new tonight: {new.get('added', 0)} added, {new.get('changed', 0)} changed, "
+        f"{new.get('removed', 0)} removed; still pending: {pending} flag{'s' * (pending != 1)}"
     )
     click.echo(f"report: {result['report_file']}")
     _next_steps()
+    if failed:
+        click.echo(f"error: {_safe(failed)}", err=True)
+        sys.exit(1)
 
 
 @main.command()

@@ -137,6 +137,15 @@ def render_html(report: dict[str, Any], runs: list[dict[str, str]] | None = None
         ),
     }
     notice = report.get("notification")
+    # the flags first queued by this run apart from those pending from before (reports
+    # written before the split have none, and render as they did)
+    new, pending = report.get("new"), report.get("still_pending")
+    split = (
+        {"new": int(new.get("facts", 0)), "pending": int(pending.get("facts", 0))}
+        if isinstance(new, dict) and isinstance(pending, dict)
+        else None
+    )
+    new_ids = {str(i) for i in new.get("ids", [])} if split and isinstance(new, dict) else set()
     return (
         _environment()
         .get_template("report.html")
@@ -152,7 +161,11 @@ def render_html(report: dict[str, Any], runs: list[dict[str, str]] | None = None
             else None,
             sources=[_source_row(s) for s in sources],
             alerts=[str(a) for s in sources for a in s.get("alerts", [])],
-            facts=[_fact_row(group) for group in group_facts([ch for _url, ch in queued])],
+            facts=[
+                _fact_row(group) | {"new": str(group[0].get("id", "")) in new_ids}
+                for group in group_facts([ch for _url, ch in queued])
+            ],
+            split=split,
             flagged=len(queued),
             unknown=unknown_people(sources),
             unreachable=[_unreachable_row(ch) for ch in report.get("unreachable", [])],

@@ -2,7 +2,7 @@
 
     message(report_json) -> str                          the text posted (pure)
     notify_run(client, settings, report_json) -> dict | None
-        None: no INGEST_NOTIFY_URL, or nothing queued (nothing is sent).
+        None: no INGEST_NOTIFY_URL, or nothing new queued (nothing is sent).
         Otherwise {"sent": bool, "message": str, "error": str | None} for the report.
 
 A failed notification never fails the run: refused addresses, connection errors and non-2xx
@@ -25,16 +25,28 @@ from ingest.report.run import flagged_in
 from ingest.settings import Settings
 
 
+def new_flags(report: dict[str, Any]) -> tuple[dict[str, int], int]:
+    """The flags first queued by the run (by kind, and how many), and how many of its flags
+    were pending from before; a report without the split counts every flag as new."""
+    if "new" in report:
+        new = report["new"]
+        return dict(new.get("flags", {})), int(report.get("still_pending", {}).get("facts", 0))
+    flags = dict(report.get("flags", {}))
+    return flags, 0
+
+
 def message(report: dict[str, Any]) -> str:
-    """One line for a chat channel, with Slack's three special characters escaped."""
-    counts, flags = report.get("counts", {}), report.get("flags", {})
-    queued = len(flagged_in(report))
+    """One line for a chat channel, with Slack's three special characters escaped: the flags
+    new tonight (first queued by this run) apart from those still pending from before."""
+    counts = report.get("counts", {})
+    flags, pending = new_flags(report)
+    new = sum(flags.values())
     kinds = ", ".join(f"{flags[k]} {k}" for k in ("added", "changed", "removed") if flags.get(k))
     text = (
         f"ingest {report.get('kind', '')} run {report.get('run_id', '')}: "
-        f"{queued} new change{'s' if queued != 1 else ''} queued for review ({kinds}). "
-        f"Sources: {counts.get('fetched', 0)} fetched, {counts.get('unchanged', 0)} unchanged, "
-        f"{counts.get('failed', 0)} failed."
+        f"{new} new flag{'s' if new != 1 else ''} tonight ({kinds}), {pending} still pending "
+        f"review. Sources: {counts.get('fetched', 0)} fetched, "
+        f"{counts.get('unchanged', 0)} unchanged, {counts.get('failed', 0)} failed."
     )
     if report.get("report_file"):
         text += f" Report: {report['report_file']}"
@@ -49,9 +61,10 @@ def _where(url: str) -> str:
 def notify_run(
     client: httpx.Client, settings: Settings, report: dict[str, Any]
 ) -> dict[str, Any] | None:
-    """POST {"text": message(report)} to INGEST_NOTIFY_URL if the run queued changes."""
+    """POST {"text": message(report)} to INGEST_NOTIFY_URL if the run queued new flags (a run
+    that found only what was pending already sends nothing)."""
     url = settings.notify_url
-    if not url or not flagged_in(report):
+    if not url or not flagged_in(report) or not sum(new_flags(report)[0].values()):
         return None
     where = _where(url)
     try:

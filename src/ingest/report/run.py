@@ -41,6 +41,10 @@ class RunReport:
             for run in self.previous_crashed
         ]
 
+    # the ids of the changes pending when the run started (None: not known, every flag counts
+    # as new): a flag none of whose changes was pending then is new, first queued by this run
+    pending_before: frozenset[str] | None = None
+
     def counts(self) -> dict[str, int]:
         by_status = Counter(o.status for o in self.outcomes)
         return {s: by_status.get(s, 0) for s in ("fetched", "unchanged", "failed", "skipped")}
@@ -60,6 +64,20 @@ class RunReport:
         """Flags by kind: one per fact, the count the queue, the CLI and the page show."""
         return Counter(group[0]["kind"] for group in self.facts())
 
+    def is_new(self, group: list[dict[str, Any]]) -> bool:
+        """Whether the flag (a fact's changes) was first queued by this run: none of its
+        changes was pending when the run started (a reopened one was not pending either)."""
+        before = self.pending_before
+        return before is None or not any(ch["id"] in before for ch in group)
+
+    def split(self) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+        """The run's flags as (new: first queued by this run, still pending from before)."""
+        new: list[list[dict[str, Any]]] = []
+        old: list[list[dict[str, Any]]] = []
+        for group in self.facts():
+            (new if self.is_new(group) else old).append(group)
+        return new, old
+
     def to_json(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id,
@@ -76,6 +94,16 @@ class RunReport:
             "unreachable": self.unreachable,
             "notification": self.notification,
             "previous_crashed": self.previous_crashed,
+        } | self.new_and_pending()
+
+    def new_and_pending(self) -> dict[str, Any]:
+        """`new`: the flags first queued by this run (by kind, facts, their changes, and the
+        first change id of each); `still_pending`: the run's flags pending from before it.
+        Together they are `flags`, `facts` and `changes`."""
+        new, old = self.split()
+        return {
+            "new": tally(new) | {"ids": [group[0]["id"] for group in new]},
+            "still_pending": tally(old),
         }
 
     def summary_rows(self) -> list[dict[str, Any]]:
@@ -94,11 +122,20 @@ class RunReport:
             {"what": "flags", "item": kind, "count": flags.get(kind, 0)}
             for kind in ("added", "changed", "removed")
         ]
+        split = self.new_and_pending()
+        rows += [
+            {"what": "new flags", "item": kind, "count": split["new"]["flags"].get(kind, 0)}
+            for kind in ("added", "changed", "removed")
+        ]
+        rows.append(
+            {"what": "flags", "item": "still pending", "count": split["still_pending"]["facts"]}
+        )
         return rows
 
     def markdown(self) -> str:
         c = self.counts()
-        flags = self.flags()
+        split = self.new_and_pending()
+        new, pending = split["new"], split["still_pending"]
         lines = [
             f"# ingest {self.kind} run {self.run_id}",
             "",
@@ -107,11 +144,12 @@ class RunReport:
             + (f" as of {self.as_of}" if self.as_of else "")
             + ("." if self.replay else ""),
             "",
-            "| fetched | unchanged | failed | not replayed | flags added | changed | removed |",
-            "|---|---|---|---|---|---|---|",
+            "| fetched | unchanged | failed | not replayed "
+            "| new: added | changed | removed | still pending |",
+            "|---|---|---|---|---|---|---|---|",
             f"| {c['fetched']} | {c['unchanged']} | {c['failed']} | {c['skipped']} "
-            f"| {flags.get('added', 0)} | {flags.get('changed', 0)} "
-            f"| {flags.get('removed', 0)} |",
+            f"| {new['flags'].get('added', 0)} | {new['flags'].get('changed', 0)} "
+            f"| {new['flags'].get('removed', 0)} | {pending['facts']} |",
             "",
             "## Sources",
             "",
@@ -144,15 +182,17 @@ class RunReport:
         if facts:
             lines += [
                 "",
-                f"## Flags for review ({len(facts)} facts, {len(self.flagged())} changes)",
+                f"## Flags for review ({len(facts)} facts, {len(self.flagged())} changes: "
+                f"{new['facts']} new, {pending['facts']} still pending)",
                 "",
-                "| id | profile | kind | statement | sources |",
-                "|---|---|---|---|---|",
+                "| id | new | profile | kind | statement | sources |",
+                "|---|---|---|---|---|---|",
             ]
             for group in facts:
                 ch = group[0]
                 lines.append(
-                    f"| `{ch['id']}` | {ch['profile']} | {ch['kind']} "
+                    f"| `{ch['id']}` | {'new' if self.is_new(group) else ''} "
+                    f"| {ch['profile']} | {ch['kind']} "
                     f"| {_cell(describe(ch))} | "
                     + "<br>".join(_cell(_source_words(c)) for c in group)
                     + " |"
@@ -210,10 +250,16 @@ def write_run(report: RunReport, folder: Path, day: str) -> Path:
         except (OSError, ValueError):
             continue
         flags = data.get("flags", {})
+        facts = data.get("facts", sum(flags.values()))
         label = (
             f"finished {data.get('finished', '?')}"
             + (f", as of {data['as_of']}" if data.get("as_of") else "")
-            + f"; {data.get('facts', sum(flags.values()))} flags"
+            + f"; {facts} flags"
+            + (
+                f" ({data['new']['facts']} new, {data['still_pending']['facts']} still pending)"
+                if "new" in data and "still_pending" in data
+                else ""
+            )
         )
         run_id = str(data.get("run_id", path.stem))
         index.append(
@@ -225,6 +271,18 @@ def write_run(report: RunReport, folder: Path, day: str) -> Path:
     text = "\n".join(index) + "\n\n## Latest run\n\n" + report.markdown()
     write_atomic(folder / f"{day}.md", text.encode("utf-8"))
     return runs / f"{report.run_id}.html"
+
+
+def failed_too_many(counts: Mapping[str, int], fail_on: float) -> str | None:
+    """Why a run with these source counts fails (None: it does not): some source failed and
+    the failed share of all the run's sources is `fail_on` (0..1) or more. 1.0 fails a run
+    only when every source failed; 0, when any did. Sources not replayed (no recording in
+    force) are counted, not as failures."""
+    total = sum(counts.values())
+    failed = counts.get("failed", 0)
+    if not failed or failed / total < fail_on:
+        return None
+    return f"{failed} of {total} sources failed (--fail-on {fail_on:g})"
 
 
 def flagged_in(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -240,6 +298,16 @@ def flagged_in(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
             seen.add(ch["id"])
             out.append((url, ch))
     return out
+
+
+def tally(groups: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    """Flags (facts) by kind, their number and the number of their changes."""
+    kinds = Counter(str(group[0]["kind"]) for group in groups)
+    return {
+        "flags": dict(kinds),
+        "facts": len(groups),
+        "changes": sum(len(group) for group in groups),
+    }
 
 
 def group_facts(found: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

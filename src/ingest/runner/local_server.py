@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ingest.errors import RunFailedError, ServerError
+from ingest.errors import RunFailedError, ServerError, SourcesFailedError
 from ingest.files import write_atomic
 from ingest.profiles.locks import exclusive
 from ingest.settings import PROJECT_ROOT, Settings
@@ -270,7 +270,8 @@ def call(
 ) -> dict[str, Any]:
     """Run `op` ("run" or "nightly") with `args` in the runner, in the caller's environment and
     folder; progress reports go to `on_progress`, and with `verbose` the run's log lines to
-    `on_log`. The flow's result, or its error raised here."""
+    `on_log`. The flow's result, or its error raised here (SourcesFailedError with the
+    result of a nightly whose failed sources reached its --fail-on)."""
     request = {
         "op": op,
         "token": state.token,
@@ -301,6 +302,8 @@ def call(
             elif "log" in message:
                 if on_log:
                     on_log(str(message["log"]))
+            elif "failed" in message:
+                raise SourcesFailedError(str(message["failed"]), dict(message["result"]))
             elif "result" in message:
                 return dict(message["result"])
             elif "error" in message:

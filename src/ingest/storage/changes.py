@@ -81,6 +81,12 @@ class Changes:
                 out.update((row.id, row.status) for row in conn.execute(query))
         return out
 
+    def pending_ids(self) -> frozenset[str]:
+        """The ids of every pending change (what a run finds queued when it starts)."""
+        with self.db.begin() as conn:
+            query = sa.select(changes.c.id).where(changes.c.status == "pending")
+            return frozenset(str(i) for i in conn.execute(query).scalars())
+
     def in_queue_order(
         self, filters: QueueFilter, limit: int | None = None, offset: int = 0
     ) -> list[Change]:

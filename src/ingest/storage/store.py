@@ -139,6 +139,9 @@ class Store:
     def change_statuses(self, ids: list[str]) -> dict[str, str]:
         return self.changes.statuses(ids)
 
+    def pending_change_ids(self) -> frozenset[str]:
+        return self.changes.pending_ids()
+
     def list_changes(
         self,
         status: str | None = None,

@@ -22,7 +22,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ingest.review.web.auth import Auth, LoginRequired, session_key
 from ingest.review.web.evidence import TextCache
-from ingest.settings import Settings
+from ingest.settings import Settings, ensure_profiles
 from ingest.storage import Store
 
 HERE = Path(__file__).resolve().parent
@@ -90,6 +90,7 @@ def create_app(settings: Settings, store: Store | None = None) -> FastAPI:
     from ingest.review.web import pages
 
     app = FastAPI(title="ingest review", docs_url=None, redoc_url=None, openapi_url=None)
+    ensure_profiles(settings)  # the workspace's copy of the bundled profiles, seeded once
     app.state.settings = settings
     app.state.store = store or Store.open(settings)
     app.state.auth = Auth(
