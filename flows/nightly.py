@@ -57,7 +57,7 @@ def check_sources(
     batches = plan_batches(sources, ctx.settings.batch_size, by_host=remote is not None)
     # quote(): Prefect would otherwise walk every source, answer and profile of a batch
     # looking for futures in the parameters (seconds per run at 2,000 sources)
-    states = ctx.store.sources.states([s.url for s in sources])
+    states = ctx.store.source_states([s.url for s in sources])
     futures: list[PrefectFuture[list[FetchAnswer]]] = []
     jobs: list[list[FetchJob]] = []
     for batch in batches:

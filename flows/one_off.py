@@ -64,15 +64,11 @@ def ingest_url(
                 outcome.url = url
             elif source.extractor == FEED:
                 with ctx.client() as client:
-                    fetched = fetch_source(
-                        ctx.fetcher(client), source, ctx.store.sources.state(url)
-                    )
+                    fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))
                 outcome = process_feed(ctx.store, source, fetched)
             else:
                 with ctx.client() as client:
-                    fetched = fetch_source(
-                        ctx.fetcher(client), source, ctx.store.sources.state(url)
-                    )
+                    fetched = fetch_source(ctx.fetcher(client), source, ctx.store.source_state(url))
                 outcome = process_source(
                     ctx.store, ctx.settings, source, fetched, ctx.profiles, accessed
                 )

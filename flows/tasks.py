@@ -126,7 +126,7 @@ def process_file(
     older than the newest stored snapshot of the URL is refused before anything is stored
     (OlderFileError; see ingest.pipeline.local_file)."""
     refuse_older_file(store, source.url, snapshot, file)
-    state = store.sources.state(source.url)
+    state = store.source_state(source.url)
     status: OutcomeStatus = (
         "unchanged" if state and state.last_sha256 == snapshot.sha256 else "fetched"
     )
@@ -141,7 +141,7 @@ def process_file(
         extractors=extractors,
     )
     store.record_fetch(source.url, status, sha256=snapshot.sha256)
-    state = store.sources.state(source.url)
+    state = store.source_state(source.url)
     if state and state.last_sha256 == snapshot.sha256 and (state.etag or state.last_modified):
         # the page's validators belong to the page's last fetched version, no longer its last
         # snapshot: a 304 for them would keep the file's reading; the next nightly reads it all
@@ -159,7 +159,7 @@ def check_reference(
 ) -> SourceOutcome:
     """A cited URL no extractor reads: does it still answer?"""
     try:
-        fetched = fetcher.revalidate(url, store.sources.state(url))
+        fetched = fetcher.revalidate(url, store.source_state(url))
     except IngestError as exc:
         return record_failure(store, Source(url=url), exc, fetch=True)
     return record_reachable(store, settings.profiles_dir, url, fetched, accessed)

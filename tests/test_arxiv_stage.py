@@ -212,7 +212,7 @@ def test_pdf_is_read_once_per_version_and_a_corrupt_one_fails_cleanly(
     assert "could not extract" in (broken.error or "") or "PDF" in (broken.error or "")
     # nothing stored before is lost: the queue and the last good snapshot stay
     assert queued <= {c.id for c in store.list_changes(status="pending")}
-    state = store.sources.state("https://arxiv.org/pdf/1805.02867")
+    state = store.source_state("https://arxiv.org/pdf/1805.02867")
     assert state and state["last_sha256"] == first.snapshot and state["fail_streak"] == 1
 
 

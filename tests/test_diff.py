@@ -491,4 +491,4 @@ def test_a_pipeline_run_reports_the_unread_list(store, workspace) -> None:
     )
     assert outcome.changes == []
     assert [a for a in outcome.alerts if "Emeritus Members" in a]
-    assert (store.sources.state(URL) or {}).get("last_sha256") is None  # not a healthy snapshot
+    assert (store.source_state(URL) or {}).get("last_sha256") is None  # not a healthy snapshot

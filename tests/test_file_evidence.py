@@ -300,7 +300,7 @@ def test_the_next_nightly_reads_the_page_again_and_clears_what_a_file_queued(
     assert outcome.warnings and "states no date" in outcome.warnings[0]
     queued = [str(c["id"]) for c in _removals(outcome)]
     assert queued  # the editor was warned; the removals are queued for review
-    state = store.sources.state(STABLE_URL)
+    state = store.source_state(STABLE_URL)
     assert state is not None and state.etag is None and state.last_modified is None
     again = Snapshot(
         url=STABLE_URL,

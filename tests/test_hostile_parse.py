@@ -406,7 +406,7 @@ def test_a_text_document_over_the_parse_limit_fails_and_keeps_what_was_stored(
         f"could not extract claims from '{PAGE_URL}': the document is {len(big.body)} bytes, "
         "over the parse limit of 20000 (INGEST_MAX_PARSE_BYTES)"
     )
-    state = store.sources.state(PAGE_URL) or {}
+    state = store.source_state(PAGE_URL) or {}
     assert state["last_sha256"] == first.sha256 and state["fail_streak"] == 1
     assert len(store.claims_for(first.sha256)) == 3
     with pytest.raises(StoreError, match="no snapshot with sha256"):  # not even stored
@@ -492,7 +492,7 @@ def test_claims_are_capped_with_an_alert_and_no_removals(workspace: Settings, st
         f"claims capped at 50 of 120 from '{PAGE_URL}' (INGEST_MAX_CLAIMS): 70 dropped, "
         "no removals flagged"
     )
-    state = store.sources.state(PAGE_URL) or {}
+    state = store.source_state(PAGE_URL) or {}
     assert state.get("last_sha256") is None  # not healthy: nothing removed, nothing settled
     assert store.claims_for(snap.sha256) == []  # not stored: the next run reads it again
     again = process_snapshot(store, settings, Source(url=PAGE_URL), snap, {}, extractors=extractors)

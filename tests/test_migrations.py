@@ -89,14 +89,14 @@ def test_a_numbered_database_is_migrated_with_nothing_lost(
     snap, change = made["snap"], made["change"]
     assert store.get_snapshot(snap.sha256).body == snap.body
     assert store.claims_for(snap.sha256) == made["claims"]
-    state = store.sources.state(URL)
+    state = store.source_state(URL)
     assert state is not None and state.etag == '"e1"' and state.last_sha256 == snap.sha256
     assert state.people_count == 1 and state.final_url is None and state.settled is None
     assert state.title == "Maintainers"
     row = store.get_change(change.id)
     assert row is not None and row.status == "rejected" and row.claim == change.claim
     assert row.fact == fact_key(change.to_json())  # by the migration (version 1) or kept
-    assert [(h.status, h.editor, h.note) for h in store.decisions.history(change.id)] == [
+    assert [(h.status, h.editor, h.note) for h in store.decision_history(change.id)] == [
         ("rejected", "ed", "not this one")
     ]
     entries = [e for e in store.audit_entries() if e.action == "rejected"]

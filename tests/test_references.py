@@ -107,7 +107,7 @@ def test_an_answer_resets_the_count_and_retires_the_flag(store: Store, workspace
     )
     outcome = record_reachable(store, workspace.profiles_dir, LICENSE, ok, None)
     assert outcome.status == "fetched"
-    assert store.sources.state(LICENSE)["fail_streak"] == 0
+    assert store.source_state(LICENSE)["fail_streak"] == 0
     assert not [c for c in store.list_changes(status="pending") if c.source_url == LICENSE]
     fail(store, LICENSE, 1)  # one blip after an answer is not enough
     assert flag_unreachable(store, profiles, UNREACHABLE_AFTER) == []

@@ -81,7 +81,10 @@ def test_accept_writes_profile_reference_and_audit(store: Store, workspace: Sett
     assert len(added) == 1
     ref = next(r for r in data["references"] if r["id"] == added[0]["refs"][0])
     assert ref["url"] == URL and ref["title"] == "Maintainers" and ref["publisher"] == "Example"
-    assert ref["accessed"] == "2026-11-29" and data["updated"] == "2026-11-29"
+    # accessed: the day the evidence was seen (the snapshot's, issue 22), not the decision's
+    seen = store.snapshot_meta(soumith_core["claim"]["evidence"]["sha256"])
+    assert seen is not None and ref["accessed"] == seen.evidence_date
+    assert data["updated"] == "2026-11-29"
     entry = store.audit_entries()[0]
     assert (entry["actor"], entry["action"], entry["change_id"]) == (
         "ed",

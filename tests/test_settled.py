@@ -80,7 +80,7 @@ def test_unchanged_source_skips_the_work_and_gives_the_same_outcome(
     assert fast["claims"] == first["claims"] > 200
     assert fast["unknown_people"] == first["unknown_people"]
 
-    state = store.sources.state(URL)
+    state = store.source_state(URL)
     assert state is not None
     assert state["last_status"] == "unchanged" and state["fail_streak"] == 0
     with store.begin() as conn:

@@ -66,10 +66,10 @@ def test_an_old_database_is_migrated_in_place(store: Store, workspace: Settings)
     store.close()
     reopened = Store.open(workspace)
     assert reopened.migrate() == len(MIGRATIONS)
-    state = reopened.sources.state("https://example.org/a")
+    state = reopened.source_state("https://example.org/a")
     assert state["etag"] == "e1" and "final_url" in state and state["settled"] is None
     reopened.update_source_state("https://example.org/a", settled={"key": "k", "changes": {}})
-    assert reopened.sources.state("https://example.org/a")["settled"]["key"] == "k"
+    assert reopened.source_state("https://example.org/a")["settled"]["key"] == "k"
     reopened.close()
 
 
@@ -148,7 +148,7 @@ def test_rows_leave_the_store_typed(store: Store) -> None:
     assert store.get_change(row.id) == row
     assert row.to_change().id == row.id
     store.update_source_state("https://example.org/a", etag="e1", fail_streak=2)
-    state = store.sources.state("https://example.org/a")
+    state = store.source_state("https://example.org/a")
     assert isinstance(state, SourceRow) and state.etag == "e1" and state.fail_streak == 2
     with store.begin() as conn:
         store.audit(conn, "ed", "looked", change_id=row.id)
@@ -159,7 +159,7 @@ def test_rows_leave_the_store_typed(store: Store) -> None:
 def test_an_unknown_source_column_is_a_clear_error(store: Store) -> None:
     with pytest.raises(TypeError, match=r"sources has no column \['etga'\]"):
         store.update_source_state("https://example.org/a", etga="e1")
-    assert store.sources.state("https://example.org/a") is None
+    assert store.source_state("https://example.org/a") is None
 
 
 def test_list_changes_filters_as_the_queue_does(store: Store) -> None:

@@ -71,7 +71,7 @@ def review_list(
         for status_value in dict.fromkeys(c.status for c in found)
         for group in group_facts([c.to_json() for c in found if c.status == status_value])
     ]
-    titles = source_titles(store.sources.states(sorted({c.source_url for c in found})))
+    titles = source_titles(store.source_states(sorted({c.source_url for c in found})))
     for group in facts:
         lead = group[0]
         more = f"  [{len(group)} sources]" if len(group) > 1 else ""

@@ -188,7 +188,7 @@ def process_metadata(
             stored_or_extracted(store, snap, source.url, extractors.tag(atom), atom.extract),
             arxiv_id,
         )
-        state = store.sources.state(source.url)
+        state = store.source_state(source.url)
         status: OutcomeStatus = (
             "unchanged" if state and state.last_sha256 == snap.sha256 else "fetched"
         )
@@ -211,7 +211,7 @@ def process_metadata(
 
 def pdf_is_current(store: Store, paper: Paper) -> str | None:
     """The stored PDF snapshot's sha256 when this version's PDF was read before, else None."""
-    state = store.sources.state(pdf_source(paper.id).url)
+    state = store.source_state(pdf_source(paper.id).url)
     if state and state.final_url == paper.pdf_url and state.last_sha256:
         return state.last_sha256
     return None
@@ -293,7 +293,7 @@ def process_search(
         title=f"arXiv author query {query}",
     )
     store.upsert_source(source)
-    state = store.sources.state(source.url)
+    state = store.source_state(source.url)
     status: OutcomeStatus = "unchanged" if state and state.last_sha256 == snap.sha256 else "fetched"
     outcome = process_claims(
         store,

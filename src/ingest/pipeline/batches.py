@@ -98,7 +98,7 @@ def process_fetched(
     `extractors`: the set the sources' extractors come from."""
     # read again, not taken from the jobs: a row may have changed since the batch was planned
     # (an editor's one-off run of the same URL, say); one query per batch
-    states = store.sources.states([source.url for source, _state in jobs])
+    states = store.source_states([source.url for source, _state in jobs])
     settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
     statuses = store.change_statuses(settled_ids) if settled_ids else {}
     quick: list[UnchangedCheck] = []
@@ -164,7 +164,7 @@ def source_fetched(
         snapshot = fetched.snapshot
         status = fetched.status
         if snapshot is None:  # a 304: the stored snapshot still holds
-            state = store.sources.state(source.url)
+            state = store.source_state(source.url)
             last = state.last_sha256 if state else None
             if not last:
                 raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")

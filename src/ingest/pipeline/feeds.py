@@ -127,7 +127,7 @@ def record_feed(
     with an alert naming the feed and the counts. `settings`: the run's (default: as the
     environment gives them); `extractors`: the set that reads the entries."""
     settings = settings or get_settings()
-    state = store.sources.state(feed.url)
+    state = store.source_state(feed.url)
     snapshot = fetched.snapshot
     if snapshot is None:  # 304: the stored feed still holds
         if state is None or not state.last_sha256:
@@ -147,7 +147,7 @@ def record_feed(
             "older dropped"
         )
     found = _sources(feed, parsed.title, kept, extractors)
-    known = store.sources.states([s.url for s in found])
+    known = store.source_states([s.url for s in found])
     new = [s for s in found if s.url not in known]
     store.upsert_sources(new)
     store.update_source_state(

@@ -206,7 +206,7 @@ def process_claims(
         claims=len(found),
         alerts=list(alerts or []),
     )
-    state = store.sources.state(source.url)
+    state = store.source_state(source.url)
     previous_sha = state.last_sha256 if state else None
 
     resolver = Resolver(profiles)
@@ -354,7 +354,7 @@ def record_failure(
         return SourceOutcome(
             url=source.url, status="skipped", error=str(error), alerts=[f"not replayed: {error}"]
         )
-    state = store.sources.state(source.url)
+    state = store.source_state(source.url)
     streak = int((state.fail_streak if state else 0) or 0) + 1
     store.update_source_state(
         source.url,

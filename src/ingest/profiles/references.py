@@ -76,7 +76,7 @@ def unreachable_changes(
     """Flags for references whose URL failed `after` times in a row, by URL."""
     out: dict[str, list[Change]] = {}
     for url, cited in citing(profiles).items():
-        state = store.sources.state(url)
+        state = store.source_state(url)
         streak = (state.fail_streak or 0) if state else 0
         if state is None or streak < after:
             continue
@@ -118,7 +118,7 @@ def record_reachable(
     if fetched.snapshot is not None:
         store.put_snapshot(fetched.snapshot)
         sha = fetched.snapshot.sha256
-    state = store.sources.state(url)
+    state = store.source_state(url)
     sha = sha or (state.last_sha256 if state else None)
     store.update_source_state(
         url,

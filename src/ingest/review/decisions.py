@@ -135,16 +135,16 @@ def decide(
     change_id = resolve_id(store, change_id)
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
-        won = store.changes.move(conn, change_id, "pending", status, now)
-        row = store.changes.get(change_id, conn)
+        won = store.move_change(conn, change_id, "pending", status, now)
+        row = store.get_change(change_id, conn)
         if row is None:
             raise ChangeNotFoundError(change_id)
         if not won:
-            decider = store.decisions.last_decider(conn, change_id)
+            decider = store.last_decider(conn, change_id)
             raise AlreadyDecidedError(change_id, row.status, decider)
         rows = [row]
-        for other in store.queue.fact_members(row, QueueFilter(status="pending"), conn):
-            if store.changes.move(conn, other.id, "pending", status, now):
+        for other in store.fact_members(row, QueueFilter(status="pending"), conn):
+            if store.move_change(conn, other.id, "pending", status, now):
                 rows.append(other)
         group = [r.to_change() for r in rows]
         change = group[0]
@@ -162,7 +162,7 @@ def decide(
             ]
             after = render(apply_fact(profile, group, refs, today or utcnow().date()))
         for member in group:
-            store.decisions.record(
+            store.record_decision(
                 conn,
                 NewDecision(
                     change_id=member.id,
@@ -225,7 +225,7 @@ def reference_for_change(
     when: `accessed` and `snapshot_date` the day the snapshot is evidence for (a recording's
     date, a local file's --as-of day, a fetch's day), `snapshot_sha256`, and the claim's
     `quote`."""
-    state = store.sources.state(change.source_url)
+    state = store.source_state(change.source_url)
     meta = dict((state.meta if state else None) or {})
     info: dict[str, Any] = {
         "url": change.source_url,
@@ -253,7 +253,7 @@ def reference_for_change(
 
 def history(store: Store, change_id: str) -> list[HistoryEntry]:
     """The decisions taken on a change, oldest first (without the profile texts)."""
-    return store.decisions.history(change_id)
+    return store.decision_history(change_id)
 
 
 class NothingToUndoError(ReviewError):
@@ -294,12 +294,12 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
     """
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
-        last = store.decisions.last_standing(conn, editor)
+        last = store.last_standing(conn, editor)
         if last is None:
             raise NothingToUndoError(editor)
         taken: list[DecisionRow] = [last]
         if last.bulk:
-            taken = store.decisions.standing_in_bulk(conn, editor, last.bulk)
+            taken = store.standing_in_bulk(conn, editor, last.bulk)
         # per profile file: the text before the first decision, the text after the last one
         files: dict[str, tuple[str | None, str | None]] = {}
         for d in taken:
@@ -308,9 +308,9 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
                 files[d.profile_path] = (first_before, d.profile_after)
         back: list[Change] = []
         for d in taken:
-            if not store.changes.move(conn, d.change_id, d.status, "pending", now):
+            if not store.move_change(conn, d.change_id, d.status, "pending", now):
                 raise NothingToUndoError(editor)
-            row = store.changes.get(d.change_id, conn)
+            row = store.get_change(d.change_id, conn)
             assert row is not None
             back.append(row.to_change())
         writes: list[tuple[Path, str, str]] = []
@@ -328,7 +328,7 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
         for d in taken:
             where: str | None = d.profile_path if d.status == "accepted" else None
             texts = files.get(where) if where else None
-            store.decisions.record(
+            store.record_decision(
                 conn,
                 NewDecision(
                     change_id=d.change_id,

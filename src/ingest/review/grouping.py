@@ -40,5 +40,5 @@ def source_label(change: Mapping[str, Any], title: str | None = None) -> str:
 
 
 def source_titles(rows: Mapping[str, SourceRow]) -> dict[str, str]:
-    """Source URL -> its registered title, from `Store.sources.states` rows."""
+    """Source URL -> its registered title, from `Store.source_states` rows."""
     return {url: row.title for url, row in rows.items() if row.title}

@@ -48,7 +48,7 @@ def enqueue(
     with store.begin() as conn:
         for change in proposed:
             key = evidence_key(change)
-            row = store.changes.get(change.id, conn)
+            row = store.get_change(change.id, conn)
             values = ChangeValues(
                 claim=change.claim,
                 previous=change.previous,
@@ -58,13 +58,13 @@ def enqueue(
                 fact=fact_key(change.to_json()),
             )
             if row is None:
-                store.changes.insert(conn, change, values, now)
+                store.insert_change(conn, change, values, now)
                 result.new.append(change.id)
             elif row.status == "pending":
-                store.changes.refresh(conn, change.id, values)
+                store.refresh_change(conn, change.id, values)
                 result.refreshed.append(change.id)
             elif row.status in ("superseded", "accepted") or row.evidence_key != key:
-                store.changes.reopen(conn, change.id, values)
+                store.reopen_change(conn, change.id, values)
                 why = {
                     "superseded": "stated again",
                     "accepted": "proposed again: the profile no longer holds it",
@@ -82,10 +82,10 @@ def enqueue(
             else:
                 result.kept_decided.append(change.id)
         if retire_stale:
-            for change_id, profile in store.changes.pending_of_source(conn, source_url):
+            for change_id, profile in store.pending_of_source(conn, source_url):
                 if change_id in proposed_ids:
                     continue
-                if not store.changes.move(conn, change_id, "pending", "superseded", now):
+                if not store.move_change(conn, change_id, "pending", "superseded", now):
                     continue
                 store.audit(
                     conn,

@@ -2,7 +2,8 @@
 
 Each part owns the SQL on its tables: `sources` (and the fetch log), `snapshots`, `claims`,
 `changes`, `queue` (the review queue's pages), `decisions`, `audit_log`, `editors`, `runs`.
-The methods on Store itself are the facade the rest of the code calls; they delegate.
+The parts are private: the methods on Store are the one way in for the rest of the code (issue
+23: callers no longer mix the facade with its parts); they delegate.
 """
 
 from __future__ import annotations
@@ -22,11 +23,20 @@ from ingest.storage.audit import AuditLog
 from ingest.storage.changes import Changes, QueueFilter
 from ingest.storage.claims import Claims
 from ingest.storage.database import Database, create_engine, database_url, without_password
-from ingest.storage.decisions import Decisions
+from ingest.storage.decisions import Decisions, NewDecision
 from ingest.storage.editors import Editors
 from ingest.storage.migrations import migrate
 from ingest.storage.review_queue import ReviewQueue
-from ingest.storage.rows import AuditEntry, ChangeRow, EditorRow, SnapshotRow
+from ingest.storage.rows import (
+    AuditEntry,
+    ChangeRow,
+    ChangeValues,
+    DecisionRow,
+    EditorRow,
+    HistoryEntry,
+    SnapshotRow,
+    SourceRow,
+)
 from ingest.storage.runs import Runs
 from ingest.storage.snapshots import Snapshots
 from ingest.storage.sources import Sources, UnchangedCheck
@@ -38,16 +48,16 @@ class Store:
     def __init__(self, engine: Engine, snapshots_dir: Path) -> None:
         self.engine = engine
         self.snapshots_dir = snapshots_dir
-        self.db = Database(engine)
-        self.sources = Sources(self.db)
-        self.snapshots = Snapshots(self.db, snapshots_dir)
-        self.claims = Claims(self.db)
-        self.changes = Changes(self.db)
-        self.queue = ReviewQueue(self.db)
-        self.decisions = Decisions(self.db)
-        self.audit_log = AuditLog(self.db)
-        self.editors = Editors(self.db, self.audit_log)
-        self.runs = Runs(self.db)
+        self._db = Database(engine)
+        self._sources = Sources(self._db)
+        self._snapshots = Snapshots(self._db, snapshots_dir)
+        self._claims = Claims(self._db)
+        self._changes = Changes(self._db)
+        self._queue = ReviewQueue(self._db)
+        self._decisions = Decisions(self._db)
+        self._audit_log = AuditLog(self._db)
+        self._editors = Editors(self._db, self._audit_log)
+        self._runs = Runs(self._db)
 
     @classmethod
     def open(cls, settings: Settings) -> Store:
@@ -71,28 +81,28 @@ class Store:
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
-        with self.db.begin() as conn:
+        with self._db.begin() as conn:
             yield conn
 
     # -- sources -----------------------------------------------------------------------------
 
     def upsert_source(self, source: Source) -> None:
-        self.sources.upsert([source])
+        self._sources.upsert([source])
 
     def upsert_sources(self, found: list[Source]) -> None:
-        self.sources.upsert(found)
+        self._sources.upsert(found)
 
     def discovered_sources(self) -> list[Source]:
-        return self.sources.discovered()
+        return self._sources.discovered()
 
     def record_unchanged(self, checks: list[UnchangedCheck], run_id: str | None = None) -> None:
-        self.sources.record_unchanged(checks, run_id)
+        self._sources.record_unchanged(checks, run_id)
 
     def update_source_state(self, url: str, **values: Any) -> None:
-        self.sources.update_state(url, **values)
+        self._sources.update_state(url, **values)
 
     def latest_sha_for_extractor(self, extractor: str, exclude_url: str) -> str | None:
-        return self.sources.latest_sha_for_extractor(extractor, exclude_url)
+        return self._sources.latest_sha_for_extractor(extractor, exclude_url)
 
     def record_fetch(
         self,
@@ -104,43 +114,88 @@ class Store:
         error: str | None = None,
         run_id: str | None = None,
     ) -> None:
-        self.sources.record_fetch(
+        self._sources.record_fetch(
             url, status, sha256=sha256, http_status=http_status, error=error, run_id=run_id
         )
+
+    # -- sources' state ---------------------------------------------------------------------
+
+    def source_state(self, url: str) -> SourceRow | None:
+        return self._sources.state(url)
+
+    def source_states(self, urls: list[str]) -> dict[str, SourceRow]:
+        return self._sources.states(urls)
+
+    # -- changes inside a decision's or the queue's transaction ------------------------------
+
+    def insert_change(
+        self, conn: Connection, change: Change, values: ChangeValues, now: str
+    ) -> None:
+        self._changes.insert(conn, change, values, now)
+
+    def refresh_change(self, conn: Connection, change_id: str, values: ChangeValues) -> None:
+        self._changes.refresh(conn, change_id, values)
+
+    def reopen_change(self, conn: Connection, change_id: str, values: ChangeValues) -> None:
+        self._changes.reopen(conn, change_id, values)
+
+    def pending_of_source(self, conn: Connection, source_url: str) -> list[tuple[str, str]]:
+        return self._changes.pending_of_source(conn, source_url)
+
+    def move_change(self, conn: Connection, change_id: str, old: str, new: str, now: str) -> bool:
+        """Move a change from status `old` to `new`: False when another decision came first."""
+        return self._changes.move(conn, change_id, old, new, now)
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def record_decision(self, conn: Connection, decision: NewDecision) -> None:
+        self._decisions.record(conn, decision)
+
+    def last_decider(self, conn: Connection, change_id: str) -> str | None:
+        return self._decisions.last_decider(conn, change_id)
+
+    def decision_history(self, change_id: str) -> list[HistoryEntry]:
+        return self._decisions.history(change_id)
+
+    def last_standing(self, conn: Connection, editor: str) -> DecisionRow | None:
+        return self._decisions.last_standing(conn, editor)
+
+    def standing_in_bulk(self, conn: Connection, editor: str, bulk: str) -> list[DecisionRow]:
+        return self._decisions.standing_in_bulk(conn, editor, bulk)
 
     # -- snapshots and claims ----------------------------------------------------------------
 
     def put_snapshot(self, snap: Snapshot) -> bool:
-        return self.snapshots.put(snap)
+        return self._snapshots.put(snap)
 
     def get_snapshot(self, sha256: str) -> Snapshot:
-        return self.snapshots.get(sha256)
+        return self._snapshots.get(sha256)
 
     def snapshot_meta(self, sha256: str) -> SnapshotRow | None:
-        return self.snapshots.meta(sha256)
+        return self._snapshots.meta(sha256)
 
     def newest_snapshot(self, url: str) -> SnapshotRow | None:
-        return self.snapshots.newest_of(url)
+        return self._snapshots.newest_of(url)
 
     def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
-        return self.claims.put(snapshot_sha256, source_url, found)
+        return self._claims.put(snapshot_sha256, source_url, found)
 
     def claims_for(self, snapshot_sha256: str) -> list[Claim]:
-        return self.claims.of_snapshot(snapshot_sha256)
+        return self._claims.of_snapshot(snapshot_sha256)
 
     # -- changes and the review queue --------------------------------------------------------
 
     def get_change(self, change_id: str, conn: Connection | None = None) -> ChangeRow | None:
-        return self.changes.get(change_id, conn)
+        return self._changes.get(change_id, conn)
 
     def find_changes(self, change_id_prefix: str) -> list[str]:
-        return self.changes.find(change_id_prefix)
+        return self._changes.find(change_id_prefix)
 
     def change_statuses(self, ids: list[str]) -> dict[str, str]:
-        return self.changes.statuses(ids)
+        return self._changes.statuses(ids)
 
     def pending_change_ids(self) -> frozenset[str]:
-        return self.changes.pending_ids()
+        return self._changes.pending_ids()
 
     def list_changes(
         self,
@@ -152,42 +207,42 @@ class Store:
         offset: int = 0,
     ) -> list[Change]:
         filters = QueueFilter(status=status, profile=profile, source_url=source_url, kind=kind)
-        return self.changes.in_queue_order(filters, limit, offset)
+        return self._changes.in_queue_order(filters, limit, offset)
 
     def count_changes(self, filters: QueueFilter) -> int:
-        return self.queue.count_changes(filters)
+        return self._queue.count_changes(filters)
 
     def queue_rows(self, filters: QueueFilter, limit: int, offset: int = 0) -> list[ChangeRow]:
-        return self.queue.rows(filters, limit, offset)
+        return self._queue.rows(filters, limit, offset)
 
     def queue_neighbour(
         self, filters: QueueFilter, change: Mapping[str, Any], forward: bool = True
     ) -> str | None:
-        return self.queue.neighbour(filters, _row(change), forward)
+        return self._queue.neighbour(filters, _row(change), forward)
 
     def queue_facets(self, filters: QueueFilter) -> dict[str, list[tuple[str, int]]]:
-        return self.queue.facets(filters)
+        return self._queue.facets(filters)
 
     def count_facts(self, filters: QueueFilter) -> int:
-        return self.queue.count_facts(filters)
+        return self._queue.count_facts(filters)
 
     def queue_facts(
         self, filters: QueueFilter, limit: int, offset: int = 0
     ) -> list[list[ChangeRow]]:
-        return self.queue.facts(filters, limit, offset)
+        return self._queue.facts(filters, limit, offset)
 
     def fact_members(
         self, change: Mapping[str, Any], filters: QueueFilter, conn: Connection | None = None
     ) -> list[ChangeRow]:
-        return self.queue.fact_members(_row(change), filters, conn)
+        return self._queue.fact_members(_row(change), filters, conn)
 
     def fact_neighbour(
         self, filters: QueueFilter, change: Mapping[str, Any], forward: bool = True
     ) -> str | None:
-        return self.queue.fact_neighbour(filters, _row(change), forward)
+        return self._queue.fact_neighbour(filters, _row(change), forward)
 
     def fact_position(self, filters: QueueFilter, change: Mapping[str, Any]) -> int:
-        return self.queue.fact_position(filters, _row(change))
+        return self._queue.fact_position(filters, _row(change))
 
     # -- the audit log -----------------------------------------------------------------------
 
@@ -201,47 +256,47 @@ class Store:
         profile: str | None = None,
         **detail: Any,
     ) -> None:
-        self.audit_log.append(conn, actor, action, change_id=change_id, profile=profile, **detail)
+        self._audit_log.append(conn, actor, action, change_id=change_id, profile=profile, **detail)
 
     def audit_entries(self, limit: int = 100) -> list[AuditEntry]:
-        return self.audit_log.page(limit)[0]
+        return self._audit_log.page(limit)[0]
 
     def audit_page(self, limit: int, offset: int = 0) -> tuple[list[AuditEntry], int]:
-        return self.audit_log.page(limit, offset)
+        return self._audit_log.page(limit, offset)
 
     # -- editors and runs --------------------------------------------------------------------
 
     def add_editor(self, name: str, password_hash: str) -> bool:
-        return self.editors.add(name, password_hash)
+        return self._editors.add(name, password_hash)
 
     def editor_hash(self, name: str) -> str | None:
-        return self.editors.password_hash(name)
+        return self._editors.password_hash(name)
 
     def session_epoch(self, name: str) -> str | None:
-        return self.editors.session_epoch(name)
+        return self._editors.session_epoch(name)
 
     def renew_session_epoch(self, name: str) -> str | None:
-        return self.editors.renew_session_epoch(name)
+        return self._editors.renew_session_epoch(name)
 
     def list_editors(self) -> list[EditorRow]:
-        return self.editors.all()
+        return self._editors.all()
 
     def remove_editor(self, name: str) -> bool:
-        return self.editors.remove(name)
+        return self._editors.remove(name)
 
     def start_run(
         self, run_id: str, kind: str, flow_run_id: str | None = None, process: str | None = None
     ) -> None:
-        self.runs.start(run_id, kind, flow_run_id, process)
+        self._runs.start(run_id, kind, flow_run_id, process)
 
     def end_run(self, run_id: str, status: str, reason: str) -> bool:
-        return self.runs.end(run_id, status, reason)
+        return self._runs.end(run_id, status, reason)
 
     def running_runs(self) -> list[dict[str, Any]]:
-        return self.runs.running()
+        return self._runs.running()
 
     def finish_run(self, run_id: str, report: dict[str, Any]) -> None:
-        self.runs.finish(run_id, report)
+        self._runs.finish(run_id, report)
 
 
 def _row(change: Mapping[str, Any]) -> ChangeRow:

@@ -92,7 +92,7 @@ def _queue_context(
         "groups": queue_groups(
             facts,
             source_totals,
-            source_titles(store.sources.states(sorted({m.source_url for f in facts for m in f}))),
+            source_titles(store.source_states(sorted({m.source_url for f in facts for m in f}))),
         ),
         "total": total,
         "page": page,

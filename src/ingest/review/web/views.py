@@ -105,7 +105,7 @@ class ChangeView:
 def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
     """Each source of one fact: what tells it apart, its link, its quote and snapshot date."""
     out = []
-    titles = source_titles(store.sources.states([m.source_url for m in members]))
+    titles = source_titles(store.source_states([m.source_url for m in members]))
     for m in members:
         evidence = (m.claim or {}).get("evidence") or {}
         out.append(
