@@ -77,3 +77,31 @@ def test_the_storage_check_sees_an_import_inside_a_function() -> None:
     source = "def f():\n    from ingest.review.grouping import fact_key\n"
     assert stages_imported(source) == ["ingest.review.grouping"]
     assert stages_imported("from ingest.fact_identity import fact_key") == []
+
+
+# the Store facade is the one way in (issue 23): nothing outside ingest.storage reaches its parts
+PARTS = {"_sources", "_snapshots", "_claims", "_changes", "_queue", "_decisions", "_audit_log",
+         "_editors", "_runs", "_db"}  # fmt: skip
+
+
+def parts_reached(source: str) -> list[str]:
+    return [
+        node.attr
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in PARTS
+    ]
+
+
+def test_nothing_outside_storage_reaches_the_stores_parts() -> None:
+    root = SRC.parent.parent
+    offenders = {}
+    for folder in (SRC, SRC.parent / "ingest_cli", root / "flows", root / "bench"):
+        for path in sorted(folder.rglob("*.py")):
+            if STORAGE in path.parents:
+                continue
+            if found := parts_reached(path.read_text(encoding="utf-8")):
+                offenders[str(path.relative_to(root))] = found
+    assert offenders == {}
+    assert parts_reached("store._changes.move(conn, 'x', 'pending', 'accepted', now)") == [
+        "_changes"
+    ]
