@@ -568,8 +568,10 @@ def test_ingest_extract_dev_zero_exits_1_at_a_small_limit(
     result = CliRunner().invoke(main, ["extract", "/dev/zero", "--url", "https://example.org/z"])
     assert time.perf_counter() - start < 5
     assert result.exit_code == 1
-    assert result.stderr == (
-        "error: file '/dev/zero' is larger than the limit of 100000 bytes (INGEST_MAX_BYTES)\n"
+    log = workspace.home / "logs" / "ingest.log"
+    assert result.stderr == (  # one line, naming the log (issue 22)
+        "error: file '/dev/zero' is larger than the limit of 100000 bytes (INGEST_MAX_BYTES)"
+        f" (log: {log})\n"
     )
 
 
