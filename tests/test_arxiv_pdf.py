@@ -224,6 +224,8 @@ def test_claims_format_and_verbatim_quotes() -> None:
     first = claims[1].to_json()
     assert first["subject"] == {"name": "Zejiang Shen", "email": "shannons@allenai.org"}
     assert first["predicate"] == "affiliation" and first["object"] == "Allen Institute for AI"
+    confidence = first["qualifiers"].pop("confidence")
+    assert isinstance(confidence, float) and 0.5 < confidence <= 1.0  # a clear affiliation line
     assert first["qualifiers"] == {
         "work": "arXiv:2103.15348",
         "date": "2021-06-21",

@@ -22,9 +22,11 @@ TRAIN = ROOT / "fixtures" / "arxiv" / "pdf-train"
 GOLD_TRAIN = ROOT / "fixtures" / "arxiv" / "gold-train"
 
 
-def _line(y: float, *parts: tuple[str, bool], size: float = 10.0, font: str = "Times") -> Line:
+def _line(y: float, *parts: str, size: float = 10.0, font: str = "Times") -> Line:
+    """A line of runs; a run written "^1" is a superscript marker."""
     segs, x = [], 100.0
-    for text, sup in parts:
+    for part in parts:
+        sup, text = part.startswith("^"), part.removeprefix("^")
         segs.append(Segment(text, sup, x, size * (0.7 if sup else 1.0), font))
         x += len(text) * size * 0.5 + 1
     return Line(y=y, page=1, segments=segs, cells=[Cell(segs, 1, y)])
@@ -32,11 +34,11 @@ def _line(y: float, *parts: tuple[str, bool], size: float = 10.0, font: str = "T
 
 def test_features_name_what_the_line_shows() -> None:
     lines = [
-        _line(700, ("A Title of Some Length",), size=17, font="Times-Bold"),
-        _line(670, ("Ann Lee",), ("1",), (" and Bo Chen",), ("2",)),
-        _line(655, ("1",), ("University of Nowhere, Springfield, USA",)),
-        _line(640, ("{ann, bo}@nowhere.edu",)),
-        _line(600, ("Abstract",)),
+        _line(700, "A Title of Some Length", size=17, font="Times-Bold"),
+        _line(670, "Ann Lee", "^1", " and Bo Chen", "^2"),
+        _line(655, "^1", "University of Nowhere, Springfield, USA"),
+        _line(640, "{ann, bo}@nowhere.edu"),
+        _line(600, "Abstract"),
     ]
     feats = line_features(lines)
     assert feats == line_features(lines)  # deterministic
@@ -79,9 +81,9 @@ def test_the_shipped_model_is_readable_json_and_loads_fast() -> None:
 
 def test_fallback_links_authors_by_markers() -> None:
     lines = [
-        _line(670, ("Ann Lee",), ("1",), (", Bo Chen",), ("2",)),
-        _line(655, ("1",), ("University of Nowhere",)),
-        _line(643, ("2",), ("Acme Research Labs",)),
+        _line(670, "Ann Lee", "^1", ", Bo Chen", "^2"),
+        _line(655, "^1", "University of Nowhere"),
+        _line(643, "^2", "Acme Research Labs"),
     ]
     labelled = [(k, {k: 1.0}) for k in ("author", "affiliation", "affiliation")]
     authors = read_header(lines, labelled)
@@ -93,8 +95,8 @@ def test_fallback_links_authors_by_markers() -> None:
 
 def test_fallback_shares_one_unmarked_affiliation_and_anchors_known_names() -> None:
     lines = [
-        _line(670, ("Ann Lee, Bo Chen",)),
-        _line(655, ("University of Nowhere, Springfield",)),
+        _line(670, "Ann Lee, Bo Chen"),
+        _line(655, "University of Nowhere, Springfield"),
     ]
     labelled = [("author", {}), ("affiliation", {})]
     authors = read_header(lines, labelled, known=["Bo Chen"])
