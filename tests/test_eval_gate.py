@@ -1,9 +1,9 @@
 """Quality gate: arxiv_pdf on the whole real gold corpus must stay at or above eval_floors.json.
 
 The corpus is `fixtures/arxiv/gold` (6 PDFs) and `fixtures/arxiv/gold-train` (63 PDFs of other
-venues and publishers). The floors are the cross-validated figures (`ingest evaluate --cv`). The floors are only ever raised by hand, in the commit that earns them;
-this test never writes the file. A missing entry or field fails, so a floor cannot disappear
-silently.
+venues and publishers). The floors are the cross-validated figures (`ingest evaluate --cv`). They
+are only ever raised by hand, in the commit that earns them; this test never writes the file. A
+missing entry or field fails, so a floor cannot disappear silently.
 """
 
 from __future__ import annotations
