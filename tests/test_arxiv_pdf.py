@@ -220,10 +220,12 @@ def test_claims_format_and_verbatim_quotes() -> None:
     }
     assert authored["evidence"]["locator"] == "page 1, author block, author 1"
     assert authored["evidence"]["quote"] == "Zejiang Shen"
-    assert authored["extractor"] == "arxiv_pdf/3"
+    assert authored["extractor"] == "arxiv_pdf/4"
     first = claims[1].to_json()
     assert first["subject"] == {"name": "Zejiang Shen", "email": "shannons@allenai.org"}
     assert first["predicate"] == "affiliation" and first["object"] == "Allen Institute for AI"
+    confidence = first["qualifiers"].pop("confidence")
+    assert isinstance(confidence, float) and 0.5 < confidence <= 1.0  # a clear affiliation line
     assert first["qualifiers"] == {
         "work": "arXiv:2103.15348",
         "date": "2021-06-21",
@@ -232,7 +234,7 @@ def test_claims_format_and_verbatim_quotes() -> None:
     }
     assert first["evidence"]["locator"] == "page 1, author block, affiliation 1"
     assert first["evidence"]["sha256"] == s.sha256
-    assert first["extractor"] == "arxiv_pdf/3"
+    assert first["extractor"] == "arxiv_pdf/4"
     lee = [c for c in claims if c.predicate == "author_of"][3]
     assert lee.subject.name == "Benjamin Charles Germain Lee"  # broken across two lines
     assert lee.qualifiers["position"] == 4

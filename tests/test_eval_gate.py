@@ -1,9 +1,9 @@
 """Quality gate: arxiv_pdf on the whole real gold corpus must stay at or above eval_floors.json.
 
-The corpus is `fixtures/arxiv/gold` (6 PDFs) and `fixtures/arxiv/gold-train` (40 PDFs of other
-venues and publishers). The floors are only ever raised by hand, in the commit that earns them;
-this test never writes the file. A missing entry or field fails, so a floor cannot disappear
-silently.
+The corpus is `fixtures/arxiv/gold` (6 PDFs) and `fixtures/arxiv/gold-train` (63 PDFs of other
+venues and publishers). The floors are the cross-validated figures (`ingest evaluate --cv`). They
+are only ever raised by hand, in the commit that earns them; this test never writes the file. A
+missing entry or field fails, so a floor cannot disappear silently.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ingest_cli.evaluate.arxiv import Report, score_sets
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = ROOT / "eval_floors.json"
 # the floors may never sit below these
-TARGETS = {"author_f1": 0.95, "linked_f1": 0.90, "linked_f1_metadata": 0.90}
+TARGETS = {"author_f1": 0.95, "linked_f1": 0.85, "linked_f1_metadata": 0.85}  # issue 26, on CV
 FIELDS = ("sets", "files", "author_f1", "linked_f1", "linked_f1_metadata", "metric")
 
 

@@ -38,6 +38,8 @@ from pypdf.errors import PyPdfError
 
 from extractors.papers.author_block import BlockParser
 from extractors.papers.later import later_affiliations
+from extractors.papers.learned import affiliation_score, read_header
+from extractors.papers.linemodel import LineModel
 from extractors.papers.names import semicolon_byline
 from extractors.papers.notes import attach_are_with, attach_parenthesised
 from extractors.papers.pages import (
@@ -56,7 +58,7 @@ from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
 
 NAME = "arxiv_pdf"
-VERSION = 3  # 3: the reader of issue 12 (fonts, footnotes, notes, later pages)
+VERSION = 4  # 4: the learned header reader of issue 26 (fallback reader, confidences)
 
 # https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
 ARXIV_PDF_URL_RE = re.compile(
@@ -81,6 +83,7 @@ class AffiliationLine:
     organisation: str  # the institution: the most institution-like comma part
     locator: str  # "page 1, author block, affiliation 2"
     quote: str  # verbatim text as pypdf extracted it
+    confidence: float = 0.5  # calibrated on the cross-validation (extractors.papers.linemodel)
 
 
 @dataclass
@@ -99,6 +102,11 @@ class ParsedPaper:
     date: str | None  # ISO date of the stamp
     authors: list[ParsedAuthor] = field(default_factory=list)
     doi: str | None = None
+    reader: str = "rules"  # "rules" (template rules) or "model" (the learned header reader)
+
+    @property
+    def affiliations_found(self) -> bool:
+        return any(a.affiliations for a in self.authors)
 
 
 def matches(url: str, snapshot: Snapshot | None) -> bool:
@@ -130,8 +138,13 @@ def parse_paper(
     known_authors: list[str] | None = None,
     max_pages: int = 2,
     url: str = "<pdf>",
+    model: LineModel | None = None,
 ) -> ParsedPaper:
-    """Title, stamp and authors (with affiliations and emails) of an arXiv paper's PDF."""
+    """Title, stamp and authors (with affiliations and emails) of an arXiv paper's PDF.
+    `model`: the line model (default: the shipped one); the rules read first, the model reads
+    when they find nothing, and scores every affiliation's confidence."""
+    model = model or LineModel.shipped()
+    reader_kind = "rules"
     with quiet_pypdf():
         reader = PageReader(open_pdf(pdf, url), url)
         pages = reader.pages(max_pages, layout=False)
@@ -145,10 +158,17 @@ def parse_paper(
             retry = reader.pages(max_pages, layout=pages.layout, after=pages.start)
             if retry.title:
                 pages, found = retry, _authors(retry, known_authors)
+        first = [line for line in pages.lines if line.page == 1]
+        labelled = model.label(first)
+        if not found or not _finish(found, known_authors, "\n".join(pages.texts)):
+            found, reader_kind = read_header(first, labelled, known_authors), "model"
         if _unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
             _attach_later(found, reader)
     text = "\n".join(pages.texts)
     authors = _finish(found, known_authors, text)
+    for author in authors:
+        for aff in author.affiliations:
+            aff.confidence = model.confidence(affiliation_score(aff.text, first, labelled))
     if not authors:
         raise PdfReadFailure(url, "no author block found on page 1")
     doi_match = DOI_RE.search(pages.texts[0])
@@ -158,6 +178,7 @@ def parse_paper(
         date=pages.date,
         authors=authors,
         doi=doi_match.group(1) if doi_match else None,
+        reader=reader_kind,
     )
 
 
@@ -336,6 +357,7 @@ def _claims(paper: ParsedPaper, snapshot: Snapshot, work: str, date: str | None)
                 qualifiers["date"] = date
             qualifiers["affiliation_text"] = aff.text
             qualifiers["position"] = position
+            qualifiers["confidence"] = aff.confidence
             claims.append(
                 Claim(
                     subject=subject,

@@ -26,6 +26,7 @@ from ingest_cli.common import (
 )
 from ingest_cli.review_commands import review
 from ingest_cli.server_commands import editor, server
+from ingest_cli.train_commands import train
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -254,6 +255,12 @@ def serve() -> None:
     help="Folder of the PDFs they label (default: fixtures/arxiv/pdf and pdf-train).",
 )
 @click.option("--metadata", is_flag=True, help="Only the run with gold names as arXiv metadata.")
+@click.option(
+    "--cv",
+    is_flag=True,
+    help="PDFs: leave-one-template-family-out figures (the line model refitted per fold) beside "
+    "the training ones, both name modes (a few minutes).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--governance",
@@ -283,6 +290,7 @@ def evaluate(
     gold: Path | None,
     pdfs: Path | None,
     metadata: bool,
+    cv: bool,
     as_json: bool,
     governance: bool,
     pages: Path | None,
@@ -294,6 +302,10 @@ def evaluate(
 
     Example: ingest evaluate --gold fixtures/arxiv/gold --pdfs fixtures/arxiv/pdf
 
+    With --cv: training and cross-validated (leave one template family out) figures.
+
+    Example: ingest evaluate --cv
+
     Governance pages: people, people-with-section and affiliation P/R per page, per set and in
     total, then each page's misses.
 
@@ -304,6 +316,13 @@ def evaluate(
 
     Example: ingest evaluate --announcements --gold fixtures/announcements-train/gold.json
     """
+    if cv:
+        if announcements or posts or governance or pages or gold or pdfs or metadata:
+            raise click.UsageError("--cv scores the whole PDF corpus (and takes --json only)")
+        from ingest_cli.evaluate import arxiv_cv
+
+        click.echo(arxiv_cv.cv_json() if as_json else arxiv_cv.cv_text())
+        return
     if announcements or posts:
         if not announcements or governance or pages or pdfs or metadata:
             raise click.UsageError("--posts goes with --announcements (and --gold, --json only)")
@@ -354,6 +373,7 @@ def _evaluate_governance(gold: Path | None, pages: Path | None, as_json: bool) -
 main.add_command(server)
 main.add_command(review)
 main.add_command(editor)
+main.add_command(train)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from extractors.papers.linemodel import LineModel
 from extractors.papers.pdf import ParsedPaper, parse_paper
 from ingest.errors import IngestError
 from ingest.names import fold
@@ -122,6 +123,10 @@ class FileScore:
     linked_tolerant: Counts = field(default_factory=Counts)
     error: str | None = None
     misses: list[str] = field(default_factory=list)
+    # "ok", "affiliations not found" (authors without any affiliation) or "failed" (no output)
+    status: str = "ok"
+    # (confidence, strictly right?) of every predicted affiliation of a matched author
+    confidences: list[tuple[float, bool]] = field(default_factory=list)
 
 
 @dataclass
@@ -145,8 +150,8 @@ class Report:
             "overall": one(self),
             "templates": {name: one(group) for name, group in self.by_template().items()},
             "files": [
-                {"file": f.file, "template": f.template, **one(f), "error": f.error,
-                 "misses": f.misses}
+                {"file": f.file, "template": f.template, **one(f), "status": f.status,
+                 "error": f.error, "misses": f.misses}
                 for f in self.files
             ],
         }  # fmt: skip
@@ -179,7 +184,11 @@ def _match_authors(predicted: list[str], gold: list[str]) -> dict[int, int]:
 
 
 def _linked(
-    paper: ParsedPaper, gold: list[dict[str, Any]], pairs: dict[int, int], tolerant: bool
+    paper: ParsedPaper,
+    gold: list[dict[str, Any]],
+    pairs: dict[int, int],
+    tolerant: bool,
+    confidences: list[tuple[float, bool]] | None = None,
 ) -> tuple[Counts, list[str]]:
     counts = Counts(gold=sum(len(a["affiliations"]) for a in gold))
     misses: list[str] = []
@@ -191,6 +200,8 @@ def _linked(
         remaining = list(gold[pairs[i]]["affiliations"])
         for aff in author.affiliations:
             hit = next((g for g in remaining if test(aff.text, g)), None)
+            if confidences is not None:
+                confidences.append((aff.confidence, hit is not None))
             if hit is not None:
                 remaining.remove(hit)
                 counts.tp += 1
@@ -208,7 +219,12 @@ def load_templates(path: Path = TEMPLATES) -> dict[str, str]:
 
 
 def score_file(
-    gold_path: Path, pdf_dir: Path, *, use_metadata: bool, templates: dict[str, str] | None = None
+    gold_path: Path,
+    pdf_dir: Path,
+    *,
+    use_metadata: bool,
+    templates: dict[str, str] | None = None,
+    model: LineModel | None = None,
 ) -> FileScore:
     gold = json.loads(gold_path.read_text("utf-8"))
     gold_authors: list[dict[str, Any]] = gold["authors"]
@@ -219,10 +235,13 @@ def score_file(
     try:
         pdf = (pdf_dir / gold["file"]).read_bytes()
         paper = parse_paper(
-            pdf, known_authors=names if use_metadata else None, url=str(pdf_dir / gold["file"])
+            pdf,
+            known_authors=names if use_metadata else None,
+            url=str(pdf_dir / gold["file"]),
+            model=model,
         )
     except (OSError, IngestError) as exc:
-        result.error = str(exc)
+        result.error, result.status = str(exc), "failed"
         result.authors = Counts(gold=len(names))
         result.linked_strict = Counts(gold=n_affs)
         result.linked_tolerant = Counts(gold=n_affs)
@@ -230,7 +249,11 @@ def score_file(
     predicted = [a.name for a in paper.authors]
     pairs = _match_authors(predicted, names)
     result.authors = Counts(tp=len(pairs), predicted=len(predicted), gold=len(names))
-    result.linked_strict, result.misses = _linked(paper, gold_authors, pairs, tolerant=False)
+    if not paper.affiliations_found:
+        result.status = "affiliations not found"
+    result.linked_strict, result.misses = _linked(
+        paper, gold_authors, pairs, tolerant=False, confidences=result.confidences
+    )
     result.linked_tolerant, _ = _linked(paper, gold_authors, pairs, tolerant=True)
     for j, name in enumerate(names):
         if j not in pairs.values():
@@ -244,7 +267,10 @@ def score(gold_dir: Path | str, pdf_dir: Path | str, *, use_metadata: bool) -> R
 
 
 def score_sets(
-    sets: Iterable[tuple[Path | str, Path | str]] = DEFAULT_SETS, *, use_metadata: bool
+    sets: Iterable[tuple[Path | str, Path | str]] = DEFAULT_SETS,
+    *,
+    use_metadata: bool,
+    model: LineModel | None = None,
 ) -> Report:
     """One report over several (gold folder, PDF folder) pairs (default: the whole corpus)."""
     report = Report(use_metadata=use_metadata)
@@ -252,7 +278,13 @@ def score_sets(
     for gold_dir, pdf_dir in sets:
         for gold_path in sorted(Path(gold_dir).glob("*.json")):
             report.add(
-                score_file(gold_path, Path(pdf_dir), use_metadata=use_metadata, templates=templates)
+                score_file(
+                    gold_path,
+                    Path(pdf_dir),
+                    use_metadata=use_metadata,
+                    templates=templates,
+                    model=model,
+                )
             )
     return report
 
@@ -275,8 +307,15 @@ def format_report(report: Report) -> str:
         out.append(row(f.file, f))
         if f.error:
             out.append(f"    error: {f.error}")
+        elif f.status != "ok":
+            out.append(f"    {f.status}")
         out.extend(f"    miss: {m}" for m in f.misses)
     out.append(row("OVERALL", report))
+    failed = sum(f.status == "failed" for f in report.files)
+    bare = sum(f.status == "affiliations not found" for f in report.files)
+    out.append(
+        f"files: {len(report.files)}; without output: {failed}; affiliations not found: {bare}"
+    )
     return "\n".join(out)
 
 
