@@ -226,3 +226,16 @@ def test_review_list_shows_one_line_per_fact_and_json_keeps_one_change_per_line(
     assert code == 0 and out.count("accepted") == 3 and "error" not in err, err
     code, out, _ = cli("review", "undo", "--editor", "ann")
     assert code == 0 and out.count("pending again") == 3
+
+
+def test_a_readers_confidence_is_no_part_of_the_fact() -> None:
+    """Claims carry `qualifiers.confidence` (how sure the reader is, per printing): the same
+    affiliation read from three papers with three confidences is still one fact, one decision."""
+    changes = [affiliation(p) for p in ("1511.06434", "1701.07875", "1912.01703")]
+    for change, sure in zip(changes, (0.91, 0.55, 0.78), strict=True):
+        assert change.claim is not None
+        change.claim["qualifiers"]["confidence"] = sure
+    assert len({fact_key(c.to_json()) for c in changes}) == 1
+    changes[1].claim["qualifiers"]["work"] = "arXiv:1511.06434"  # type: ignore[index]
+    changes[1].claim["object"] = "NVIDIA"  # type: ignore[index]
+    assert len({fact_key(c.to_json()) for c in changes}) == 2

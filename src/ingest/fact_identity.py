@@ -33,6 +33,7 @@ SOURCE_DETAILS = frozenset(
         "accessed",
         "reason",
         "group",  # the governance page's heading group ("Core Module maintainers")
+        "confidence",  # how sure the reader is of it (calibrated): about the reading, not the fact
     }
 )
 # predicates whose `date` defines the fact (an event on a day)
