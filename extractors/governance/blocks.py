@@ -14,8 +14,8 @@ from extractors.people import prose as _prose
 from extractors.people.entries import Entry
 
 QUIET_HEADING = re.compile(
-    r"\b(?:sponsors?|sponsorship|donors?|backers?|supporters?|thanks|thank you|acknowledg\w*"
-    r"|funding|credits|license|licence|copyright)\b",
+    r"\b(?:sponsors?|sponsorship|donors?|donations?|backers?|supporters?|thanks|thank you"
+    r"|acknowledg\w*|funding|credits|license|licence|copyright)\b",
     re.IGNORECASE,
 )
 CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation

@@ -36,6 +36,7 @@ from extractors.document.model import Heading
 from extractors.governance import reader as _reader
 from extractors.governance.reader import MIN_PEOPLE, Reader
 from extractors.people import names as _people
+from extractors.people.model import Model
 from ingest.errors import ExtractionError
 from ingest.models import Claim, Snapshot
 
@@ -97,9 +98,10 @@ def extract(snapshot: Snapshot) -> list[Claim]:
     return list(iter_claims(snapshot))
 
 
-def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
+def iter_claims(snapshot: Snapshot, *, model: Model | None = None) -> Iterator[Claim]:
     """`extract`, one claim at a time (a caller may keep only the first N).
 
     A chair named in prose after the list ("A is the chair") turns the member claim already
-    given into a `lead` one: claims may change until the iterator is exhausted."""
-    return Reader(_document.parse(snapshot), snapshot).claims()
+    given into a `lead` one: claims may change until the iterator is exhausted. `model`: the
+    decision to use instead of the shipped one (cross-validation refits it per fold)."""
+    return Reader(_document.parse(snapshot), snapshot, model=model).claims()

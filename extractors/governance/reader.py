@@ -21,14 +21,13 @@ from extractors.document.model import (
     Term,
 )
 from extractors.governance import blocks as _role_blocks
+from extractors.governance import sentences as _sentences
 from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
 from extractors.people import entries as _entries
 from extractors.people import names as _people
-from extractors.people import prose as _prose
 from extractors.people import tables as _tables
 from extractors.people.entries import Entry
-from extractors.people.labels import Labels
 from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
@@ -291,12 +290,13 @@ class Reader:
         entries = [e for people in found for e in people]
         handles = _role_blocks.share([bool(e.github) for e in entries])
         parents = {i.parent for i in sample if i.parent}
+        kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:
         for offset, item in enumerate(items, 1):
             if offset <= len(found):
                 people = found[offset - 1]
             else:
                 people = _entries.read(item.text, item.links, handle_list=handle_list)
-            self.ctx = Context("li", len(items), handles, item.depth > 0, item.text in parents)
+            self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents)
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
                 if under and not _entries.read(item.parent or ""):
@@ -366,59 +366,6 @@ class Reader:
             number = self._count("card")
             yield from self._emit(entry, f"{self._where()} > card {number}", para.quote)
 
-    # ---- prose ------------------------------------------------------------------------------
+    # ---- prose (extractors.governance.sentences) -------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:
-        label = _role_blocks.label_of(para.text)
-        if label is not None:
-            self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
-            return
-        printed = para.quote == para.text  # HTML: each sentence is printed as read
-        if not printed and len(para.quote) > _prose.PROSE_MAX_CHARS:
-            return
-        number = self._count("paragraph")
-        self.ctx = Context("paragraph", 1)
-        labels = Labels(para.links)
-        name_no = 0
-        for sentence in _prose.sentences(para.text):
-            found, group = _prose.people(
-                sentence, labels, self._role_hint(sentence), under_role=self._under(sentence)
-            )
-            for person, role in found:
-                name_no += 1
-                locator = f"{self._where()} > paragraph {number} > name {name_no}"
-                if person.lead and self._mark_lead(person.name):
-                    continue
-                quote = sentence if printed else _prose.verbatim(sentence, para.quote)
-                entry = Entry(person.name, person.github, person.email, None, person.area,
-                              [], person.emeritus, person.lead)  # fmt: skip
-                _role_blocks.org_from_prose(entry, sentence)
-                yield from self._emit(entry, locator, quote, role=role, section=group)
-
-    def _under(self, sentence: str) -> bool:
-        """The sentence's people belong to the heading's list: the heading names a role, and
-        the sentence names no other group ("Homebrew's Technical Steering Committee is ...")."""
-        frame = self.frame
-        if frame is None or not frame.says_role:
-            return False
-        intro = _prose.PROSE_INTRO.search(sentence)
-        if intro is None:
-            return True
-        says = _people.role_of(_prose.phrase(sentence[: intro.start()]))
-        same = says is not None and says.lower() == (frame.role or "").lower()
-        return says is None or _people.is_generic(says) or same
-
-    def _role_hint(self, sentence: str) -> str | None:
-        frame = self.frame
-        if frame is not None and not _people.is_generic(frame.role):
-            return None  # the heading's word wins
-        intro = _prose.PROSE_INTRO.search(sentence)
-        return _people.role_of(sentence[: intro.start()]) if intro else None
-
-    def _mark_lead(self, name: str) -> bool:
-        """A chair named apart from the member list: their member claim gets level lead."""
-        claim = self.latest.get(("", name))
-        if claim is None:
-            return False
-        claim.qualifiers["level"] = "lead"
-        claim.qualifiers.pop("scope", None)
-        return True
+        return _sentences.para(self, para)

@@ -9,10 +9,11 @@ person (`person_features`)
     name:*       the printed name: name-like (`names.looks_like_name`), one word, lower-case,
                  digits, a path ("cmd/"), group words (committee, subcommittee, partners, ...),
                  organisation words (the ROR word list, `ror_words`), equal to the handle
-    acct:*       account signals: a GitHub handle, linked to its profile, an e-mail, the handle
-                 being the page's own organisation (`kubeflow` on Kubeflow's page)
+    acct:*       account signals: a GitHub handle, linked to its profile, printed with its "@",
+                 an e-mail, the handle being the page's own organisation (`kubeflow` on
+                 Kubeflow's page)
     kind:*       where it was read (li, row, record, paragraph, card, dt, heading, code)
-    list:*       the list around it: its size (binned), the share of its entries with a handle
+    list:*       the list around it: long (over 20), the share of its entries with a handle
                  and this one lacking one, nested, a parent item of other items
     sect:*       its section: none, a label line, says a role, emeritus; `hw:<word>` the words
                  of the section heading (the model keeps those seen in two projects or more)
@@ -82,13 +83,6 @@ def _ror_share(text: str) -> float:
     return sum(w in known for w in words) / len(words)
 
 
-def _bin(prefix: str, value: int, edges: tuple[int, ...]) -> str:
-    for edge in edges:
-        if value <= edge:
-            return f"{prefix}<={edge}"
-    return f"{prefix}>{edges[-1]}"
-
-
 def person_features(c: Candidate) -> dict[str, float]:
     name = c.name.strip()
     words = name.split()
@@ -106,11 +100,12 @@ def person_features(c: Candidate) -> dict[str, float]:
         "acct:email": float(bool(c.email)),
         "acct:linked": float(bool(handle) and f"github.com/{handle}" in c.quote.lower()),
         "acct:owner": float(bool(handle) and handle == (c.owner or "").lower()),
+        "acct:at": float(bool(handle) and f"@{handle}" in c.quote.lower()),
         "name:path": float(
             bool(re.search(PATH_AFTER.format(re.escape(name.lstrip("@"))), c.quote))
         ),
         f"kind:{c.kind}": 1.0,
-        _bin("list:size", c.list_size, (1, 2, 5, 20)): 1.0,
+        "list:long": float(c.list_size > 20),
         "list:handles": c.list_handle_share,
         "list:lacks_handle": float(c.list_handle_share > 0.5 and not handle),
         "list:nested": float(c.nested),

@@ -28,7 +28,7 @@ from typing import Any
 
 MODEL_FILE = Path(__file__).resolve().parent / "data" / "governance_model.json"
 THRESHOLD = 0.5
-L2 = 0.002  # on the mean log loss, every weight but the bias
+L2 = 0.01  # on the mean log loss, every weight but the bias
 ROUNDS = 600
 STEP = 0.5
 MIN_GROUPS = 2  # a heading word counts when seen in this many projects
@@ -192,7 +192,21 @@ def platt(pairs: Iterable[tuple[float, bool]]) -> tuple[float, float]:
             break
         da = (hbb * ga - hab * gb) / det
         db = (haa * gb - hab * ga) / det
-        a, b = a - da, b - db
-        if abs(da) + abs(db) < 1e-9:
+        step = 1.0
+        while step > 1e-4 and _platt_loss(data, a - step * da, b - step * db, hi, lo) > (
+            _platt_loss(data, a, b, hi, lo)
+        ):
+            step /= 2  # damped: a step that raises the loss is halved
+        a, b = a - step * da, b - step * db
+        if step * (abs(da) + abs(db)) < 1e-9:
             break
     return (a, b)
+
+
+def _platt_loss(data: list[tuple[float, bool]], a: float, b: float, hi: float, lo: float) -> float:
+    loss = 0.0
+    for z, y in data:
+        p = min(max(_sigmoid(a * z + b), 1e-12), 1 - 1e-12)
+        t = hi if y else lo
+        loss -= t * math.log(p) + (1 - t) * math.log(1 - p)
+    return loss

@@ -33,6 +33,7 @@ SOURCE_DETAILS = frozenset(
         "accessed",
         "reason",
         "group",  # the governance page's heading group ("Core Module maintainers")
+        "confidence",  # how sure the extractor's model is: never a different fact
     }
 )
 # predicates whose `date` defines the fact (an event on a day)
@@ -56,6 +57,7 @@ LABELS: dict[str, str] = {
     "until": "until",
     "event": "event",
     "reason": "reason",
+    "confidence": "confidence",
 }
 
 
