@@ -82,6 +82,19 @@ def lists_people(snapshot: Snapshot) -> bool:
     )
 
 
+def standing_roster(snapshot: Snapshot) -> bool:
+    """Content evidence of a roster, not news: some of the people the page lists are in a
+    list, a table, records or cards (a post that only names people in its sentences reports a
+    change; its people are the announcement reader's)."""
+    try:
+        document = _document.parse(snapshot)
+    except ExtractionError:
+        return False
+    return any(
+        " > paragraph " not in c.evidence.locator for c in Reader(document, snapshot).claims()
+    )
+
+
 def titled_as_governance(snapshot: Snapshot) -> bool:
     """The title or a heading says governance, maintainers, council, ... (a page whose lists
     cannot be read is still read as one, so that a layout change raises an alert)."""
