@@ -47,7 +47,7 @@ def test_the_shipped_model_is_readable_json_and_loads_in_well_under_a_second() -
     start = time.perf_counter()
     model = learned.shipped()
     assert time.perf_counter() - start < 0.5
-    assert not model.keep_all and 0 < model.person.calibration[0]
+    assert not model.keep_all and model.person.calibration[0] > 0
     group = Candidate("NumFOCUS Subcommittee", None, None, "NumFOCUS Subcommittee", "heading",
                       "Steering council", section_role=True)  # fmt: skip
     person = Candidate("Ralf Gommers", "rgommers", None, "Ralf Gommers (@rgommers)", "li",
