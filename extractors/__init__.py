@@ -68,7 +68,8 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
     then by content. The two generic ones are decided by what the document holds: a dated post
     at a post URL is an announcement; a page that lists people in role lists is a governance
     page, whatever its URL (a GitHub README, a raw OWNERS file), unless it is a published page
-    titled as election results or role news (not a file read in its repository); then any other
+    titled as election results or role news (not a file read in its repository), or a post at
+    a post URL whose people are named in its sentences only (no standing roster); then any other
     dated post; then a governance-looking URL or title. Without a snapshot (planning a run), URLs
     alone decide."""
     if name:
@@ -89,10 +90,15 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
         return announcement
     if announcement.titled_as_news(url, snapshot):  # a published page of election results
         return announcement
+    post_url = announcement.matches(url, None) and not announcement.REPOSITORY_FILE.match(url)
     if governance.lists_people(snapshot):
+        if post_url and not governance.standing_roster(snapshot):
+            return announcement  # a post at a post URL naming its people in sentences only
         return governance
     if announcement.matches(url, snapshot):
         return announcement
+    if post_url and not governance.standing_roster(snapshot):
+        return announcement  # an undated post at a post URL: news, whatever its title says
     if governance.matches(url, None) or governance.titled_as_governance(snapshot):
         return governance
     if announcement.matches(url, None):

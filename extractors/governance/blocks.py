@@ -14,11 +14,12 @@ from extractors.people import prose as _prose
 from extractors.people.entries import Entry
 
 QUIET_HEADING = re.compile(
-    r"\b(?:sponsors?|sponsorship|donors?|backers?|supporters?|thanks|thank you|acknowledg\w*"
-    r"|funding|credits|license|licence|copyright)\b",
+    r"\b(?:sponsors?|sponsorship|donors?|donations?|backers?|supporters?|thanks|thank you"
+    r"|acknowledg\w*|funding|credits|license|licence|copyright)\b",
     re.IGNORECASE,
 )
 CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
+LABEL_MAX_WORDS = 8  # "Maintainers for specific parts of the codebase:" is a label
 LEAD_IN = re.compile(
     r"^(?:the\s+)?following\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:(?:\w+\s+){0,2}?as\s+)?"
     r"(?P<label>.+)$",
@@ -96,7 +97,7 @@ def label_of(text: str) -> str | None:
     stripped = text.strip()
     words = re.findall(r"[\w'-]+", stripped.lower())
     sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
-    if stripped.endswith(":") and len(words) <= 6 and not sentence:
+    if stripped.endswith(":") and len(words) <= LABEL_MAX_WORDS and not sentence:
         return stripped.rstrip(":").strip(" *_")
     match = LEAD_IN.match(stripped.rstrip(".:"))
     if match and (_people.role_of(match.group("label")) or _people.is_emeritus(stripped)):
@@ -184,6 +185,20 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
+
+
+def role_sections(records: list[Record]) -> dict[int, str]:
+    """A top-level list of records that all print a role ("PMC", "Committer"): each record's
+    role is the group it is listed in (record number -> role). A role only some print
+    ("chair" among nulls) is a title, not a group."""
+    found: dict[int, str] = {}
+    for record in records:
+        fields = {k.lower(): v for k, v in record.fields.items()}
+        value = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
+        if not value or record.path:
+            return {}
+        found[record.record_no] = str(value).strip()
+    return found
 
 
 def referenced(fields: dict[str, Any], document: Document) -> str | None:

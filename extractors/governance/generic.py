@@ -36,6 +36,7 @@ from extractors.document.model import Heading
 from extractors.governance import reader as _reader
 from extractors.governance.reader import MIN_PEOPLE, Reader
 from extractors.people import names as _people
+from extractors.people.model import Model
 from ingest.errors import ExtractionError
 from ingest.models import Claim, Snapshot
 
@@ -81,6 +82,19 @@ def lists_people(snapshot: Snapshot) -> bool:
     )
 
 
+def standing_roster(snapshot: Snapshot) -> bool:
+    """Content evidence of a roster, not news: some of the people the page lists are in a
+    list, a table, records or cards (a post that only names people in its sentences reports a
+    change; its people are the announcement reader's)."""
+    try:
+        document = _document.parse(snapshot)
+    except ExtractionError:
+        return False
+    return any(
+        " > paragraph " not in c.evidence.locator for c in Reader(document, snapshot).claims()
+    )
+
+
 def titled_as_governance(snapshot: Snapshot) -> bool:
     """The title or a heading says governance, maintainers, council, ... (a page whose lists
     cannot be read is still read as one, so that a layout change raises an alert)."""
@@ -97,9 +111,10 @@ def extract(snapshot: Snapshot) -> list[Claim]:
     return list(iter_claims(snapshot))
 
 
-def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
+def iter_claims(snapshot: Snapshot, *, model: Model | None = None) -> Iterator[Claim]:
     """`extract`, one claim at a time (a caller may keep only the first N).
 
     A chair named in prose after the list ("A is the chair") turns the member claim already
-    given into a `lead` one: claims may change until the iterator is exhausted."""
-    return Reader(_document.parse(snapshot), snapshot).claims()
+    given into a `lead` one: claims may change until the iterator is exhausted. `model`: the
+    decision to use instead of the shipped one (cross-validation refits it per fold)."""
+    return Reader(_document.parse(snapshot), snapshot, model=model).claims()

@@ -21,17 +21,18 @@ from extractors.document.model import (
     Term,
 )
 from extractors.governance import blocks as _role_blocks
+from extractors.governance import sentences as _sentences
+from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
 from extractors.people import entries as _entries
 from extractors.people import names as _people
-from extractors.people import prose as _prose
 from extractors.people import tables as _tables
 from extractors.people.entries import Entry
-from extractors.people.labels import Labels
+from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 2
+VERSION = 3
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -69,10 +70,15 @@ class Reader:
     frames: list[_Frame] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     last_role: dict[int, str] = field(default_factory=dict)  # heading level -> its own role
+    model: Model | None = None  # None: the shipped model
+    sink: Sink | None = None  # every candidate, for training
+    ctx: Context = field(default_factory=Context)
 
     def __post_init__(self) -> None:
         title = page_title(self.document)
         self.project = project_of(title, self.snapshot.url)
+        owner = page_owner(self.snapshot.url, self.project)
+        self.judge = Judge(self.model or shipped(), self.document, owner, self.sink)
         self.title = title or self.project
         role = self._role_of(title) if title else None
         fmt = self.document.format
@@ -182,6 +188,9 @@ class Reader:
             return None
         while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
             self.frames.pop()
+        self.ctx = Context("heading", 2)
+        if not self.judge.person(entry, heading.text, self.ctx, self.frame).keep:
+            return None  # a group's name ("NumFOCUS Subcommittee"): a heading after all
         number = self._count("person heading")
         claims = list(self._emit(entry, f"{self._where()} > person {number}", heading.text))
         bio = _Frame(heading.level, heading.text, None, None, False, None, quiet=True)
@@ -216,9 +225,7 @@ class Reader:
         if tier:
             q["level"] = tier
         where = section if section is not None else (frame.text if frame else None)
-        if where is None and self.document.format in ("html", "markdown", "rst", "text"):
-            where = self.title
-        if where:
+        if where:  # a list printed under no heading has no section (not the page's title)
             q["section"] = where
         if scope and tier not in ("lead", "core"):
             q["scope"] = scope
@@ -230,25 +237,35 @@ class Reader:
               section: str | None = None, emeritus: bool = False) -> Iterator[Claim]:  # fmt: skip
         if _people.BOT.search(entry.github or entry.name):
             return  # a bot account ("dependabot[bot]", "k8s-ci-robot") holds no role
+        verdict = self.judge.person(entry, quote, self.ctx, self.frame)
         subject = Subject(name=entry.name, github=entry.github, email=entry.email)
         evidence = Evidence(
             url=self.snapshot.url, sha256=self.snapshot.sha256, locator=locator, quote=quote
         )
         qualifiers = self._qualifiers(entry, role, section, emeritus)
+        qualifiers["confidence"] = verdict.confidence
         claim = Claim(subject=subject, predicate="maintainer", object=self.project,
                       qualifiers=qualifiers, evidence=evidence, extractor=TAG)  # fmt: skip
+        self.judge.record("person", verdict, claim)
+        if not verdict.keep:
+            return
         self.latest[("", entry.name)] = claim  # the person's latest claim, for a chair named later
         yield claim
         if entry.affiliation:
-            yield Claim(
+            org = self.judge.affiliation(entry.affiliation, self.ctx)
+            affiliation = Claim(
                 subject=subject,
                 predicate="affiliation",
                 object=entry.affiliation,
                 qualifiers={"affiliation_text": entry.affiliation,
-                            "source_section": qualifiers.get("section", self.title)},
+                            "source_section": qualifiers.get("section", self.title),
+                            "confidence": round(org.confidence * verdict.confidence, 3)},
                 evidence=evidence.model_copy(),
                 extractor=TAG,
             )  # fmt: skip
+            self.judge.record("affiliation", org, affiliation)
+            if org.keep:
+                yield affiliation
 
     # ---- lists ------------------------------------------------------------------------------
     def _list(self, items: list[Item]) -> Iterator[Claim]:
@@ -264,15 +281,22 @@ class Reader:
         share = _role_blocks.share(named)
         if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
             share = _role_blocks.share(nested)
+        elif top and nested:  # people at the top, notes nested under them ("- GPG key: ...")
+            share = max(share, _role_blocks.share(top))
         if not any(named) or share < PEOPLE_LIST_MIN_SHARE:
             return
         first = self.counts.get("li", 0)
         self.counts["li"] = first + len(items)
+        entries = [e for people in found for e in people]
+        handles = _role_blocks.share([bool(e.github) for e in entries])
+        parents = {i.parent for i in sample if i.parent}
+        kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:
         for offset, item in enumerate(items, 1):
             if offset <= len(found):
                 people = found[offset - 1]
             else:
                 people = _entries.read(item.text, item.links, handle_list=handle_list)
+            self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents)
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
                 if under and not _entries.read(item.parent or ""):
@@ -290,6 +314,7 @@ class Reader:
             found.append((term, people, term.term))
         if sum(bool(p) for _t, p, _l in found) < PEOPLE_LIST_MIN_SHARE * len(terms):
             return
+        self.ctx = Context("dt", len(terms))
         for term, people, label in found:
             number = self._count("dt")
             for entry in people:
@@ -302,6 +327,7 @@ class Reader:
         table_no = self._count("table")
         frame = self.frame
         in_role = frame is None or frame.says_role or frame.label
+        self.ctx = Context("row", len(rows))
         for found in _tables.read(rows, in_role_section=bool(in_role)):
             locator = f"{self._where()} > table {table_no} > row {found.row.row_no}"
             role = _role_blocks.row_role(found.role, self.frame.role if self.frame else None)
@@ -310,13 +336,15 @@ class Reader:
 
     # ---- data files -------------------------------------------------------------------------
     def _records(self, records: list[Record]) -> Iterator[Claim]:
+        self.ctx = Context("record", len(records))
+        grouped = _role_blocks.role_sections(records)  # a top-level list grouped by `role`
         for record in records:
             entry, role = _role_blocks.record_entry(record, self.document)
             if entry is None:
                 continue
             where = " > ".join(record.path) or "document"
             locator = f"{where} > entry {record.record_no}"
-            section = record.path[-1] if record.path else None
+            section = record.path[-1] if record.path else grouped.get(record.record_no)
             yield from self._emit(entry, locator, record.quote, role=role, section=section)
 
     # ---- literal blocks ---------------------------------------------------------------------
@@ -326,68 +354,18 @@ class Reader:
         if len(names) < MIN_PEOPLE or len(names) < CODE_MIN_SHARE * len(lines):
             return
         number = self._count("code")
+        self.ctx = Context("code", len(names))
         for index, line in enumerate(lines, 1):
             if CODE_NAME.match(line):
                 locator = f"{self._where()} > literal block {number} > line {index}"
                 yield from self._emit(Entry(name=line), locator, line)
 
     def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
+        self.ctx = Context("card", len(cards))
         for para, entry in cards:
             number = self._count("card")
             yield from self._emit(entry, f"{self._where()} > card {number}", para.quote)
 
-    # ---- prose ------------------------------------------------------------------------------
+    # ---- prose (extractors.governance.sentences) -------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:
-        label = _role_blocks.label_of(para.text)
-        if label is not None:
-            self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
-            return
-        printed = para.quote == para.text  # HTML: each sentence is printed as read
-        if not printed and len(para.quote) > _prose.PROSE_MAX_CHARS:
-            return
-        number = self._count("paragraph")
-        labels = Labels(para.links)
-        name_no = 0
-        for sentence in _prose.sentences(para.text):
-            found, group = _prose.people(
-                sentence, labels, self._role_hint(sentence), under_role=self._under(sentence)
-            )
-            for person, role in found:
-                name_no += 1
-                locator = f"{self._where()} > paragraph {number} > name {name_no}"
-                if person.lead and self._mark_lead(person.name):
-                    continue
-                quote = sentence if printed else _prose.verbatim(sentence, para.quote)
-                entry = Entry(person.name, person.github, person.email, None, person.area,
-                              [], person.emeritus, person.lead)  # fmt: skip
-                _role_blocks.org_from_prose(entry, sentence)
-                yield from self._emit(entry, locator, quote, role=role, section=group)
-
-    def _under(self, sentence: str) -> bool:
-        """The sentence's people belong to the heading's list: the heading names a role, and
-        the sentence names no other group ("Homebrew's Technical Steering Committee is ...")."""
-        frame = self.frame
-        if frame is None or not frame.says_role:
-            return False
-        intro = _prose.PROSE_INTRO.search(sentence)
-        if intro is None:
-            return True
-        says = _people.role_of(_prose.phrase(sentence[: intro.start()]))
-        same = says is not None and says.lower() == (frame.role or "").lower()
-        return says is None or _people.is_generic(says) or same
-
-    def _role_hint(self, sentence: str) -> str | None:
-        frame = self.frame
-        if frame is not None and not _people.is_generic(frame.role):
-            return None  # the heading's word wins
-        intro = _prose.PROSE_INTRO.search(sentence)
-        return _people.role_of(sentence[: intro.start()]) if intro else None
-
-    def _mark_lead(self, name: str) -> bool:
-        """A chair named apart from the member list: their member claim gets level lead."""
-        claim = self.latest.get(("", name))
-        if claim is None:
-            return False
-        claim.qualifiers["level"] = "lead"
-        claim.qualifiers.pop("scope", None)
-        return True
+        return _sentences.para(self, para)

@@ -57,6 +57,7 @@ LABELS: dict[str, str] = {
     "until": "until",
     "event": "event",
     "reason": "reason",
+    "confidence": "confidence",
 }
 
 

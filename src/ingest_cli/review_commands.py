@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from ingest.errors import IngestError
+from ingest.review.confidence import low_confidence
 from ingest.settings import get_settings
 from ingest_cli.common import (
     _echo_json,
@@ -75,6 +76,9 @@ def review_list(
     for group in facts:
         lead = group[0]
         more = f"  [{len(group)} sources]" if len(group) > 1 else ""
+        unsure = low_confidence(lead.get("claim"))
+        if unsure is not None:
+            more += f"  [low confidence {unsure:.2f}]"
         click.echo(
             _safe(
                 f"{lead['id']}  {lead['status']:<9} {lead['profile']:<22} {lead['kind']:<8} "

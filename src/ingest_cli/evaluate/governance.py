@@ -277,9 +277,11 @@ def _agreement(
     page.agreement = agree
 
 
-def score_page(gold: GoldPage) -> PageScore:
-    """One labelled page, read as `ingest extract FILE --url URL` reads it."""
+def score_page(gold: GoldPage, model: Any = None) -> PageScore:
+    """One labelled page, read as `ingest extract FILE --url URL` reads it (with `model`, an
+    `extractors.people.model.Model`, the generic reader decides with it: cross-validation)."""
     import extractors
+    from extractors.governance import generic
     from ingest.documents import snapshot_from_file
 
     page = PageScore(file=gold.page.name, url=gold.url)
@@ -288,7 +290,10 @@ def score_page(gold: GoldPage) -> PageScore:
         snapshot = snapshot_from_file(gold.url, gold.page, MAX_BYTES)
         module = extractors.choose(gold.url, snapshot)
         page.extractor = extractors.tag(module)
-        claims = list(extractors.claims_of(module, snapshot))
+        if model is not None and module is generic:
+            claims = list(generic.iter_claims(snapshot, model=model))
+        else:
+            claims = list(extractors.claims_of(module, snapshot))
     except IngestError as exc:
         page.error = str(exc)
     score_claims(gold.rows, claims, page)

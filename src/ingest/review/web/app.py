@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from ingest.review.confidence import low_confidence
 from ingest.review.web.auth import Auth, LoginRequired, session_key
 from ingest.review.web.evidence import TextCache
 from ingest.settings import Settings, ensure_profiles
@@ -82,6 +83,7 @@ def templates() -> Jinja2Templates:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["low_confidence"] = low_confidence  # a claim its extractor was unsure of
     return Jinja2Templates(env=env)
 
 

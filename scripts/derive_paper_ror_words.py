@@ -1,6 +1,6 @@
 """Derive `extractors/papers/ror_words.txt` from the ROR registry copy in ../shared/orgs/.
 
-    uv run python scripts/derive_ror_words.py [/work/shared/orgs/ror-orgs.jsonl.gz]
+    uv run python scripts/derive_paper_ror_words.py [/work/shared/orgs/ror-orgs.jsonl.gz]
 
 Words (folded as `ingest.names.fold` folds them) printed in at least MIN_NAMES active
 organisation names (name, labels, aliases) of the registry, stop words left out: a cheap
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
     header = (
         f"# Organisation words: folded words in >= {MIN_NAMES} active ROR organisation names\n"
         f"# (name, labels, aliases) of {source.name} (ror-community/ror-records @ d93fc667,\n"
-        "# 2026-06-23; CC0 1.0). Written by scripts/derive_ror_words.py; do not edit by hand.\n"
+        "# 2026-06-23; CC0 1.0). Written by scripts/derive_paper_ror_words.py; do not edit by hand.\n"
     )
     OUT.write_text(header + "\n".join(kept) + "\n", encoding="utf-8")
     print(f"{len(kept)} words -> {OUT}")

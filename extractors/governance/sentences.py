@@ -1,0 +1,78 @@
+"""Prose in role pages: label lines and sentences that name a role's people ("The council is
+A, B and C.", "Chair: A"), read for the governance reader (`reader.Reader`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from extractors.document.model import Para
+from extractors.governance import blocks as _role_blocks
+from extractors.governance.decide import Context
+from extractors.people import names as _people
+from extractors.people import prose as _prose
+from extractors.people.entries import Entry
+from extractors.people.labels import Labels
+from ingest.models import Claim
+
+Reader = Any  # extractors.governance.reader.Reader (not imported: no cycle inside extractors)
+
+
+def para(self: Reader, para: Para) -> Iterator[Claim]:
+    label = _role_blocks.label_of(para.text)
+    if label is not None:
+        self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
+        return
+    printed = para.quote == para.text  # HTML: each sentence is printed as read
+    if not printed and len(para.quote) > _prose.PROSE_MAX_CHARS:
+        return
+    number = self._count("paragraph")
+    self.ctx = Context("paragraph", 1)
+    labels = Labels(para.links)
+    name_no = 0
+    for sentence in _prose.sentences(para.text):
+        found, group = _prose.people(
+            sentence, labels, _role_hint(self, sentence), under_role=_under(self, sentence)
+        )
+        for person, role in found:
+            name_no += 1
+            locator = f"{self._where()} > paragraph {number} > name {name_no}"
+            if person.lead and _mark_lead(self, person.name):
+                continue
+            quote = sentence if printed else _prose.verbatim(sentence, para.quote)
+            entry = Entry(person.name, person.github, person.email, None, person.area,
+                          [], person.emeritus, person.lead)  # fmt: skip
+            _role_blocks.org_from_prose(entry, sentence)
+            yield from self._emit(entry, locator, quote, role=role, section=group)
+
+
+def _under(self: Reader, sentence: str) -> bool:
+    """The sentence's people belong to the heading's list: the heading names a role, and
+    the sentence names no other group ("Homebrew's Technical Steering Committee is ...")."""
+    frame = self.frame
+    if frame is None or not frame.says_role:
+        return False
+    intro = _prose.PROSE_INTRO.search(sentence)
+    if intro is None:
+        return True
+    says = _people.role_of(_prose.phrase(sentence[: intro.start()]))
+    same = says is not None and says.lower() == (frame.role or "").lower()
+    return says is None or _people.is_generic(says) or same
+
+
+def _role_hint(self: Reader, sentence: str) -> str | None:
+    frame = self.frame
+    if frame is not None and not _people.is_generic(frame.role):
+        return None  # the heading's word wins
+    intro = _prose.PROSE_INTRO.search(sentence)
+    return _people.role_of(sentence[: intro.start()]) if intro else None
+
+
+def _mark_lead(self: Reader, name: str) -> bool:
+    """A chair named apart from the member list: their member claim gets level lead."""
+    claim = self.latest.get(("", name))
+    if claim is None:
+        return False
+    claim.qualifiers["level"] = "lead"
+    claim.qualifiers.pop("scope", None)
+    return True

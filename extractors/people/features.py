@@ -1,0 +1,142 @@
+"""Features of a candidate person and a candidate affiliation (pure: candidate -> feature dict).
+
+The governance reader proposes candidates from structure (a list item, a table row, a record, a
+card, a heading, a sentence); `extractors.people.model` scores them with weights fitted on the
+gold of every labelled corpus. Every feature is a named number (mostly 0/1), so a fitted model
+is a readable table of weights:
+
+person (`person_features`)
+    name:*       the printed name: name-like (`names.looks_like_name`), one word, lower-case,
+                 digits, a path ("cmd/"), group words (committee, subcommittee, partners, ...),
+                 organisation words (the ROR word list, `ror_words`), equal to the handle
+    acct:*       account signals: a GitHub handle, linked to its profile, printed with its "@",
+                 an e-mail, the handle being the page's own organisation (`kubeflow` on
+                 Kubeflow's page)
+    kind:*       where it was read (li, row, record, paragraph, card, dt, heading, code)
+    list:*       the list around it: long (over 20), the share of its entries with a handle
+                 and this one lacking one, nested, a parent item of other items
+    sect:*       its section: none, a label line, says a role, emeritus; `hw:<word>` the words
+                 of the section heading (the model keeps those seen in two projects or more)
+affiliation (`affiliation_features`)
+    org:*        the printed organisation: ROR words, a legal suffix, name-like (a person's
+                 name after a dash), group or seat words, job-title words, equal to a heading
+                 of the page, its length
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from extractors.people import names as _names
+from extractors.people import orgs as _orgs
+
+ROR_WORDS_FILE = Path(__file__).resolve().parent / "data" / "ror_words.txt"
+GROUP_WORDS = re.compile(
+    r"\b(?:committee|subcommittee|council|partners?|team|teams|group|groups|working|board|"
+    r"members|sig|wg|foundation|institutional|staff|project|program|office)\b",
+    re.I,
+)
+TITLE_WORDS = re.compile(
+    r"\b(?:engineer|manager|director|lead|leader|principal|developer|maintainer|chair|"
+    r"secretary|officer|architect|advocate|head|president)\b",
+    re.I,
+)
+WORD = re.compile(r"[^\W\d_]{3,}")
+PATH_AFTER = r"(?:^|[\s`'\"(])@?{}/"
+
+
+@cache
+def ror_words() -> frozenset[str]:
+    """The shipped word list (scripts/derive_people_ror_words.py), read once."""
+    lines = ROR_WORDS_FILE.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+@dataclass
+class Candidate:
+    """One proposed person: what the entry gives and where the reader found it."""
+
+    name: str
+    github: str | None
+    email: str | None
+    quote: str
+    kind: str  # li, row, record, paragraph, card, dt, heading, code
+    section: str | None  # the heading or label above, as printed
+    section_label: bool = False  # a label line, not a heading
+    section_role: bool = False  # the section's words name a role
+    emeritus: bool = False
+    list_size: int = 1
+    list_handle_share: float = 0.0
+    nested: bool = False
+    parent_item: bool = False  # a list item that other items are nested under
+    owner: str | None = None  # the page's organisation (a GitHub owner, the project)
+
+
+def _ror_share(text: str) -> float:
+    words = [w.lower() for w in WORD.findall(text)]
+    if not words:
+        return 0.0
+    known = ror_words()
+    return sum(w in known for w in words) / len(words)
+
+
+def person_features(c: Candidate) -> dict[str, float]:
+    name = c.name.strip()
+    words = name.split()
+    handle = (c.github or "").lower()
+    f: dict[str, float] = {
+        "name:like": float(_names.looks_like_name(name)),
+        "name:one_word": float(len(words) == 1),
+        "name:lower": float(name == name.lower()),
+        "name:digits": float(any(ch.isdigit() for ch in name)),
+        "name:group_words": float(bool(GROUP_WORDS.search(name))),
+        "name:ror": _ror_share(name),
+        "name:is_handle": float(bool(handle) and name.lower().lstrip("@") == handle),
+        "name:long": float(len(words) > 4),
+        "acct:handle": float(bool(handle)),
+        "acct:email": float(bool(c.email)),
+        "acct:linked": float(bool(handle) and f"github.com/{handle}" in c.quote.lower()),
+        "acct:owner": float(bool(handle) and handle == (c.owner or "").lower()),
+        "acct:at": float(bool(handle) and f"@{handle}" in c.quote.lower()),
+        "name:path": float(
+            bool(re.search(PATH_AFTER.format(re.escape(name.lstrip("@"))), c.quote))
+        ),
+        f"kind:{c.kind}": 1.0,
+        "list:long": float(c.list_size > 20),
+        "list:handles": c.list_handle_share,
+        "list:lacks_handle": float(c.list_handle_share > 0.5 and not handle),
+        "list:nested": float(c.nested),
+        "list:parent": float(c.parent_item),
+        "sect:none": float(c.section is None),
+        "sect:label": float(c.section_label),
+        "sect:role": float(c.section_role),
+        "sect:emeritus": float(c.emeritus),
+        "quote:long": float(len(c.quote) > 160),
+    }
+    for word in {w.lower() for w in WORD.findall(c.section or "")}:
+        f[f"hw:{word}"] = 1.0
+    return {k: v for k, v in f.items() if v}
+
+
+def affiliation_features(org: str, kind: str, headings: frozenset[str]) -> dict[str, float]:
+    """`headings`: the page's heading texts, folded (a seat name is often one of them)."""
+    text = org.strip()
+    words = text.split()
+    last = words[-1].strip(".,") if words else ""
+    f: dict[str, float] = {
+        "org:ror": _ror_share(text),
+        "org:suffix": float(bool(_orgs.ORG_SUFFIX.match(last))),
+        "org:name_like": float(_names.looks_like_name(text)),
+        "org:group_words": float(bool(GROUP_WORDS.search(text))),
+        "org:title_words": float(bool(TITLE_WORDS.search(text))),
+        "org:heading": float(" ".join(text.lower().split()) in headings),
+        "org:one_word": float(len(words) == 1),
+        "org:long": float(len(words) > 4),
+        "org:lower": float(text == text.lower()),
+        "org:comma": float("," in text or "/" in text),
+        f"kind:{kind}": 1.0,
+    }
+    return {k: v for k, v in f.items() if v}
