@@ -45,7 +45,8 @@ def main(argv: list[str]) -> int:
     header = (
         f"# Organisation words: folded words in >= {MIN_NAMES} active ROR organisation names\n"
         f"# (name, labels, aliases) of {source.name} (ror-community/ror-records @ d93fc667,\n"
-        "# 2026-06-23; CC0 1.0). Written by scripts/derive_paper_ror_words.py; do not edit by hand.\n"
+        "# 2026-06-23; CC0 1.0). Written by scripts/derive_paper_ror_words.py; do not edit\n"
+        "# by hand.\n"
     )
     OUT.write_text(header + "\n".join(kept) + "\n", encoding="utf-8")
     print(f"{len(kept)} words -> {OUT}")

@@ -10,7 +10,8 @@ Every line of a page becomes a sparse dict of named features (binary ones are 1.
   line above (in body sizes), superscript markers (count, leading, glyph kinds);
 - text: e-mail and URL patterns, digits, word counts, capitalised and lower-case word shares,
   name-likeness of its comma/"and" parts, institution words (`extractors.papers.words`) and the
-  ROR registry's organisation words (`ror_words.txt`, derived by `scripts/derive_paper_ror_words.py`),
+  ROR registry's organisation words (`ror_words.txt`, from
+  `scripts/derive_paper_ror_words.py`),
   countries, note phrases ("equal contribution", "work done while"), prose;
 - neighbours: a few of the above for the lines before and after (prefixed `p_` and `n_`).
 

@@ -259,7 +259,8 @@ def serve() -> None:
     "--cv",
     is_flag=True,
     help="PDFs: leave-one-template-family-out figures (the line model refitted per fold) beside "
-    "the training ones, both name modes (a few minutes).",
+    "the training ones, both name modes (a few minutes). With --governance: the learned "
+    "decision refitted leave-one-project-out, beside the training figures.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
@@ -273,12 +274,6 @@ def serve() -> None:
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="With --governance: the folder of the labelled pages (default: the --gold folder's "
     "parent; without --gold, every default set).",
-)
-@click.option(
-    "--cv",
-    is_flag=True,
-    help="With --governance: refit the learned decision leave-one-project-out and report the "
-    "cross-validated figures beside the training ones.",
 )
 @click.option(
     "--fit",
@@ -308,7 +303,6 @@ def evaluate(
     pages: Path | None,
     announcements: bool,
     posts: Path | None,
-    cv: bool,
     fit: bool,
 ) -> None:
     """Score the PDF affiliation extractor against gold labels: author and linked P/R/F1 per
@@ -335,9 +329,12 @@ def evaluate(
 
     Example: ingest evaluate --announcements --gold fixtures/announcements-train/gold.json
     """
-    if cv:
-        if announcements or posts or governance or pages or gold or pdfs or metadata:
-            raise click.UsageError("--cv scores the whole PDF corpus (and takes --json only)")
+    if cv and not (governance or pages):
+        if announcements or posts or gold or pdfs or metadata:
+            raise click.UsageError(
+                "--cv scores the whole PDF corpus, or with --governance the "
+                "governance pages (and takes --json only)"
+            )
         from ingest_cli.evaluate import arxiv_cv
 
         click.echo(arxiv_cv.cv_json() if as_json else arxiv_cv.cv_text())
