@@ -24,6 +24,7 @@ from ingest_cli.common import (
     _verbose_option,
     error,
 )
+from ingest_cli.orgs_commands import orgs
 from ingest_cli.review_commands import review
 from ingest_cli.server_commands import editor, server
 
@@ -354,6 +355,7 @@ def _evaluate_governance(gold: Path | None, pages: Path | None, as_json: bool) -
 main.add_command(server)
 main.add_command(review)
 main.add_command(editor)
+main.add_command(orgs)
 
 
 if __name__ == "__main__":  # pragma: no cover
