@@ -74,7 +74,7 @@ def registry_names(
 ) -> list[tuple[str, frozenset[str], str]]:
     """Strings made from the registry itself, for fitting only (never measured): one
     organisation in `every` (by a hash of its id) as its display name, and with its city, and by
-    its acronym with its city (an acronym with support). The labelled strings are mostly
+    its city alone (no organisation: a city is not its university). The labelled strings are mostly
     academic and departmental; these teach the model what a company or a lab printed alone
     looks like ("Google", "NVIDIA"), homonyms included."""
     out: list[tuple[str, frozenset[str], str]] = []
@@ -89,6 +89,7 @@ def registry_names(
         out.append((name, gold, "registry"))
         if city:
             out.append((f"{name}, {city}", gold, "registry"))
+            out.append((city, frozenset(), "registry"))  # a city alone names no organisation
     return out
 
 
