@@ -72,7 +72,8 @@ def statement(
     q = claim.get("qualifiers") or {}
     oq = (other or {}).get("qualifiers") or {}
     keys = [k for k in QUALIFIER_ORDER if k in q] + sorted(k for k in q if k not in QUALIFIER_ORDER)
-    org = q.get("org") if isinstance(q.get("org"), dict) else {}
+    found = q.get("org")
+    org: dict[str, Any] = found if isinstance(found, dict) else {}
     keys = [k for k in keys if not (k == "org" and org)]  # shown beside the object instead
     return Statement(
         predicate=str(claim.get("predicate", "?")),
