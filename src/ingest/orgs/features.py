@@ -119,6 +119,10 @@ def _one(
     parents = {registry.by_id.get(p) for p in org.parents}
     children = set(registry.children.get(c.org, ()))
     first = segment[0] if segment else ""
+    # organisations sharing the name, its own parent and units left out: "Meta" is Meta
+    # (United States) and its units Meta (United Kingdom) and Meta (Israel), one family
+    same_name = set(registry.with_acronym(c.name) if acronym else registry.named(c.name))
+    family = {p for p in parents if p is not None} | children
     f: dict[str, float] = {
         "bias": 1.0,
         "exact": float(c.door == "exact"),
@@ -138,9 +142,7 @@ def _one(
         "city_same": float(city_same),
         "last_segment": 1.0 / (1 + max(len(ctx.segments) - 1 - c.segment, 0)),
         "unit_start": float(first in UNIT_WORDS and not c.name.startswith(first)),
-        "homonyms": math.log1p(
-            len(registry.named(c.name)) if not acronym else len(registry.with_acronym(c.name))
-        ),
+        "homonyms": math.log1p(len(same_name - family - {c.org})),
         "words": math.log1p(len(name_words)),
         "child_named": float(bool(children & orgs)),
         "parent_named": float(bool(parents & orgs)),

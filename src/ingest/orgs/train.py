@@ -73,10 +73,11 @@ def registry_names(
     registry: Registry, every: int = AUGMENT_EVERY
 ) -> list[tuple[str, frozenset[str], str]]:
     """Strings made from the registry itself, for fitting only (never measured): one
-    organisation in `every` (by a hash of its id) as its display name, and with its city, and by
-    its city alone (no organisation: a city is not its university). The labelled strings are mostly
-    academic and departmental; these teach the model what a company or a lab printed alone
-    looks like ("Google", "NVIDIA"), homonyms included."""
+        organisation in `every` (by a hash of its id) as its display name, and with its city, and by
+        its city alone (no organisation: a city is not its university), and a name ROR tails with
+    "(Country)" without it. The labelled strings are mostly
+        academic and departmental; these teach the model what a company or a lab printed alone
+        looks like ("Google", "NVIDIA"), homonyms included."""
     out: list[tuple[str, frozenset[str], str]] = []
     cols = registry.columns
     for i, oid in enumerate(cols["id"]):
@@ -87,6 +88,9 @@ def registry_names(
             continue
         name, city, gold = cols["name"][i], cols["city"][i].title(), frozenset({oid})
         out.append((name, gold, "registry"))
+        bare = name.rsplit(" (", 1)[0] if name.endswith(")") else ""
+        if bare:  # companies are printed without ROR's "(United States)": "Meta", "NVIDIA"
+            out.append((bare, gold, "registry"))
         if city:
             out.append((f"{name}, {city}", gold, "registry"))
             out.append((city, frozenset(), "registry"))  # a city alone names no organisation
