@@ -37,7 +37,7 @@ from ingest.documents import snapshot_from_file
 from ingest.facts import is_history, statement_key
 from ingest.models import Claim, Profile, ProfileClaim
 from ingest.pipeline.outcome import SourceOutcome
-from ingest.pipeline.process import extract_claims
+from ingest.pipeline.process import extract_claims, resolve_orgs
 from ingest.pipeline.registry import load_registry, source_for
 from ingest.profiles.io import load_profiles, write_profile
 from ingest.review.decisions import decide
@@ -46,10 +46,12 @@ from ingest.storage import Store
 
 
 def read_claims(url: str, path: Path, settings: Settings) -> list[Claim]:
-    """What `ingest extract PATH --url URL` prints."""
+    """What `ingest extract PATH --url URL` prints, with the organisations the pipeline
+    resolves before the diff (`qualifiers.org`: affiliations are compared by ROR id)."""
     snapshot = snapshot_from_file(url, path, settings.max_bytes)
     _tag, extracted = extract_claims(snapshot, None, url, settings, extractors=extractors)
-    return extracted.claims
+    claims, _profiles = resolve_orgs(settings, extracted.claims, {})
+    return claims
 
 
 def key_of(c: Claim | ProfileClaim) -> tuple[Any, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ingest.facts import level_of, org_tokens
+from ingest.facts import level_of, org_key
 from ingest.models import stable_hash
 from ingest.names import fold
 
@@ -24,6 +24,7 @@ SOURCE_DETAILS = frozenset(
         "works",
         "date",
         "affiliation_text",
+        "org",  # the organisation resolved: the fact's object key (org_key) already says it
         "position",
         "title",
         "published",
@@ -97,7 +98,9 @@ def fact_key(change: Mapping[str, Any]) -> str:
     body = claim or previous
     predicate = str(body.get("predicate") or "")
     obj = str(body.get("object") or "")
-    obj_key: Any = sorted(org_tokens(obj)) if predicate == "affiliation" else fold(obj)
+    obj_key: Any = fold(obj)
+    if predicate == "affiliation":
+        obj_key = org_key(obj, dict(body.get("qualifiers") or {}))
     parts: list[Any] = [change.get("profile"), change.get("kind"), predicate, obj_key]
     if change.get("kind") in ("changed", "removed"):
         parts.append(previous.get("id"))

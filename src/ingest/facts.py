@@ -104,6 +104,34 @@ def same_org(profile_org: str, claim_org: str, claim_text: str = "") -> bool:
     return bool(a) and a <= org_tokens(claim_text or claim_org)
 
 
+def ror_of(qualifiers: dict[str, Any]) -> tuple[str, frozenset[str]] | None:
+    """The organisation an affiliation was resolved to (`qualifiers.org`, ingest.orgs): its ROR
+    id and its parents' ids, or None when unresolved."""
+    org = qualifiers.get("org")
+    if not isinstance(org, dict) or not isinstance(org.get("ror"), str) or not org["ror"]:
+        return None
+    parents = org.get("parents")
+    return org["ror"], frozenset(str(p) for p in parents) if isinstance(
+        parents, list
+    ) else frozenset()
+
+
+def same_org_id(a_q: dict[str, Any], b_q: dict[str, Any]) -> bool | None:
+    """Two resolved affiliations name the same organisation: the same ROR id, or one is a unit
+    of the other (its parent named: "same organisation, finer unit"). None when either side is
+    unresolved (then the printed words decide)."""
+    a, b = ror_of(a_q), ror_of(b_q)
+    if a is None or b is None:
+        return None
+    return a[0] == b[0] or a[0] in b[1] or b[0] in a[1]
+
+
+def org_key(obj: str, qualifiers: dict[str, Any]) -> list[str]:
+    """What names an affiliation's organisation: its ROR id when resolved, else its words."""
+    found = ror_of(qualifiers)
+    return ["ror:" + found[0]] if found else sorted(org_tokens(obj))
+
+
 def identity(predicate: str, obj: str, qualifiers: dict[str, Any]) -> tuple[str, ...]:
     """A coarse key: statements with different keys are never the same fact."""
     if predicate == "maintainer":
@@ -150,6 +178,9 @@ def same_fact(
         if _is_area_level(a_q) or _is_area_level(b_q):
             return bool(areas(a_q) & areas(b_q))
     if a_pred == "affiliation":
+        by_id = same_org_id(a_q, b_q)
+        if by_id is not None:
+            return by_id
         return same_org(a_obj, b_obj, str(b_q.get("affiliation_text") or "")) or same_org(
             b_obj, a_obj, str(a_q.get("affiliation_text") or "")
         )
@@ -226,7 +257,7 @@ def proposal_key(predicate: str, obj: str, qualifiers: dict[str, Any]) -> list[A
     if predicate == "maintainer":
         key += [level_of(qualifiers), sorted(areas(qualifiers))]
     elif predicate == "affiliation":
-        key.append(sorted(org_tokens(obj)))
+        key.append(org_key(obj, qualifiers))
     key += [[k, qualifiers.get(k)] for k in COMPARED.get(predicate, DEFAULT_COMPARED)]
     return key
 

@@ -47,6 +47,14 @@ class Settings(BaseSettings):
         default=BUNDLED_SOURCES,
         description="The source registry: a JSON list of sources the nightly refresh checks.",
     )
+    ror_dump: Path | None = Field(
+        default=None,
+        description="A full ROR data dump to resolve organisations against instead of the "
+        "bundled index (src/ingest/orgs/data/ror-index.json.gz, 51,370 organisations): the "
+        "schema v2 JSON ROR publishes with each release (`.json`, or the release's `.zip`), "
+        "a one-object-a-line file in ../shared/orgs/ror-orgs.jsonl.gz's fields, or an index "
+        "written by `ingest orgs build --out`.",
+    )
     database_url: str | None = Field(
         default=None,
         description="SQLAlchemy URL; default is a SQLite file inside INGEST_HOME.",

@@ -24,6 +24,7 @@ from ingest_cli.common import (
     _verbose_option,
     error,
 )
+from ingest_cli.orgs_commands import orgs
 from ingest_cli.review_commands import review
 from ingest_cli.server_commands import editor, server
 from ingest_cli.train_commands import train
@@ -416,6 +417,7 @@ main.add_command(server)
 main.add_command(review)
 main.add_command(editor)
 main.add_command(train)
+main.add_command(orgs)
 
 
 if __name__ == "__main__":  # pragma: no cover

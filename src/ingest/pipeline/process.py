@@ -209,6 +209,8 @@ def process_claims(
     state = store.source_state(source.url)
     previous_sha = state.last_sha256 if state else None
 
+    # organisations resolved after extraction (extractors stay pure): the diff compares them
+    found, compared = resolve_orgs(settings, found, profiles)
     resolver = Resolver(profiles)
     resolved: list[tuple[str, Claim]] = []
     unknown: dict[str, str] = {}
@@ -246,7 +248,7 @@ def process_claims(
             source=source,
             snapshot_sha256=snapshot.sha256,
             resolved=resolved,
-            profiles=profiles,
+            profiles=compared,
             allow_removals=healthy,
             renames=renames,
             extractor=tag,
@@ -283,6 +285,21 @@ def process_claims(
     if healthy and accessed is not None and cited(profiles, source.url):
         refresh_accessed(store, settings.profiles_dir, source.url, accessed)
     return outcome
+
+
+def resolve_orgs(
+    settings: Settings, claims: list[Claim], profiles: dict[str, Profile]
+) -> tuple[list[Claim], dict[str, Profile]]:
+    """The claims with `qualifiers.org` on resolved affiliations, and the profiles (copies)
+    likewise; the registry and model load once per process, and only when an affiliation is
+    there to resolve."""
+    if not any(c.predicate == "affiliation" for c in claims):
+        return claims, profiles
+    from ingest.orgs.claims import profiles_with_orgs, with_orgs
+    from ingest.orgs.model import shared_resolver
+
+    matcher = shared_resolver(settings.ror_dump)
+    return with_orgs(claims, matcher), profiles_with_orgs(profiles, matcher)
 
 
 def _is_text(snapshot: Snapshot) -> bool:

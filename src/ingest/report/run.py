@@ -377,6 +377,9 @@ def describe(change: Mapping[str, Any]) -> str:
         f"{label(k)} {show_value(q[k])}" for k in ("level", "section", "status") if k in q
     )
     text = f"{claim.get('predicate', '?')} {claim.get('object', '?')}"
+    org = q.get("org") if claim.get("predicate") == "affiliation" else None
+    if isinstance(org, dict) and org.get("ror"):  # the wiki's people there: `ingest orgs people`
+        text += f" [= {org.get('name')}; who else: ingest orgs people {org['ror']}]"
     if change.get("kind") == "changed" and change.get("previous"):
         pq = change["previous"].get("qualifiers") or {}
         moved = [

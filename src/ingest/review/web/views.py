@@ -60,6 +60,8 @@ class Statement:
     predicate: str
     object: str
     qualifiers: list[tuple[str, str, bool]]  # (label, value, differs from the other side)
+    org: str = ""  # the organisation the printed one resolved to (qualifiers.org), if any
+    org_id: str = ""  # its ROR id
 
 
 def statement(
@@ -70,9 +72,14 @@ def statement(
     q = claim.get("qualifiers") or {}
     oq = (other or {}).get("qualifiers") or {}
     keys = [k for k in QUALIFIER_ORDER if k in q] + sorted(k for k in q if k not in QUALIFIER_ORDER)
+    found = q.get("org")
+    org: dict[str, Any] = found if isinstance(found, dict) else {}
+    keys = [k for k in keys if not (k == "org" and org)]  # shown beside the object instead
     return Statement(
         predicate=str(claim.get("predicate", "?")),
         object=str(claim.get("object", "?")),
+        org=str(org.get("name") or ""),
+        org_id=str(org.get("ror") or ""),
         qualifiers=[
             (label(k), show_value(q[k]), other is not None and oq.get(k) != q[k]) for k in keys
         ],

@@ -1,0 +1,129 @@
+"""Rules propose: the organisations an affiliation string may name, each with what it matched.
+
+Three doors, every candidate keeping which one let it in: a name (name, label or alias) printed
+word for word (`exact`), an acronym printed as a word (`acronym`), and names sharing rare words
+with a segment (`overlap`: an inverted index on name tokens, the highest IDF-weighted overlap
+first). Nothing here decides; `features.py` describes each candidate and the model scores it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from unidecode import unidecode
+
+from ingest.orgs.registry import Registry
+from ingest.orgs.text import STOP, fold, segments
+
+MAX_WORDS = 12  # longest name looked up word for word
+RARE_DF = 2000  # a token in more names than this proposes nothing by itself ("university")
+OVERLAP_KEEP = 12  # names kept per segment by IDF-weighted overlap
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+@dataclass
+class Context:
+    """What the string says, folded once for every candidate."""
+
+    text: str
+    folded: str
+    tokens: list[str]
+    token_set: frozenset[str]
+    segments: list[list[str]]
+    upper: frozenset[str]  # words printed in capitals (folded): "UCLA", "MIT"
+    countries: frozenset[str]  # ISO codes of the countries named
+    places: frozenset[str]  # folded n-grams of the string, for city lookups
+
+
+@dataclass
+class Candidate:
+    org: int
+    name: str  # the folded name, label, alias or acronym it matched
+    door: str  # exact, acronym, overlap
+    segment: int  # index of the segment it matched best
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def _trim(words: list[str]) -> list[str]:
+    """A segment without footnote numbers and postcodes at its ends ("University of Tokyo 3")."""
+    while words and words[-1].isdigit():
+        words = words[:-1]
+    while words and words[0].isdigit():
+        words = words[1:]
+    return words
+
+
+def _ngrams(words: list[str], longest: int) -> list[str]:
+    out = []
+    for i in range(len(words)):
+        for n in range(1, min(longest, len(words) - i) + 1):
+            out.append(" ".join(words[i : i + n]))
+    return out
+
+
+def context(text: str, registry: Registry) -> Context:
+    folded = fold(text)
+    tokens = folded.split()
+    segs = [_trim(s.split()) for s in segments(text)]
+    segs = [s for s in segs if s] or [tokens]
+    grams = frozenset(g for s in segs for g in _ngrams(s, 4))
+    upper = frozenset(
+        w.lower() for w in _WORD.findall(unidecode(text)) if len(w) >= 2 and w.isupper()
+    )
+    named = frozenset(registry.countries[g] for g in grams if g in registry.countries)
+    return Context(text, folded, tokens, frozenset(tokens), segs, upper, named, grams)
+
+
+def candidates(ctx: Context, registry: Registry) -> list[Candidate]:
+    found: dict[tuple[int, str], Candidate] = {}
+
+    def add(org: int, name: str, door: str, segment: int) -> None:
+        key = (org, name)
+        if key not in found:
+            found[key] = Candidate(org, name, door, segment)
+
+    for s, words in enumerate(ctx.segments):
+        for gram in _ngrams(words, MAX_WORDS):
+            for org in registry.named(gram):
+                add(org, gram, "exact", s)
+        for word in words:
+            # "USA", "UK" are countries, and "MN", "PA" states: not an organisation's acronym
+            if len(word) >= 2 and not word.isdigit() and word not in registry.countries:
+                for org in registry.with_acronym(word):
+                    add(org, word, "acronym", s)
+    # a name printed across a comma: "University of California, Los Angeles"
+    for gram in _ngrams(ctx.tokens, MAX_WORDS):
+        if " " in gram:
+            for org in registry.named(gram):
+                add(org, gram, "exact", len(ctx.segments) - 1)
+    for s, words in enumerate(ctx.segments):
+        for row in _overlap(words, registry):
+            name = registry.name_list[row]
+            for org in registry.named(name):
+                add(org, name, "overlap", s)
+    return list(found.values())
+
+
+def _overlap(words: list[str], registry: Registry) -> list[int]:
+    """Name rows sharing the segment's rarest words, best IDF-weighted overlap first."""
+    score: dict[int, float] = {}
+    for word in set(words):
+        if word in STOP or registry.df(word) > RARE_DF:
+            continue
+        weight = registry.token_idf(word)
+        for row in registry.postings(word):
+            score[row] = score.get(row, 0.0) + weight
+    if not score:
+        return []
+    best = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[: OVERLAP_KEEP * 4]
+    # prefer names whose words the segment covers: overlap / the name's own weight
+    ranked = sorted(
+        best,
+        key=lambda kv: (-kv[1] / max(_weight(registry.name_list[kv[0]], registry), 1e-9), kv[0]),
+    )
+    return [row for row, _ in ranked[:OVERLAP_KEEP]]
+
+
+def _weight(name: str, registry: Registry) -> float:
+    return sum(registry.token_idf(w) for w in name.split() if w not in STOP)

@@ -1,0 +1,154 @@
+"""Organisations (issue 27): the resolver, `ingest orgs match`, and affiliations compared by ROR
+id in the diff, on real pages and profiles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import extractors
+from ingest.diff.changes import DiffInput, diff
+from ingest.facts import same_fact
+from ingest.models import Profile, ProfileClaim, Reference, Snapshot, Source
+from ingest.orgs.claims import profiles_with_orgs, with_orgs
+from ingest.orgs.model import BUNDLED_MODEL, Resolver, shared_resolver
+from ingest.profiles.io import load_profile
+from ingest_cli.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+OXFORD = "052gg0110"
+OPENSSF = "https://github.com/ossf/tac/blob/main/README.md"
+
+
+@pytest.fixture(scope="module")
+def resolver() -> Resolver:
+    return shared_resolver(None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Oxford University", "University of Oxford",
+     "Department of Computer Science, University of Oxford, Oxford, UK"],
+)  # fmt: skip
+def test_respellings_resolve_to_one_organisation(resolver: Resolver, text: str) -> None:
+    found = resolver.match(text)
+    assert found.org is not None and found.org.id == OXFORD and found.org.country == "GB"
+    assert 0.5 < found.confidence <= 1.0
+
+
+@pytest.mark.parametrize("text", ["Department of Computer Science", "Paris", "Bloomberg L.P.", ""])
+def test_no_answer_for_a_unit_a_city_or_an_organisation_the_registry_lacks(
+    resolver: Resolver, text: str
+) -> None:
+    found = resolver.match(text)
+    assert found.org is None and found.to_json()["ror"] is None
+
+
+def test_match_reads_stdin_in_order_as_json_lines() -> None:
+    lines = "University of Oxford\nDepartment of Computer Science\nOxford University\n"
+    result = CliRunner().invoke(main, ["orgs", "match", "--json"], input=lines)
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [r["input"] for r in rows] == lines.splitlines()
+    assert [r["ror"] for r in rows] == [OXFORD, None, OXFORD]
+    assert set(rows[0]) == {"input", "ror", "name", "country", "confidence"}
+
+
+def test_the_shipped_model_keeps_its_held_out_figures() -> None:
+    model = json.loads(BUNDLED_MODEL.read_text())
+    held = model["held_out"]
+    assert held["strings"] > 1000 and held["precision"] >= 0.94 and held["recall"] >= 0.6
+
+
+def _oxford_claim(text: str):
+    from ingest.models import Claim, Evidence, Subject
+
+    return Claim(
+        subject=Subject(name="Alban Desmaison"), predicate="affiliation", object=text,
+        qualifiers={"work": "arXiv:1912.01703", "date": "2019-12-03", "affiliation_text": text},
+        evidence=Evidence(url="https://arxiv.org/abs/1912.01703", sha256="0" * 64,
+                          locator="affiliations", quote=text),
+        extractor="arxiv_pdf/1",
+    )  # fmt: skip
+
+
+def test_a_respelled_affiliation_flags_nothing(resolver: Resolver) -> None:
+    """Alban Desmaison's profile cites the 2019 paper's "Oxford University"; a reading that
+    prints "University of Oxford, UK" is the same organisation (by ROR id), not a new fact."""
+    alban = load_profile(ROOT / "fixtures" / "profiles" / "alban-desmaison.json")
+    claim = with_orgs([_oxford_claim("University of Oxford, UK")], resolver)[0]
+    assert claim.qualifiers["org"]["ror"] == OXFORD
+    profiles = profiles_with_orgs({alban.id: alban}, resolver)
+    prev = next(c for c in profiles[alban.id].claims if c.object == "Oxford University")
+    assert prev.qualifiers["org"]["ror"] == OXFORD
+    assert same_fact(prev.predicate, prev.object, prev.qualifiers, claim.predicate,
+                     claim.object, claim.qualifiers)  # fmt: skip
+    source = Source(url="https://arxiv.org/abs/1912.01703")
+    changes = diff(DiffInput(source=source, snapshot_sha256="0" * 64,
+                             resolved=[(alban.id, claim)], profiles=profiles,
+                             allow_removals=False, renames={}))  # fmt: skip
+    assert changes == []
+
+
+def _openssf(name: str, resolver: Resolver) -> list:
+    body = (ROOT / "fixtures" / "governance-train" / name).read_bytes()
+    snapshot = Snapshot(url=OPENSSF, body=body)
+    found = list(extractors.choose(OPENSSF, snapshot).extract(snapshot))
+    return with_orgs([c for c in found if c.subject.name == "Stephen Augustus"], resolver)
+
+
+def test_a_real_move_is_one_changed_flag(resolver: Resolver) -> None:
+    """OpenSSF TAC README: Stephen Augustus, Independent (2025) -> Bloomberg L.P. (2026)."""
+    before = _openssf("openssf-tac-readme.2025-01-17.30ce1546.md", resolver)
+    after = _openssf("openssf-tac-readme.2026-04-14.599a748d.md", resolver)
+    profile = Profile(
+        id="stephen-augustus", name="Stephen Augustus",
+        claims=[ProfileClaim(id=f"c{i}", predicate=c.predicate, object=c.object,
+                             qualifiers=c.qualifiers, refs=["r1"]) for i, c in enumerate(before)],
+        references=[Reference(id="r1", url=OPENSSF)],
+    )  # fmt: skip
+    source = Source(url=OPENSSF)
+    changes = diff(DiffInput(source=source, snapshot_sha256="1" * 64,
+                             resolved=[(profile.id, c) for c in after],
+                             profiles={profile.id: profile}, allow_removals=True,
+                             renames={}))  # fmt: skip
+    affiliation = [c for c in changes if (c.claim or c.previous or {}).get("predicate")
+                   == "affiliation"]  # fmt: skip
+    assert [(c.kind, c.claim["object"], c.previous["object"]) for c in affiliation] == [
+        ("changed", "Bloomberg L.P.", "Independent")
+    ]
+
+
+def test_a_finer_unit_of_the_same_organisation_is_the_same_fact() -> None:
+    unit = {"work": "arXiv:1", "org": {"ror": "unit0001", "name": "Lab", "parents": [OXFORD]}}
+    whole = {"work": "arXiv:1", "org": {"ror": OXFORD, "name": "University of Oxford"}}
+    other = {"work": "arXiv:1", "org": {"ror": "05ct4s596", "name": "Elsewhere"}}
+    assert same_fact("affiliation", "Some Lab", unit, "affiliation", "Oxford", whole)
+    assert not same_fact("affiliation", "Oxford", whole, "affiliation", "Oxford", other)
+
+
+def test_people_per_organisation_from_the_profiles(tmp_path: Path) -> None:
+    env = {"INGEST_HOME": str(tmp_path), "INGEST_PROFILES_DIR": str(ROOT / "fixtures" / "profiles")}
+    result = CliRunner().invoke(main, ["orgs", "people", OXFORD, "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    (entry,) = [json.loads(line) for line in result.output.splitlines()]
+    assert entry["org"] == OXFORD
+    assert [(p["profile"], p["when"]) for p in entry["people"]] == [("alban-desmaison", "past")]
+
+
+def test_review_page_and_report_show_the_resolved_organisation() -> None:
+    from ingest.report.run import describe
+    from ingest.review.web.views import statement
+
+    claim = {"predicate": "affiliation", "object": "Oxford University",
+             "qualifiers": {"work": "arXiv:1912.01703",
+                            "org": {"ror": OXFORD, "name": "University of Oxford"}}}  # fmt: skip
+    shown = statement(claim)
+    assert shown is not None and (shown.org, shown.org_id) == ("University of Oxford", OXFORD)
+    assert all(name != "org" for name, _v, _d in shown.qualifiers)
+    line = describe({"kind": "added", "claim": claim})
+    assert "Oxford University [= University of Oxford" in line
+    assert f"ingest orgs people {OXFORD}" in line
