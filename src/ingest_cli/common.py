@@ -161,11 +161,16 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
             return _run_in_process(op, args)
         from ingest.runner import local_server
 
-        state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
+        state = local_server.ensure(
+            settings,
+            on_wait=lambda note: progress.report(note, 0, None),
+            on_notice=lambda note: click.echo(f"notice: {_safe(note)}", err=True),
+        )
         progress.report("waiting for the local runner", 0, None)
         return local_server.call(
-            state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log
-        )
+            state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log,
+            workspace=settings.home,
+        )  # fmt: skip
 
 
 def _echo_log(line: str) -> None:
