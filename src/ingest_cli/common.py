@@ -148,7 +148,9 @@ class HttpURL(click.ParamType[str]):
         if parts.username is not None or parts.password is not None:
             shown = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
             self.fail(f"credentials in URLs are not accepted: {_safe(shown)!r}", param, ctx)
-        return text
+        from ingest.urls import encode_url
+
+        return encode_url(text)  # stored and shown percent-encoded: no space or escape byte
 
 
 def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
     check_url(url, settings=..., resolve=True)   RefusedURLError for a URL we must not request
     checked_addresses(url, host, port)          resolve once, check all: where to connect
+    check_literal(url, settings=...)            no lookup: scheme, credentials, an address
+                                                or `localhost` in the URL itself (feed entries)
     normalize_url(url)                          the form URLs are compared in (loops, replay)
     refuse_credentials(url)                     RefusedURLError for a user name or password
 
@@ -102,6 +104,39 @@ def checked_addresses(url: str, host: str, port: int) -> list[IPAddress]:
     if not addresses:
         raise FetchError(url, f"DNS lookup failed: no address for host '{host}'", transient=True)
     return addresses
+
+
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
+
+
+def check_literal(url: str, *, settings: Settings) -> None:
+    """`check_url` without a DNS lookup, for a URL registered now and fetched later (a feed's
+    entry; the fetch checks its address again): RefusedURLError for a scheme other than http(s),
+    credentials, or, unless `allow_private`, a host that is itself a forbidden address (any
+    form `inet_aton` reads: `2130706433`, `0x7f.1`) or a name of loopback (`localhost`)."""
+    check_url(url, settings=settings, resolve=False)
+    if settings.allow_private:
+        return
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
+        raise RefusedURLError(url, f"host '{host}' is loopback (a name of this machine)")
+    address = _literal_address(host)
+    kind = _forbidden_kind(address) if address is not None else None
+    if kind:
+        raise RefusedURLError(
+            url, f"host '{host}' is {address}, a {kind} address", address=str(address)
+        )
+
+
+def _literal_address(host: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:  # the old forms a resolver still reads: 127.1, 0x7f000001, 2130706433
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, ValueError):
+        return None
 
 
 def refuse_credentials(url: str, **fields: Any) -> None:
