@@ -1,4 +1,5 @@
-"""Peak memory and time of every bounded hostile case of issue 17, one child process at a time.
+"""Peak memory and time of every bounded hostile case of issues 17 and 29, one child process at
+a time.
 
     uv run python bench/hostile.py [--json]
 
@@ -6,7 +7,10 @@ The parse cases are tests/test_hostile_parse.py's CASES (the same child scripts;
 them all at once, so its wall times are contended: these are not). The fetch cases serve a
 gzip-of-gzip bomb (1 GiB of zeros in 2.5 KB, INGEST_MAX_BYTES=1 MiB and the default 50 MB) and a
 one-byte-every-0.1-s trickle (INGEST_HTTP_TIMEOUT=3 alone, so the deadline is its default
-4 x 3 s) from a loopback server in this process. Peak memory is each child's VmHWM.
+4 x 3 s) from a loopback server in this process. Issue 29's cases: tests/test_hostile_nesting.py's
+(500 kB of unclosed `[` on a Markdown line, 100,000-deep YAML/TOML/JSON, 1,000 YAML indents,
+through the pipeline) and two profile files (a 200 MB name, 300,000 claims) read by
+`load_profiles`. Peak memory is each child's VmHWM.
 """
 
 from __future__ import annotations
@@ -23,7 +27,44 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.test_hostile_fetch import HostileServer, bomb  # noqa: E402
-from tests.test_hostile_parse import CASES, CHILD  # noqa: E402
+from tests.test_hostile_nesting import CASES as NESTING  # noqa: E402
+from tests.test_hostile_parse import CASES, CHILD, PIPELINE  # noqa: E402
+
+PROFILE = """
+import json, tempfile
+from pathlib import Path
+from ingest.profiles.io import load_profiles
+folder = Path(tempfile.mkdtemp())
+{write}
+def run():
+    try:
+        load_profiles(folder)
+    except Exception as exc:
+        return str(exc)[-110:]
+    return "loaded"
+"""
+PROFILE_CASES = {
+    "profile_name_200mb": PROFILE.format(
+        write="""with (folder / "huge.json").open("w") as out:
+    out.write('{"id": "huge", "name": "')
+    for _ in range(200):
+        out.write("a" * (1 << 20))
+    out.write('"}')"""
+    ),
+    "profile_claims_300k": PROFILE.format(
+        write="""claims = [{"id": f"c{i}", "predicate": "maintainer", "object": "X"}
+          for i in range(300_000)]
+(folder / "many.json").write_text(json.dumps({"id": "many", "name": "M", "claims": claims}))
+del claims"""
+    ),
+}
+ISSUE_29 = {
+    **{
+        name: PIPELINE.format(setup=f"URL = {url!r}\nBODY = ({body}).encode()")
+        for name, (url, body) in NESTING.items()
+    },
+    **PROFILE_CASES,
+}
 
 FETCH = """
 import os
@@ -69,7 +110,7 @@ def main() -> None:
         for name, env in fetches.items():
             env = {**env, "INGEST_ALLOW_PRIVATE": "1", "BENCH_URL": server.base + env["BENCH_URL"]}
             rows.append((name, child(FETCH, env)))
-        for name, setup in CASES.items():
+        for name, setup in {**CASES, **ISSUE_29}.items():
             rows.append((name, child(setup, {})))
     for name, report in rows:
         if args.json:

@@ -16,7 +16,7 @@ from ingest.fetch.replay import ReplayArchive
 from ingest.fetch.replay_requests import replay_session
 from ingest.fetch.warc import WarcWriter
 from ingest.models import Profile
-from ingest.profiles.io import load_profiles
+from ingest.profiles.io import ProfileLimits, load_profiles
 from ingest.settings import Settings, ensure_profiles, get_settings
 from ingest.storage import Store
 
@@ -49,7 +49,8 @@ class RunContext:
     @classmethod
     def open(cls) -> RunContext:
         settings = get_settings()
-        profiles = load_profiles(ensure_profiles(settings))  # the workspace's copy, seeded once
+        # the workspace's copy, seeded once, read within INGEST_MAX_PROFILE_*
+        profiles = load_profiles(ensure_profiles(settings), ProfileLimits.of(settings))
         store = Store.open(settings)
         return cls(settings=settings, store=store, profiles=profiles)
 

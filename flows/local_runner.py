@@ -14,10 +14,8 @@ import json
 import logging
 import os
 import secrets
-import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -29,7 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from ingest.errors import IngestError, SourcesFailedError
-from ingest.runner import local_server, prefect_setup, progress
+from ingest.runner import local_server, prefect_database, prefect_setup, progress
+from ingest.runner.prefect_database import (
+    prefect_version,
+    save_template,
+    seed_database,
+)
 from ingest.settings import Settings, get_settings
 
 log = logging.getLogger("ingest.runner")
@@ -41,49 +44,9 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def prefect_version() -> str:
-    from importlib.metadata import version
-
-    return version("prefect")
-
-
-def template_path(settings: Settings) -> Path:
-    """An empty, migrated Prefect database for this Prefect version, cached per machine."""
-    return settings.cache_dir / f"prefect-{prefect_version()}-empty.db"
-
-
-def seed_database(settings: Settings, prefect_home: Path) -> Path | None:
-    """Copy the cached empty database into a new PREFECT_HOME; return the template's path when
-    there is none yet (the server migrates a new database, and we keep a copy of it)."""
-    database = prefect_home / "prefect.db"
-    if database.exists() or os.environ.get("PREFECT_API_DATABASE_CONNECTION_URL"):
-        return None
-    template = template_path(settings)
-    if template.exists():
-        shutil.copyfile(template, database)
-        migrated_by(prefect_home).write_text(prefect_version())
-        return None
-    return template
-
-
-def save_template(database: Path, template: Path) -> None:
-    """A consistent copy of the freshly migrated database (SQLite's backup API), renamed into
-    place so that a concurrent reader never sees half of it."""
-    template.parent.mkdir(parents=True, exist_ok=True)
-    partial = template.with_suffix(f".{os.getpid()}.tmp")
-    source = sqlite3.connect(database)
-    target = sqlite3.connect(partial)
-    try:
-        source.backup(target)
-    finally:
-        target.close()
-        source.close()
-    os.replace(partial, template)
-
-
 def migrated_by(prefect_home: Path) -> Path:
     """Which Prefect version last brought the database to its head revision."""
-    return prefect_home / "migrated-by"
+    return prefect_home / prefect_database.MIGRATED_BY
 
 
 def start_prefect_server(
@@ -365,17 +328,38 @@ def serve(settings: Settings, listener: socket.socket, token: str, api_url: str)
                 caller.send({"result": result})
             except SourcesFailedError as exc:  # the run's report is written: the caller shows it
                 caller.send({"failed": str(exc), "result": exc.result})
-            except IngestError as exc:
-                caller.send({"error": str(exc)})
             except Exception as exc:  # noqa: BLE001 - told to the caller, traceback in the log
-                traceback.print_exc()
-                caller.send({"error": f"{type(exc).__name__}: {exc}", "unexpected": True})
+                disk_full = prefect_database.disk_full_cause(exc)
+                if disk_full is not None:
+                    caller.send({"error": disk_full})
+                elif isinstance(exc, IngestError):
+                    caller.send({"error": str(exc)})
+                else:
+                    traceback.print_exc()
+                    caller.send({"error": f"{type(exc).__name__}: {exc}", "unexpected": True})
             finally:
                 caller.done.set()
                 watcher.join()
 
 
 def main() -> None:
+    """`start`, with a full disk told to `ingest.runner.local_server` by the exit status."""
+    try:
+        start()
+    except Exception as exc:
+        cause = prefect_database.disk_full_cause(exc)
+        if cause is None and prefect_database.log_says_disk_full(
+            local_server.prefect_log(get_settings())
+        ):
+            cause = "the Prefect server stopped: its database's disk is full"
+        if cause is None:
+            raise
+        with contextlib.suppress(OSError):
+            log.error("%s", cause)
+        sys.exit(prefect_database.DISK_FULL_STATUS)
+
+
+def start() -> None:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -388,7 +372,7 @@ def main() -> None:
     os.environ["PREFECT_HOME"] = str(prefect_home)  # before Prefect is imported
     os.environ["PREFECT_API_URL"] = api_url
     prefect_setup.configure()
-    template = seed_database(settings, prefect_home)
+    template = seed_database(settings, prefect_home, log.warning, check=False)  # checked by ensure
     server = start_prefect_server(settings, port, prefect_home)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     listener = socket.create_server(("127.0.0.1", 0))
@@ -403,7 +387,7 @@ def main() -> None:
         if crashed:
             log.info("%d flow run(s) of a previous runner marked crashed", crashed)
         if template is not None:
-            save_template(prefect_home / "prefect.db", template)
+            save_template(prefect_home / "prefect.db", template, log.warning)
         token = local_server.new_token()
         state = local_server.RunnerState(
             pid=os.getpid(),

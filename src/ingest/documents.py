@@ -15,9 +15,10 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
-from ingest.errors import ConfigError, DocumentTooLargeError
+from ingest.errors import ConfigError, DocumentTooLargeError, DocumentTooNestedError
 from ingest.html_nesting import bounded_nesting
 from ingest.models import EvidenceBasis, Snapshot
+from ingest.nesting import MAX_NESTING, MAX_UNCLOSED_BRACKETS, data_nesting, unclosed_brackets
 from ingest.settings import Settings
 from ingest.sniff import data_file_kind, sniff_format
 
@@ -245,9 +246,10 @@ def check_parse_size(snapshot: Snapshot, settings: Settings, what: str = "docume
     """Refuse a text document over its format's parse limit before any parser sees it
     (DocumentTooLargeError naming its URL and the setting): INGEST_MAX_PARSE_BYTES for HTML,
     feeds and line-based data files (LINE_DATA_KINDS), INGEST_MAX_MARKUP_BYTES for the rest.
-    A PDF is bounded by INGEST_MAX_BYTES instead."""
+    A PDF is bounded by INGEST_MAX_BYTES instead. Then its shape (`check_nesting`)."""
     size = len(snapshot.body)
     if size <= min(settings.max_parse_bytes, settings.max_markup_bytes):
+        check_nesting(snapshot)
         return
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
     if fmt == "pdf":
@@ -259,6 +261,30 @@ def check_parse_size(snapshot: Snapshot, settings: Settings, what: str = "docume
         limit, setting = settings.max_markup_bytes, "INGEST_MAX_MARKUP_BYTES"
     if size > limit:
         raise DocumentTooLargeError(snapshot.url, size, limit, what, setting)
+    check_nesting(snapshot)
+
+
+def check_nesting(snapshot: Snapshot) -> None:
+    """Refuse, before a parser recurses or backtracks, a text document that nests its brackets
+    (a YAML file: its indents) over MAX_NESTING deep, or leaves over MAX_UNCLOSED_BRACKETS `[`
+    open in one block (Markdown's link parser is quadratic in them): DocumentTooNestedError
+    naming the URL, in milliseconds (`ingest.nesting`). Markup (the body starts with `<`:
+    HTML, XML, feeds, whatever its Content-Type says) is left to `ingest.html_nesting`."""
+    body = snapshot.body
+    if body.lstrip()[:1] == b"<" or body[:5] == b"%PDF-":
+        return
+    yaml = urlsplit(snapshot.url).path.lower().endswith((".yml", ".yaml"))
+    if not yaml and b"[" not in body and b"{" not in body:
+        return
+    text = body.decode("utf-8", errors="replace")
+    depth = data_nesting(text, "yaml" if yaml else "data")
+    if depth > MAX_NESTING:
+        raise DocumentTooNestedError(snapshot.url, "nested", depth, MAX_NESTING)
+    unclosed = unclosed_brackets(text) if "[" in text else 0
+    if unclosed > MAX_UNCLOSED_BRACKETS:
+        raise DocumentTooNestedError(
+            snapshot.url, "'[' left unclosed in one block:", unclosed, MAX_UNCLOSED_BRACKETS
+        )
 
 
 def parse_html(text: str) -> LexborHTMLParser:

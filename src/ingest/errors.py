@@ -12,6 +12,7 @@
     │   ├── UnsupportedFormatError  the bytes are not a format we read
     │   ├── NoExtractorError        no extractor claims the URL or content
     │   ├── DocumentTooLargeError   the document is over a parse limit    (+ size, limit)
+    │   ├── DocumentTooNestedError  it nests deeper than a parser may go  (+ depth, limit)
     │   └── RedirectStubError       the document is only a redirect stub  (+ target)
     ├── ProfileError                a profile file is missing or malformed (path, reason)
     ├── StoreError                  the database or snapshot store failed
@@ -132,6 +133,17 @@ class DocumentTooLargeError(ExtractionError):
             size=size,
             limit=limit,
             setting=setting,
+        )
+
+
+class DocumentTooNestedError(ExtractionError):
+    def __init__(self, url: str, what: str, depth: int, limit: int) -> None:
+        ExtractionError.__init__(
+            self,
+            url,
+            f"refused before parsing: {what} {depth} deep, more than {limit}",
+            depth=depth,
+            limit=limit,
         )
 
 

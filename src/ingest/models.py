@@ -11,7 +11,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ingest.urls import encode_url
 
 ChangeKind = Literal["added", "changed", "removed"]
 ChangeStatus = Literal["pending", "accepted", "rejected", "superseded"]
@@ -65,6 +67,12 @@ class Source(_Model):
         "'maintainer:PyTorch': a profile fact of that kind it no longer states is flagged removed.",
     )
 
+    @field_validator("url", "feed")
+    @classmethod
+    def _encoded(cls, value: str | None) -> str | None:
+        """Stored percent-encoded (`ingest.urls.encode_url`): no raw space or control byte."""
+        return None if value is None else encode_url(value)
+
 
 class Snapshot(_Model):
     """One response, stored once by sha256.
@@ -87,6 +95,12 @@ class Snapshot(_Model):
     given_origin: SnapshotOrigin | None = Field(default=None, alias="origin")
     given_evidence_date: str | None = Field(default=None, alias="evidence_date")
     evidence_basis: EvidenceBasis | None = None
+
+    @field_validator("url", "requested_url")
+    @classmethod
+    def _encoded(cls, value: str | None) -> str | None:
+        """Stored percent-encoded (`ingest.urls.encode_url`): no raw space or control byte."""
+        return None if value is None else encode_url(value)
 
     def model_post_init(self, __context: Any) -> None:
         if not self.sha256:

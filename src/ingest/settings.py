@@ -100,6 +100,24 @@ class Settings(BaseSettings):
         ge=1,
         description="Most claims taken from one document; the rest are dropped with an alert.",
     )
+    max_profile_bytes: int = Field(
+        default=2 * 1024 * 1024,
+        ge=1,
+        description="Largest profile file read (the bundled ones are under 8 kB); a larger one "
+        "is refused naming the file, before it is read.",
+    )
+    max_profile_string: int = Field(
+        default=10_000,
+        ge=1,
+        description="Longest string (name, alias, quote, title, URL) in a profile file; a "
+        "longer one is refused naming the file and where in it.",
+    )
+    max_profile_claims: int = Field(
+        default=5_000,
+        ge=1,
+        description="Most claims (and most references) in one profile file; more are refused "
+        "naming the file.",
+    )
     max_feed_entries: int = Field(
         default=500,
         ge=1,

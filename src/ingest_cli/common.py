@@ -148,7 +148,9 @@ class HttpURL(click.ParamType[str]):
         if parts.username is not None or parts.password is not None:
             shown = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
             self.fail(f"credentials in URLs are not accepted: {_safe(shown)!r}", param, ctx)
-        return text
+        from ingest.urls import encode_url
+
+        return encode_url(text)  # stored and shown percent-encoded: no space or escape byte
 
 
 def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
@@ -161,11 +163,16 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
             return _run_in_process(op, args)
         from ingest.runner import local_server
 
-        state = local_server.ensure(settings, on_wait=lambda note: progress.report(note, 0, None))
+        state = local_server.ensure(
+            settings,
+            on_wait=lambda note: progress.report(note, 0, None),
+            on_notice=lambda note: click.echo(f"notice: {_safe(note)}", err=True),
+        )
         progress.report("waiting for the local runner", 0, None)
         return local_server.call(
-            state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log
-        )
+            state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log,
+            workspace=settings.home,
+        )  # fmt: skip
 
 
 def _echo_log(line: str) -> None:

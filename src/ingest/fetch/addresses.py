@@ -1,6 +1,9 @@
 """Which URLs may be requested: the checks every hop passes before anything is sent.
 
     check_url(url, settings=..., resolve=True)   RefusedURLError for a URL we must not request
+    checked_addresses(url, host, port)          resolve once, check all: where to connect
+    check_literal(url, settings=...)            no lookup: scheme, credentials, an address
+                                                or `localhost` in the URL itself (feed entries)
     normalize_url(url)                          the form URLs are compared in (loops, replay)
     refuse_credentials(url)                     RefusedURLError for a user name or password
 
@@ -8,7 +11,9 @@ http/https only; no user name or password in the URL (refused, and never shown i
 unless `allow_private`, no host resolving to a loopback, private, link-local, reserved, multicast
 or cloud-metadata address, nor to an IPv6 address that carries such an IPv4 address
 (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo). `ingest.fetch.client` checks each hop with
-these; its docstring says what the check does not cover (DNS rebinding).
+these, and a client from `make_client` connects only to the addresses checked
+(`ingest.fetch.pinning`: the host is resolved once, so a DNS answer that changes between the
+check and the connection, rebinding, reaches nothing).
 """
 
 from __future__ import annotations
@@ -53,11 +58,13 @@ def normalize_url(url: str) -> str:
     return urlunsplit((scheme, netloc, path, parts.query, ""))
 
 
-def check_url(url: str, *, settings: Settings, resolve: bool = True) -> None:
-    """Refuse a URL we must not request (RefusedURLError), before anything is sent.
+def check_url(url: str, *, settings: Settings, resolve: bool = True) -> list[IPAddress]:
+    """Refuse a URL we must not request (RefusedURLError), before anything is sent; the
+    addresses its host resolved to, all checked (empty when not resolved).
 
     A URL with a user name or password is refused first, and named with them hidden.
-    With `resolve` False (an offline client) only the URL itself is checked, not its address.
+    With `resolve` False (an offline client) only the URL itself is checked, not its address;
+    with INGEST_ALLOW_PRIVATE set nothing is resolved either.
     """
     refuse_credentials(url)
     parts = urlsplit(url)
@@ -69,12 +76,23 @@ def check_url(url: str, *, settings: Settings, resolve: bool = True) -> None:
     if not host:
         raise RefusedURLError(url, "the URL names no host")
     if settings.allow_private or not resolve:
-        return
+        return []
     try:
         port = parts.port or DEFAULT_PORTS[scheme]
     except ValueError as exc:
         raise RefusedURLError(url, f"invalid port: {exc}") from exc
-    for address in _resolve(url, host, port):
+    return checked_addresses(url, host, port)
+
+
+def checked_addresses(url: str, host: str, port: int) -> list[IPAddress]:
+    """`host` resolved once, every address it resolves to checked: the addresses to connect to.
+
+    RefusedURLError naming `url` if any of them is loopback, private, link-local, reserved,
+    multicast or metadata (also inside an IPv6 address); a transient FetchError if the lookup
+    fails. `ingest.fetch.pinning` connects to what this returns, never resolving again.
+    """
+    addresses = _resolve(url, host, port)
+    for address in addresses:
         kind = _forbidden_kind(address)
         if kind:
             raise RefusedURLError(
@@ -83,6 +101,42 @@ def check_url(url: str, *, settings: Settings, resolve: bool = True) -> None:
                 "(set INGEST_ALLOW_PRIVATE=1 to allow private addresses)",
                 address=str(address),
             )
+    if not addresses:
+        raise FetchError(url, f"DNS lookup failed: no address for host '{host}'", transient=True)
+    return addresses
+
+
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
+
+
+def check_literal(url: str, *, settings: Settings) -> None:
+    """`check_url` without a DNS lookup, for a URL registered now and fetched later (a feed's
+    entry; the fetch checks its address again): RefusedURLError for a scheme other than http(s),
+    credentials, or, unless `allow_private`, a host that is itself a forbidden address (any
+    form `inet_aton` reads: `2130706433`, `0x7f.1`) or a name of loopback (`localhost`)."""
+    check_url(url, settings=settings, resolve=False)
+    if settings.allow_private:
+        return
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
+        raise RefusedURLError(url, f"host '{host}' is loopback (a name of this machine)")
+    address = _literal_address(host)
+    kind = _forbidden_kind(address) if address is not None else None
+    if kind:
+        raise RefusedURLError(
+            url, f"host '{host}' is {address}, a {kind} address", address=str(address)
+        )
+
+
+def _literal_address(host: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:  # the old forms a resolver still reads: 127.1, 0x7f000001, 2130706433
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, ValueError):
+        return None
 
 
 def refuse_credentials(url: str, **fields: Any) -> None:

@@ -13,9 +13,9 @@ that carries such an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo
 (made with `offline=True`, or on an `OfflineTransport`: the replay archive's) reaches no network, so
 the address check is skipped for it (and `ingest.fetch.polite` neither reads robots.txt nor paces
 it); the other checks always apply. Whether a client is offline is said when it is made, never
-guessed from its transport's type. The address is checked when the hop is resolved here; httpx
-resolves again to connect, so a DNS answer that changes in between (rebinding) is not caught:
-deployments that must be airtight add an egress firewall.
+guessed from its transport's type. The host is resolved once per hop: a client from
+`make_client` connects to the very addresses that were checked (`ingest.fetch.pinning`), so a
+DNS answer that changes between the check and the connection (rebinding) reaches nothing new.
 
 Bounds a hostile server cannot stretch:
 - size: the body is decoded by `ingest.fetch.decoding`, not by httpx (gzip and deflate, at most
@@ -52,10 +52,11 @@ from ingest.errors import (
     ReplayMissError,
     ResponseTooLargeError,
 )
-from ingest.fetch.addresses import check_url, normalize_url, refuse_credentials
+from ingest.fetch.addresses import DEFAULT_PORTS, check_url, normalize_url, refuse_credentials
 from ingest.fetch.causes import network_cause, short_text, timeout_cause
 from ingest.fetch.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to_deadlines
 from ingest.fetch.decoding import ACCEPT_ENCODING, decoded
+from ingest.fetch.pinning import AddressRefused, connecting_to, pin_addresses
 from ingest.fetch.transient import retry_after_seconds
 from ingest.fetch.warc import WarcWriter
 from ingest.fetch.warc_transport import archive_through
@@ -145,6 +146,7 @@ def make_client(
         transport=transport,
     )
     _MODES[client] = ClientMode(offline=offline)
+    pin_addresses(client, settings)  # inside the deadlines: a connect is still clipped
     clip_to_deadlines(client)
     if archive is not None:  # outermost: it sees what the client sees
         archive_through(client, archive, settings.max_bytes)
@@ -226,11 +228,12 @@ def _follow(
     while True:
         if deadline.left() <= 0:
             raise _deadline_error(current, url, deadline)
-        check_url(current, settings=settings, resolve=not offline)
+        addresses = check_url(current, settings=settings, resolve=not offline)
         headers = conditional if normalize_url(current) == validated else {}
-        response = _get(
-            client, current, headers, settings=settings, requested=url, deadline=deadline
-        )
+        with connecting_to(*_host_and_port(current), addresses):
+            response = _get(
+                client, current, headers, settings=settings, requested=url, deadline=deadline
+            )
         target = response.next_url
         if target is None:
             return response, current, redirects
@@ -250,6 +253,12 @@ def _follow(
         seen.add(normalize_url(target))
         redirects.append(target)
         current = target
+
+
+def _host_and_port(url: str) -> tuple[str, int]:
+    """The host and port a request of `url` connects to (`url` has passed `check_url`)."""
+    parts = httpx.URL(url)
+    return parts.host, parts.port or DEFAULT_PORTS.get(parts.scheme, 0)
 
 
 @dataclass
@@ -296,6 +305,9 @@ def _get(
             if status >= 300:
                 raise _status_error(url, response, requested)
             found.body = _read_capped(response, url, limit, deadline)
+    except AddressRefused as exc:  # the connection's own lookup (one not made by `_follow`)
+        fields = {k: v for k, v in exc.error.fields.items() if k not in ("url", "reason")}
+        raise type(exc.error)(url, exc.error.fields["reason"], **fields) from exc
     except httpx.TimeoutException as exc:
         if deadline.left() <= DEADLINE_SLACK:
             raise _deadline_error(url, requested, deadline) from exc

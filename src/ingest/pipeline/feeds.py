@@ -9,19 +9,21 @@ dialect); each entry's link is registered as a source, read by the extractor tha
 from __future__ import annotations
 
 import calendar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import feedparser
 
 from ingest.documents import check_parse_size
-from ingest.errors import ExtractionError, IngestError, NoExtractorError
+from ingest.errors import ExtractionError, IngestError, NoExtractorError, RefusedURLError
 from ingest.extraction import ExtractorSet
+from ingest.fetch.addresses import check_literal
 from ingest.fetch.client import FetchResult
 from ingest.models import Snapshot, Source, iso_z, utcnow
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.settings import Settings, get_settings
 from ingest.storage import Store
+from ingest.urls import encode_url
 
 FEED = "feed"  # the registry's extractor name for feeds
 
@@ -112,6 +114,22 @@ def _sources(
     return list(out.values())
 
 
+def _registrable(found: list[FeedEntry], settings: Settings) -> tuple[list[FeedEntry], list[str]]:
+    """The entries that may become sources (their URLs percent-encoded), and an alert for each
+    one refused: not http(s), with credentials, or at a loopback, private or metadata address
+    (`check_literal`: no DNS lookup now; every fetch checks the address again)."""
+    kept, alerts = [], []
+    for entry in found:
+        url = encode_url(entry.url)
+        try:
+            check_literal(url, settings=settings)
+        except RefusedURLError as exc:
+            alerts.append(f"feed: entry refused, not registered: {str(exc)[:300]}")
+            continue
+        kept.append(replace(entry, url=url))
+    return kept, alerts
+
+
 def record_feed(
     store: Store,
     feed: Source,
@@ -146,6 +164,8 @@ def record_feed(
             f"(INGEST_MAX_FEED_ENTRIES): the {len(kept)} newest read, {total - len(kept)} "
             "older dropped"
         )
+    kept, refused = _registrable(kept, settings)
+    alerts += refused
     found = _sources(feed, parsed.title, kept, extractors)
     known = store.source_states([s.url for s in found])
     new = [s for s in found if s.url not in known]

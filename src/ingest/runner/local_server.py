@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -44,12 +45,14 @@ from typing import Any
 from ingest.errors import RunFailedError, ServerError, SourcesFailedError
 from ingest.files import write_atomic
 from ingest.profiles.locks import exclusive
+from ingest.runner.prefect_database import DISK_FULL_STATUS, no_space, seed_database
 from ingest.settings import PROJECT_ROOT, Settings
 
 # the code the runner executes: a change here means a fresh runner (a stale one would run old code)
 CODE_DIRS = ("src/ingest", "extractors", "flows")
 ENV_PREFIXES = ("INGEST_",)  # what a request carries of the caller's environment
 CONNECT_TIMEOUT = 2.0
+DISK_NEARLY_FULL = 1 << 20  # bytes free below which a runner gone mid-run is put down to the disk
 Progress = Callable[[str, int, int | None], None]
 
 
@@ -189,21 +192,34 @@ def _zombie(pid: int) -> bool:
         return False
 
 
-def ensure(settings: Settings, on_wait: Callable[[str], None] | None = None) -> RunnerState:
-    """The workspace's runner, started if none answers or if the code changed since it started."""
+def ensure(
+    settings: Settings,
+    on_wait: Callable[[str], None] | None = None,
+    on_notice: Callable[[str], None] | None = None,
+) -> RunnerState:
+    """The workspace's runner, started if none answers or if the code changed since it started.
+    Before a start, its Prefect database is checked (`ingest.runner.prefect_database`): a
+    malformed one is rebuilt, said in one line to `on_notice`."""
     with exclusive(server_dir(settings) / "start.lock"):  # two commands share one runner
         state = status(settings)
         if state is not None and state.fingerprint == code_fingerprint():
             return state
         if state is not None:  # it runs older code: replace it
             stop(settings)
-        return _launch(settings, on_wait)
+        return _launch(settings, on_wait, on_notice)
 
 
-def _launch(settings: Settings, on_wait: Callable[[str], None] | None) -> RunnerState:
+def _launch(
+    settings: Settings,
+    on_wait: Callable[[str], None] | None,
+    on_notice: Callable[[str], None] | None,
+) -> RunnerState:
     logs_dir(settings).mkdir(parents=True, exist_ok=True)
     state_file(settings).unlink(missing_ok=True)
-    first = not (server_dir(settings) / "prefect" / "prefect.db").exists()
+    prefect_home = server_dir(settings) / "prefect"
+    first = not (prefect_home / "prefect.db").exists()
+    prefect_home.mkdir(parents=True, exist_ok=True)
+    seed_database(settings, prefect_home, on_notice)
     if on_wait:
         on_wait(
             "starting the local Prefect server"
@@ -225,6 +241,11 @@ def _launch(settings: Settings, on_wait: Callable[[str], None] | None) -> Runner
     deadline = time.monotonic() + settings.runner_start_timeout
     while time.monotonic() < deadline:
         code = process.poll()
+        if code == DISK_FULL_STATUS:
+            raise ServerError(
+                f"the local runner could not start: {no_space(server_dir(settings))}; "
+                f"see {runner_log(settings)}"
+            )
         if code is not None:
             raise ServerError(
                 f"the local runner exited with status {code} while starting; "
@@ -267,11 +288,13 @@ def call(
     on_progress: Progress | None = None,
     verbose: bool = False,
     on_log: Callable[[str], None] | None = None,
+    workspace: Path | None = None,
 ) -> dict[str, Any]:
     """Run `op` ("run" or "nightly") with `args` in the runner, in the caller's environment and
     folder; progress reports go to `on_progress`, and with `verbose` the run's log lines to
     `on_log`. The flow's result, or its error raised here (SourcesFailedError with the
-    result of a nightly whose failed sources reached its --fail-on)."""
+    result of a nightly whose failed sources reached its --fail-on). A runner gone mid-run
+    while `workspace` (INGEST_HOME) has no space left is said to be that."""
     request = {
         "op": op,
         "token": state.token,
@@ -291,6 +314,11 @@ def call(
         while True:
             message = _read_line(lines)
             if message is None:
+                if workspace is not None and _disk_full(workspace):
+                    raise ServerError(
+                        f"the local runner stopped before the run ended: {no_space(workspace)}; "
+                        "the next nightly marks the run crashed"
+                    )
                 raise ServerError(
                     "the local runner closed the connection before the run ended (did it die?); "
                     "the next nightly marks the run crashed"
@@ -308,6 +336,13 @@ def call(
                 return dict(message["result"])
             elif "error" in message:
                 raise RunFailedError(message["error"], message.get("unexpected", False))
+
+
+def _disk_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < DISK_NEARLY_FULL
+    except OSError:
+        return False
 
 
 def _connect(state: RunnerState, timeout: float) -> socket.socket:

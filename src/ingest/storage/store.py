@@ -25,6 +25,7 @@ from ingest.storage.claims import Claims
 from ingest.storage.database import Database, create_engine, database_url, without_password
 from ingest.storage.decisions import Decisions, NewDecision
 from ingest.storage.editors import Editors
+from ingest.storage.integrity import check_sqlite_file
 from ingest.storage.migrations import migrate
 from ingest.storage.review_queue import ReviewQueue
 from ingest.storage.rows import (
@@ -62,9 +63,11 @@ class Store:
     @classmethod
     def open(cls, settings: Settings) -> Store:
         """Open (and create or migrate) the database INGEST_DATABASE_URL names, by default a
-        SQLite file in INGEST_HOME; StoreError naming it (without its password) when it cannot."""
+        SQLite file in INGEST_HOME; StoreError naming it (without its password) when it cannot,
+        or when an existing SQLite file is malformed or empty (`ingest.storage.integrity`)."""
         settings.home.mkdir(parents=True, exist_ok=True)
         url = database_url(settings.db_url)
+        check_sqlite_file(url)  # before any write: a malformed or empty file is an error
         try:
             store = cls(create_engine(url), settings.snapshots_dir)
             store.migrate()

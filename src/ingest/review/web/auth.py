@@ -16,8 +16,6 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-import time
-from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -25,13 +23,13 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from ingest.review.web.throttle import LoginThrottle
 from ingest.settings import Settings
 from ingest.storage import Store
 
 COOKIE = "ingest_review"
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
-LOGIN_WINDOW_S, LOGIN_MAX_FAILURES = 300.0, 5
 
 
 @dataclass
@@ -65,7 +63,7 @@ class Auth:
     key: str
     max_age: int
     store: Store
-    failures: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    throttle: LoginThrottle = field(default_factory=LoginThrottle)
 
     def __post_init__(self) -> None:
         self.signer = URLSafeTimedSerializer(self.key, salt="ingest-review-session")
@@ -128,15 +126,6 @@ class Auth:
 
     def clear(self, response: Response) -> None:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
-
-    def throttled(self, name: str) -> bool:
-        recent = self.failures[name]
-        while recent and recent[0] < time.monotonic() - LOGIN_WINDOW_S:
-            recent.popleft()
-        return len(recent) >= LOGIN_MAX_FAILURES
-
-    def failed(self, name: str) -> None:
-        self.failures[name].append(time.monotonic())
 
 
 def get_auth(request: Request) -> Auth:

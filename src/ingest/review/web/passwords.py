@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 
 from ingest.errors import ConfigError
 from ingest.storage import Store
@@ -15,6 +16,7 @@ from ingest.storage import Store
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 SALT_BYTES, KEY_BYTES = 16, 32
 MIN_PASSWORD = 10
+INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf"})  # not counted in a password
 EDITOR_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -70,11 +72,23 @@ def add_editor(store: Store, name: str, password: str) -> bool:
     return store.add_editor(name, hash_password(password))
 
 
+def visible_length(password: str) -> int:
+    """The characters of `password` that are neither whitespace (any kind, anywhere) nor
+    invisible: separators (Unicode categories Zs, Zl, Zp), controls (Cc) and format characters
+    (Cf: zero-width spaces and joiners, the BOM, soft hyphens)."""
+    return sum(
+        1
+        for c in password
+        if not c.isspace() and unicodedata.category(c) not in INVISIBLE_CATEGORIES
+    )
+
+
 def check_password(name: str, password: str) -> None:
-    """At least MIN_PASSWORD characters besides whitespace at either end (ten spaces is not a
-    password); else ConfigError. The password itself is kept as typed."""
-    if len(password.strip()) < MIN_PASSWORD:
+    """At least MIN_PASSWORD characters besides whitespace and invisible characters (ten spaces,
+    or ten zero-width spaces, is not a password); else ConfigError. The password itself is kept
+    as typed."""
+    if visible_length(password) < MIN_PASSWORD:
         raise ConfigError(
             f"the password for '{name}' is too short: at least {MIN_PASSWORD} characters, "
-            "not counting spaces at either end"
+            "not counting spaces or invisible characters"
         )

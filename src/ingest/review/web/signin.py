@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from math import ceil
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -45,15 +46,18 @@ def login(
 ) -> Response:
     auth = request.app.state.auth
     name = name.strip()
-    if auth.throttled(name):
-        error, status = "Too many failed logins for this name: wait a few minutes.", 429
+    client = request.client.host if request.client else "unknown"
+    wait = auth.throttle.wait(client, name)
+    if wait > 0:
+        error, status = f"Too many failed logins: try again in {ceil(wait)} s.", 429
     elif authenticate(store, name, password):
+        auth.throttle.succeeded(client, name)
         auth.sign_in(session, name)  # a new session (and CSRF token) on login
         response = RedirectResponse(_safe_next(next), status_code=303)
         auth.save(response, request, session)
         return response
     else:
-        auth.failed(name)
+        auth.throttle.failed(client, name)
         error, status = "Wrong name or password.", 401
     return _render(
         request, "login.html", {"next": _safe_next(next), "error": error}, status_code=status
