@@ -261,8 +261,18 @@ class Store:
     def audit_entries(self, limit: int = 100) -> list[AuditEntry]:
         return self._audit_log.page(limit)[0]
 
-    def audit_page(self, limit: int, offset: int = 0) -> tuple[list[AuditEntry], int]:
-        return self._audit_log.page(limit, offset)
+    def audit_page(
+        self,
+        limit: int,
+        offset: int = 0,
+        actor: str | None = None,
+        action: str | None = None,
+        profile: str | None = None,
+    ) -> tuple[list[AuditEntry], int]:
+        return self._audit_log.page(limit, offset, actor, action, profile)
+
+    def audit_choices(self) -> tuple[list[str], list[str]]:
+        return self._audit_log.actions()
 
     # -- editors and runs --------------------------------------------------------------------
 
@@ -277,6 +287,12 @@ class Store:
 
     def renew_session_epoch(self, name: str) -> str | None:
         return self._editors.renew_session_epoch(name)
+
+    def start_visit(self, name: str) -> None:
+        self._editors.start_visit(name)
+
+    def seen_queue(self, name: str, now: str | None = None) -> str | None:
+        return self._editors.seen(name, now)
 
     def list_editors(self) -> list[EditorRow]:
         return self._editors.all()

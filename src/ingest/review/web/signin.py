@@ -49,6 +49,7 @@ def login(
         error, status = "Too many failed logins for this name: wait a few minutes.", 429
     elif authenticate(store, name, password):
         auth.sign_in(session, name)  # a new session (and CSRF token) on login
+        store.start_visit(name)  # the queue's "new" is what came since the last look
         response = RedirectResponse(_safe_next(next), status_code=303)
         auth.save(response, request, session)
         return response
