@@ -73,6 +73,10 @@ class Editors:
                 editors.update().where(editors.c.name == name).values(seen_before=editors.c.seen_at)
             )
 
+    def seen_before(self, name: str) -> str | None:
+        """The boundary of "new since your last visit", without looking (None: everything)."""
+        return self._column(editors.c.seen_before, name)
+
     def seen(self, name: str, now: str | None = None) -> str | None:
         """The editor looks at the queue now; returns the boundary of "new since your last
         visit" (None: never looked before this session, so everything is new)."""

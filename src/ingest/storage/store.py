@@ -177,6 +177,9 @@ class Store:
     def newest_snapshot(self, url: str) -> SnapshotRow | None:
         return self._snapshots.newest_of(url)
 
+    def snapshots_of(self, url: str, limit: int = 20) -> list[SnapshotRow]:
+        return self._snapshots.all_of(url, limit)
+
     def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
         return self._claims.put(snapshot_sha256, source_url, found)
 
@@ -293,6 +296,9 @@ class Store:
 
     def seen_queue(self, name: str, now: str | None = None) -> str | None:
         return self._editors.seen(name, now)
+
+    def last_visit(self, name: str) -> str | None:
+        return self._editors.seen_before(name)
 
     def list_editors(self) -> list[EditorRow]:
         return self._editors.all()
