@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import html
+import html as html_text
 import json
 from collections.abc import Iterator
 
@@ -430,7 +430,7 @@ def test_bulk_removal_needs_a_confirmation_naming_each_statement_and_undoes_whol
         row = app_store.get_change(cid)
         assert row["status"] == "pending"
         # every statement in words, with the profile's name (issue 28), never the slug alone
-        assert html.escape(change_sentence(row), quote=False) in ask.text
+        assert html_text.escape(change_sentence(row), quote=False) in ask.text
         assert NAMES[row["profile"]] in ask.text
     done = ann.post(
         "/bulk", data={"csrf_token": csrf_of(ask.text), "ids": removed, "confirmed": "1"}

@@ -52,8 +52,7 @@ SAME_LINE = 0.6  # two boxes share a line when they overlap this much of the low
 TALLER = 2.5  # ... and the other is at most this many times as tall
 MARGIN = 18.0  # points around the found boxes (and the rest of their lines)
 MIN_CROP_WIDTH = 260.0  # points: a lone short name still shows its neighbours
-SIDE_CONTEXT = 70.0  # points of the found boxes' lines shown either side (a wide author row is
-# cut to the block around the person, so the picture is not scaled down to an unreadable size)
+SIDE_CONTEXT = 70.0  # points of their lines either side: a wide author row is cut to the block
 TOP_BAND = 0.42  # nothing found: the top of the page (title and authors)
 BOX_PAD = 1.5  # points around a highlighted string
 NAME_FILL = (35, 88, 196, 64)  # translucent blue (the page's --accent)
@@ -273,8 +272,7 @@ def _union(boxes: list[Box]) -> Box:
 
 def _region(boxes: list[Box], page: Box, lines: list[Box] | None = None) -> Box:
     """The boxes with a margin (and a least width), inside the page; else the page's top band.
-    The rest of their `lines` widens it by at most SIDE_CONTEXT either side (zoomed to the
-    block: a wide author row does not shrink the picture), and heightens it to those lines."""
+    Their `lines` widen it by at most SIDE_CONTEXT a side (a wide row does not shrink it)."""
     left, bottom, right, top = page
     if not boxes:
         return left, top - (top - bottom) * TOP_BAND, right, top
