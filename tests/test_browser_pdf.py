@@ -16,7 +16,7 @@ from ingest.review.web.pdf_evidence import NAME_FILL, QUOTE_FILL
 from ingest.settings import Settings
 from ingest.storage import Store
 
-from .test_browser import SHOTS, chromium, new_page, review_server
+from .test_browser import chromium, new_page, review_server, shots_dir
 from .test_pdf_evidence import DCGAN, DCGAN_URL, _close, _tint, pdf_change
 from .web_helpers import PASSWORD
 
@@ -68,6 +68,5 @@ def test_pdf_affiliation_shows_the_page_and_the_marked_name(browser: Any, server
     assert "no text to show" not in page.inner_text("#change")
     link = page.locator("a", has_text="Stored snapshot (PDF download)")
     assert link.get_attribute("href") == f"/changes/{CHANGE}/snapshot"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "change-pdf.png"), full_page=True)
+    page.screenshot(path=str(shots_dir() / "change-pdf.png"), full_page=True)
     assert errors == [] and page.dialogs == []

@@ -20,6 +20,7 @@ from ingest.storage import QueueFilter, Store
 from .test_review import CORE, lead_page, run_page
 from .web_helpers import (
     HOSTILE_NAME,
+    NAMES,
     PASSWORD,
     csrf_of,
     hostile_change,
@@ -36,13 +37,6 @@ def app_store(store: Store, workspace: Settings) -> Store:
     add_editor(store, "ann", PASSWORD)
     add_editor(store, "bob", PASSWORD)
     return store
-
-
-NAMES = {
-    "soumith-chintala": "Soumith Chintala",
-    "alban-desmaison": "Alban Desmaison",
-    "natalia-gimelshein": "Natalia Gimelshein",
-}
 
 
 def client_for(store: Store, settings: Settings) -> TestClient:
