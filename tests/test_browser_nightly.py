@@ -47,6 +47,11 @@ def after_nightly(workspace: Settings, *args: str) -> Store:
     return store
 
 
+NO_SCROLL = """() => { const b = document.querySelector('button.accept').getBoundingClientRect();
+  const e = document.querySelector('.evidence').getBoundingClientRect();
+  return window.scrollY === 0 && b.bottom <= window.innerHeight && e.top < window.innerHeight; }"""
+
+
 def open_first_by_keyboard(page: Any, total: int) -> None:
     page.keyboard.press("j")
     page.keyboard.press("Enter")
@@ -63,11 +68,14 @@ def test_the_readme_nightly_queue_is_cleared_by_keyboard_alone(
         assert store.count_changes(QueueFilter()) > total > 0  # papers' facts grouped
         with review_server(workspace, store) as base:
             page = new_page(browser, base)
+            page.set_viewport_size({"width": 1280, "height": 800})
             open_first_by_keyboard(page, total)
             shot_taken = False
             for n in range(1, total + 1):
                 old = current_id(page)
                 assert page.inner_text("[data-position]").strip() == f"1 of {total - n + 1}"
+                # the decision and its evidence are in view: nothing to scroll (issue 28)
+                assert page.evaluate(NO_SCROLL), f"change {n} of {total} needs a scroll"
                 affiliation = page.inner_text(".summary").startswith("Affiliated with")
                 if not shot_taken and affiliation:  # a PDF flag: the page's picture, marked
                     page.wait_for_function(IMAGE_LOADED)
