@@ -130,7 +130,7 @@ def test_several_ids_on_the_command_line_are_one_decision_undone_whole(
     ids = [r.id for r in store.queue_rows(QueueFilter(), limit=10)]
     before = {p.name: p.read_bytes() for p in Path(workspace.profiles_dir).glob("*.json")}
     code, out, _ = cli("review", "accept", *ids, "--editor", "ann")
-    assert code == 0 and "3 change(s) accepted in one decision" in out
+    assert code == 0 and "3 change(s), one decision" in out
     assert "Natalia Gimelshein: Affiliated with Meta" in out
     assert store.count_changes(QueueFilter()) == 0
     entries = store.audit_entries(5)

@@ -234,7 +234,7 @@ def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | N
     if bulk and done_all:
         record_bulk(store, who, status, bulk, done_all, note)
         count = sum(len(d.group) for d in done_all)
-        click.echo(f"{count} change(s) {status} in one decision (review undo takes it back whole)")
+        click.echo(f"{count} change(s), one decision: review undo takes it back whole")
     if failed:
         sys.exit(1)
 
