@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -226,8 +227,10 @@ def test_names_filters_new_since_my_last_visit_and_the_help_overlay(
     page.wait_for_url("**predicate=affiliation**")
     assert page.locator("tr[data-row]").count() == 1
     # a claim with a confidence brings the filter; "new since my last visit" is per editor
+    page.wait_for_timeout(1100)  # times are to the second: this visit is after every row so far
+    page.goto("/")
     page.context.close()
-    later = iso_z(utcnow()).replace("Z", ".5Z")
+    later = iso_z(utcnow() + timedelta(seconds=2))  # queued after ann last looked
     claim = affiliation("1605.01234", org="Google").claim | {}
     claim["qualifiers"] = claim["qualifiers"] | {"confidence": 0.9}
     insert_change(

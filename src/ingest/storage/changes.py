@@ -40,7 +40,7 @@ confidence_column: sa.ColumnElement[float] = changes.c.claim[
 @dataclass(frozen=True)
 class QueueFilter:
     """What the review queue shows: empty fields match everything. `created_after` keeps the
-    changes queued after that time (ISO, "new since your last visit"); `min_confidence` the
+    changes queued at or after that time (ISO, "new since your last visit"); `min_confidence` the
     claims whose `qualifiers.confidence` is at least that (claims without one are left out)."""
 
     status: str | None = "pending"
@@ -65,7 +65,8 @@ class QueueFilter:
         if self.min_confidence is not None:
             query = query.where(confidence_column >= self.min_confidence)
         if self.created_after:
-            query = query.where(changes.c.created > self.created_after)
+            # at or after: a change queued in the second of the last look is new (not lost)
+            query = query.where(changes.c.created >= self.created_after)
         return query
 
 

@@ -257,7 +257,7 @@ def queue_groups(
                 "raw": notation(row),
                 "person": profile.name if profile else row.profile,
                 "already": [sentence(c) for c in nearest],
-                "new": since is None or str(row.created) > since,
+                "new": since is None or str(row.created) >= since,
                 "subject_name": (claim.get("subject") or {}).get("name", ""),
                 "sources": [
                     {
