@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -18,12 +19,12 @@ from ingest.review.decisions import history
 from ingest.review.web.app import create_app
 from ingest.review.web.passwords import add_editor
 from ingest.settings import Settings
+from ingest.statements import change_sentence
 from ingest.storage import QueueFilter, Store
 
-from .conftest import ROOT
 from .test_grouping import affiliation, queue
 from .test_review import CORE, lead_page, run_page
-from .web_helpers import PASSWORD, hostile_change, many_pending
+from .web_helpers import NAMES, PASSWORD, hostile_change, many_pending
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +36,26 @@ ARGS = [
     "--disable-background-networking",
     "--disable-dev-shm-usage",
 ]
-SHOTS = ROOT / "output" / "screenshots"
+# screenshots are the test run's artefacts: under pytest's base temporary folder, never the repo
+# (`screenshots` below sets it; `SHOTS` is where they went for a module without the fixture)
+SHOTS = Path(tempfile.gettempdir()) / "ingest-screenshots"
+_SHOTS: list[Path] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test run's screenshot folder (<pytest basetemp>/screenshots), printed at the end."""
+    folder = tmp_path_factory.getbasetemp() / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    _SHOTS[:] = [folder]
+    return folder
+
+
+def shots_dir() -> Path:
+    folder = _SHOTS[0] if _SHOTS else SHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
 
 if not CHROMIUM.exists():
     pytest.skip(
@@ -115,9 +135,11 @@ def new_page(browser: Any, base: str, name: str | None = "ann") -> Any:
     return page
 
 
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+def shot(page: Any, name: str, full_page: bool = True) -> Path:
+    path = shots_dir() / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    assert path.stat().st_size > 0
+    return path
 
 
 def current_id(page: Any) -> str:
@@ -224,7 +246,7 @@ def test_bulk_removals_need_a_confirmation_and_u_undoes_the_whole_bulk(
     page.wait_for_selector("[data-confirm-bulk]")
     listed = page.inner_text("ul.removals")
     for row in chosen:
-        assert row["previous"]["qualifiers"]["section"] in listed or row["profile"] in listed
+        assert f"{NAMES[row['profile']]}: {change_sentence(row)}" in listed  # in words
     assert all(store.get_change(r["id"])["status"] == "pending" for r in chosen)
     shot(page, "bulk-confirm-removals")
     page.click("[data-confirm-bulk]")
@@ -233,12 +255,14 @@ def test_bulk_removals_need_a_confirmation_and_u_undoes_the_whole_bulk(
     assert all(store.get_change(r["id"])["status"] == "accepted" for r in chosen)
     assert store.audit_entries()[0]["action"] == "bulk_accepted"
     page.keyboard.press("u")
-    page.wait_for_url(f"{server}/changes/*")
+    page.wait_for_url(f"{server}/?*undone=1*")  # back to the queue (issue 28), not a change page
     assert all(store.get_change(r["id"])["status"] == "pending" for r in chosen)
     after = {p.name: p.read_bytes() for p in workspace.profiles_dir.glob("*.json")}
     assert after == before
-    # the page the undo lands on says the whole bulk was taken back; the log has one entry
-    assert "Undone: the accept of 3 changes" in page.inner_text(".flashes")
+    # the queue says the whole bulk was taken back, naming each; the log has one entry
+    flashes = page.inner_text(".flashes")
+    assert "Undone: the accept of 3 changes" in flashes
+    assert all(change_sentence(r) in flashes for r in chosen)
     undo_entry = store.audit_entries()[0]
     assert undo_entry["action"] == "undone"
     assert sorted(undo_entry["detail"]["changes"]) == sorted(r["id"] for r in chosen)
@@ -250,7 +274,7 @@ def test_a_fact_from_three_papers_is_one_entry_accepted_once(
     papers = ("1511.06434", "1701.07875", "1912.01703")
     queue(store, *(affiliation(p) for p in papers))
     page = new_page(browser, server)
-    entry = page.locator("tr[data-row]", has_text="affiliation Facebook AI Research")
+    entry = page.locator("tr[data-row]", has_text="Affiliated with Facebook AI Research")
     assert entry.count() == 1 and "3 sources" in entry.inner_text()
     assert all(f"arXiv:{p}" in entry.inner_text() for p in papers)
     entry.locator("a.open").click()
@@ -356,8 +380,9 @@ def test_undo_from_the_queue_restores_the_file(
     assert path.read_bytes() != before
     page.goto("/")
     page.keyboard.press("u")
-    page.wait_for_url(f"{server}/changes/{target['id']}*")
+    page.wait_for_url(f"{server}/?*undone=1*")
     assert path.read_bytes() == before
+    assert change_sentence(target) in page.inner_text(".flashes")
 
 
 def test_hostile_page_stays_inert(browser: Any, server: str, store: Store) -> None:

@@ -1,8 +1,8 @@
 """The editors' queue after the README's nightly (issue 15, "done when"), in a real browser: the
 queue the README's first command leaves is cleared by keyboard alone, each fact decided once (the
 affiliation printed on three papers is one claim citing the three), and the `--as-of` queue's
-removals read as historical removals. Screenshots of a PDF flag and a removal go to
-output/screenshots/. A real Prefect nightly (marker `prefect`) and Debian's Chromium."""
+removals read as historical removals. Screenshots of a PDF flag and a removal go to the test
+run's screenshots folder. A real Prefect nightly (marker `prefect`) and Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ingest.settings import Settings
 from ingest.storage import QueueFilter, Store
 
 from .conftest import ROOT
-from .test_browser import SHOTS, chromium, current_id, new_page, review_server
+from .test_browser import chromium, current_id, new_page, review_server, shots_dir
 from .test_nightly import nightly
 from .web_helpers import PASSWORD
 
@@ -47,6 +47,11 @@ def after_nightly(workspace: Settings, *args: str) -> Store:
     return store
 
 
+NO_SCROLL = """() => { const b = document.querySelector('button.accept').getBoundingClientRect();
+  const e = document.querySelector('.evidence').getBoundingClientRect();
+  return window.scrollY === 0 && b.bottom <= window.innerHeight && e.top < window.innerHeight; }"""
+
+
 def open_first_by_keyboard(page: Any, total: int) -> None:
     page.keyboard.press("j")
     page.keyboard.press("Enter")
@@ -63,17 +68,21 @@ def test_the_readme_nightly_queue_is_cleared_by_keyboard_alone(
         assert store.count_changes(QueueFilter()) > total > 0  # papers' facts grouped
         with review_server(workspace, store) as base:
             page = new_page(browser, base)
+            page.set_viewport_size({"width": 1280, "height": 800})
             open_first_by_keyboard(page, total)
             shot_taken = False
             for n in range(1, total + 1):
                 old = current_id(page)
                 assert page.inner_text("[data-position]").strip() == f"1 of {total - n + 1}"
-                affiliation = page.inner_text(".summary").startswith("affiliation")
+                # the decision and its evidence are in view: nothing to scroll (issue 28)
+                assert page.evaluate(NO_SCROLL), f"change {n} of {total} needs a scroll"
+                affiliation = page.inner_text(".summary").startswith("Affiliated with")
                 if not shot_taken and affiliation:  # a PDF flag: the page's picture, marked
                     page.wait_for_function(IMAGE_LOADED)
                     assert page.locator("pre.pdf-text mark.name").count() >= 1
-                    SHOTS.mkdir(parents=True, exist_ok=True)
-                    page.screenshot(path=str(SHOTS / "readme-change-pdf-flag.png"), full_page=True)
+                    page.screenshot(
+                        path=str(shots_dir() / "readme-change-pdf-flag.png"), full_page=True
+                    )
                     shot_taken = True
                 page.keyboard.press("a")
                 page.wait_for_function(GONE, arg=old)
@@ -117,8 +126,7 @@ def test_the_as_of_queue_shows_historical_removals_and_is_cleared_by_keyboard(
             assert "historical" in when and "2024-" in when
             assert page.inner_text("button.accept").strip().endswith("Accept removal")
             assert page.inner_text(".summary").startswith("Remove:")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / "readme-change-removal.png"), full_page=True)
+            page.screenshot(path=str(shots_dir() / "readme-change-removal.png"), full_page=True)
             page.goto("/")
             open_first_by_keyboard(page, total)
             for _ in range(total):

@@ -16,7 +16,8 @@ from ingest.review.web.pdf_evidence import NAME_FILL, QUOTE_FILL
 from ingest.settings import Settings
 from ingest.storage import Store
 
-from .test_browser import SHOTS, chromium, new_page, review_server
+from .conftest import ROOT
+from .test_browser import chromium, new_page, review_server, shots_dir
 from .test_pdf_evidence import DCGAN, DCGAN_URL, _close, _tint, pdf_change
 from .web_helpers import PASSWORD
 
@@ -68,6 +69,49 @@ def test_pdf_affiliation_shows_the_page_and_the_marked_name(browser: Any, server
     assert "no text to show" not in page.inner_text("#change")
     link = page.locator("a", has_text="Stored snapshot (PDF download)")
     assert link.get_attribute("href") == f"/changes/{CHANGE}/snapshot"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "change-pdf.png"), full_page=True)
+    page.screenshot(path=str(shots_dir() / "change-pdf.png"), full_page=True)
     assert errors == [] and page.dialogs == []
+
+
+WIDE_ROW = ROOT / "fixtures" / "web" / "arxiv.org" / "pdf" / "1912.2026-10-21.01703v1"
+
+
+@pytest.fixture
+def wide_server(store: Store, workspace: Settings) -> Iterator[str]:
+    """PyTorch's paper: an author row spanning the page (the whole row made the name ~9 px)."""
+    body = WIDE_ROW.read_bytes()
+    pdf_change(store, body, "https://arxiv.org/pdf/1912.01703v1", "Natalia Gimelshein", CHANGE)
+    add_editor(store, "ann", PASSWORD)
+    with review_server(workspace, store) as base:
+        yield base
+
+
+def test_the_pdf_picture_is_zoomed_to_the_block_and_enlarges_on_click(
+    browser: Any, wide_server: str
+) -> None:
+    """Issue 28: a wide author row scaled the highlighted word to ~8-10 px; the picture is cut
+    to the block around the person, so it is legible at 1280x800, and a click enlarges it."""
+    page = new_page(browser, wide_server)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"/changes/{CHANGE}")
+    page.wait_for_function(IMAGE_LOADED)
+    answer = page.request.get(str(page.get_attribute(".pdf-page img", "src")))
+    picture = Image.open(io.BytesIO(answer.body())).convert("RGB")
+    tint = _tint(NAME_FILL)
+    rows = [
+        y
+        for y in range(picture.height)
+        if any(_close(picture.getpixel((x, y)), tint) for x in range(0, picture.width, 2))
+    ]
+    shown = page.locator(".pdf-page img").bounding_box()["width"] / picture.width
+    height = (rows[-1] - rows[0]) * shown if rows else 0.0  # the name's highlight, on screen
+    assert height >= 14, f"the highlighted name is {height:.1f} px tall on screen"
+    page.screenshot(path=str(shots_dir() / "pdf-block-1280x800.png"))
+    small = page.locator(".pdf-page img").bounding_box()
+    page.click(".pdf-page img")
+    assert "enlarged" in (page.get_attribute(".pdf-page", "class") or "")
+    large = page.locator(".pdf-page img").bounding_box()
+    assert large["width"] >= small["width"] and large["height"] > small["height"]
+    page.screenshot(path=str(shots_dir() / "pdf-enlarged-1280x800.png"))
+    page.keyboard.press("Escape")
+    assert "enlarged" not in (page.get_attribute(".pdf-page", "class") or "")

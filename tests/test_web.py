@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_text
 import json
 from collections.abc import Iterator
 
@@ -13,11 +14,13 @@ from ingest.review.web.app import create_app
 from ingest.review.web.auth import COOKIE
 from ingest.review.web.passwords import add_editor, hash_password, verify_password
 from ingest.settings import Settings
+from ingest.statements import change_sentence
 from ingest.storage import QueueFilter, Store
 
 from .test_review import CORE, lead_page, run_page
 from .web_helpers import (
     HOSTILE_NAME,
+    NAMES,
     PASSWORD,
     csrf_of,
     hostile_change,
@@ -313,7 +316,9 @@ def test_accept_reject_and_undo_change_the_profile_and_the_audit_log(
     path = workspace.profiles_dir / "soumith-chintala.json"
     original = path.read_bytes()
     answer = decide(ann, target["id"], "accept", note="seen <b>on</b> the page")
-    assert answer.status_code == 200 and "Accepted: soumith-chintala" in answer.text
+    # the flash says it in words: the profile's name, the statement as a sentence (issue 28)
+    assert answer.status_code == 200 and "Accepted: Soumith Chintala: " in answer.text
+    assert "soumith-chintala:" not in answer.text
     assert 'data-id="' in answer.text and f'data-id="{target["id"]}"' not in answer.text
     after = json.loads(path.read_text())
     section = target["claim"]["qualifiers"]["section"]
@@ -419,7 +424,9 @@ def test_bulk_removal_needs_a_confirmation_naming_each_statement_and_undoes_whol
     for cid in removed:
         row = app_store.get_change(cid)
         assert row["status"] == "pending"
-        assert row["previous"]["object"] in ask.text and row["profile"] in ask.text
+        # every statement in words, with the profile's name (issue 28), never the slug alone
+        assert html_text.escape(change_sentence(row), quote=False) in ask.text
+        assert NAMES[row["profile"]] in ask.text
     done = ann.post(
         "/bulk", data={"csrf_token": csrf_of(ask.text), "ids": removed, "confirmed": "1"}
     )
@@ -459,7 +466,7 @@ def test_a_removal_from_a_replayed_snapshot_is_historical_and_says_accept_remova
     assert "<strong>historical</strong>" in page and "as of 2024-06-01" in page
     assert " of " in page and "data-position" in page
     answer = decide(ann, row["id"], "accept")
-    assert "Accepted removal: " + row["profile"] in answer.text
+    assert "Accepted removal: Alban Desmaison: " in answer.text
     assert row["previous"]["object"] in answer.text  # the flash names the statement
 
 

@@ -13,6 +13,12 @@ from ingest.storage import Store
 from ingest.storage.schema import changes
 
 PASSWORD = "correct horse battery staple"
+# the bundled profiles' display names (the review page and the CLI say these, not the ids)
+NAMES = {
+    "soumith-chintala": "Soumith Chintala",
+    "alban-desmaison": "Alban Desmaison",
+    "natalia-gimelshein": "Natalia Gimelshein",
+}
 HOSTILE_NAME = "<img src=x onerror=alert(1)>"
 HOSTILE_QUOTE = "Mallory <script>alert('quote')</script> (mallory)"
 HOSTILE_URL = "https://evil.example/page?<b>"

@@ -51,10 +51,12 @@ def review_list(
     Example: ingest review list --json
     """
     from ingest.fact_identity import fact_key
-    from ingest.report.run import describe, group_facts
+    from ingest.profiles.io import profile_names
+    from ingest.report.run import group_facts
     from ingest.review.grouping import source_label, source_titles
+    from ingest.statements import change_sentence, person
 
-    _settings, store = _store()
+    settings, store = _store()
     found = store.list_changes(
         status=None if status == "all" else status,
         profile=profile,
@@ -73,6 +75,7 @@ def review_list(
         for group in group_facts([c.to_json() for c in found if c.status == status_value])
     ]
     titles = source_titles(store.source_states(sorted({c.source_url for c in found})))
+    names = profile_names(settings.profiles_dir)
     for group in facts:
         lead = group[0]
         more = f"  [{len(group)} sources]" if len(group) > 1 else ""
@@ -81,8 +84,8 @@ def review_list(
             more += f"  [low confidence {unsure:.2f}]"
         click.echo(
             _safe(
-                f"{lead['id']}  {lead['status']:<9} {lead['profile']:<22} {lead['kind']:<8} "
-                f"{describe(lead)}{more}"
+                f"{lead['id']}  {lead['status']:<9} {person(lead['profile'], names):<22} "
+                f"{lead['kind']:<8} {change_sentence(lead)}{more}"
             )
         )
         for change in group:
@@ -101,11 +104,14 @@ def review_show(change_id: str, as_json: bool) -> None:
 
     Example: ingest review show 3f2a9c1d0b7e4a55
     """
+    from ingest.profiles.io import profile_names
+    from ingest.review.context import profile_now
     from ingest.review.decisions import history, resolve_id
     from ingest.review.snapshots import snapshot_time, snapshot_words
+    from ingest.statements import person
     from ingest.storage import QueueFilter, row_to_change
 
-    _settings, store = _store()
+    settings, store = _store()
     full = resolve_id(store, change_id)
     row = store.get_change(full)
     data = row_to_change(row).to_json()
@@ -113,7 +119,9 @@ def review_show(change_id: str, as_json: bool) -> None:
     siblings = [r for r in store.fact_members(row, QueueFilter(status=None)) if r["id"] != full]
     evidence = (row.claim or {}).get("evidence") or {}
     when = snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256"))
+    nearest = profile_now(settings.profiles_dir, data)
     if as_json:
+        data["profile_now"] = nearest
         data["group"] = row.get("fact") or full
         data["same_fact"] = [r["id"] for r in siblings]
         if when is not None:
@@ -124,6 +132,8 @@ def review_show(change_id: str, as_json: bool) -> None:
         return
     if when is not None:
         data["snapshot_words"] = snapshot_words(when)
+    data["profile_name"] = person(data["profile"], profile_names(settings.profiles_dir))
+    data["profile_now"] = nearest
     for line in show_lines(data, siblings):
         click.echo(_safe(line))
 
@@ -131,11 +141,11 @@ def review_show(change_id: str, as_json: bool) -> None:
 def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str]:
     """`review show` for a person: labelled lines, qualifiers with human names."""
     from ingest.fact_identity import label, show_value
-    from ingest.report.run import describe
     from ingest.review.grouping import source_label
+    from ingest.statements import change_sentence, notation, sentence
 
     def statement(claim: dict[str, Any]) -> list[str]:
-        out = [f"  {claim.get('predicate', '?')} {claim.get('object', '?')}"]
+        out = [f"  {sentence(claim)}"]
         for key, value in (claim.get("qualifiers") or {}).items():
             out.append(f"    {label(key)}: {show_value(value)}")
         return out
@@ -144,8 +154,9 @@ def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str
     source = data["source_url"]
     lines = [
         f"{data['id']}  {data['kind']}  {data['status']}",
-        f"profile:   {data['profile']}",
-        f"statement: {describe(data)}",
+        f"profile:   {data.get('profile_name') or data['profile']} ({data['profile']})",
+        f"statement: {change_sentence(data)}",
+        f"raw:       {notation(data)}",
         f"source:    {label_of_source}"
         + (f" ({source})" if source and label_of_source != source else ""),
     ]
@@ -154,6 +165,11 @@ def show_lines(data: dict[str, Any], siblings: list[dict[str, Any]]) -> list[str
     lines.append(f"queued:    {data['created']}")
     if data.get("previous"):
         lines += ["profile now:"] + statement(data["previous"])
+    elif data.get("profile_now"):  # an addition: the nearest facts the profile already states
+        lines.append("profile now (the nearest it states; other works):")
+        lines += [f"  {sentence(c)}" for c in data["profile_now"]]
+    elif data["kind"] == "added":
+        lines.append("profile now: nothing about this")
     if data.get("claim"):
         lines += ["removed by the source:" if data["kind"] == "removed" else "candidate:"]
         lines += statement(data["claim"])
@@ -183,25 +199,46 @@ def _editor(editor: str | None) -> str:
 
 
 def _decide(ids: tuple[str, ...], status: str, note: str | None, editor: str | None) -> None:
-    from ingest.review.decisions import decide, resolve_id
+    """Decide every id given as ONE action: the decisions share a bulk id, the audit log has
+    one entry for them all (`bulk_accepted`, ...), and `review undo` takes them back whole."""
+    import uuid
+
+    from ingest.profiles.io import profile_names
+    from ingest.review.decisions import Decided, decide, record_bulk, resolve_id
+    from ingest.statements import change_sentence, person
 
     settings, store = _store()
+    who = _editor(editor)
+    names = profile_names(settings.profiles_dir)
+    several = len(dict.fromkeys(ids)) > 1
+    bulk = uuid.uuid4().hex if several else None
     failed = 0
+    done_all: list[Decided] = []
     decided: set[str] = set()  # decided by this command, with an earlier id's fact
     for change_id in ids:
         try:
             if resolve_id(store, change_id) in decided:
                 continue  # already said: "<id> accepted (same fact)"
-            done = decide(store, settings.profiles_dir, change_id, status, _editor(editor), note)
+            done = decide(
+                store, settings.profiles_dir, change_id, status, who, note,
+                bulk=bulk, audit=not several,
+            )  # fmt: skip
         except IngestError as exc:
             error(str(exc))
             failed += 1
             continue
+        done_all.append(done)
         decided.update(c.id for c in done.group)
         where = f" -> {done.profile_file}" if done.profile_file else ""
-        click.echo(f"{done.change.id} {status}{where}")
+        what = change_sentence(done.change.to_json())
+        said = _safe(f"{person(done.change.profile, names)}: {what}")
+        click.echo(f"{done.change.id} {status}{where}  ({said})")
         for other in done.group[1:]:
             click.echo(f"{other.id} {status} (same fact)")
+    if bulk and done_all:
+        record_bulk(store, who, status, bulk, done_all, note)
+        count = sum(len(d.group) for d in done_all)
+        click.echo(f"{count} change(s), one decision: review undo takes it back whole")
     if failed:
         sys.exit(1)
 

@@ -135,6 +135,21 @@ def _long_string(value: Any, limit: int, where: str = "") -> str | None:
     return None
 
 
+def profile_names(folder: Path) -> dict[str, str]:
+    """Each profile's display name by id (`soumith-chintala` -> `Soumith Chintala`); a file that
+    cannot be read is left out (its id is shown instead)."""
+    names: dict[str, str] = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        name = data.get("name") if isinstance(data, dict) else None
+        if isinstance(name, str) and name.strip():
+            names[path.stem] = name.strip()
+    return names
+
+
 def render(profile: Profile) -> str:
     return json.dumps(profile.to_json(), ensure_ascii=False, indent=2) + "\n"
 

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.fact_identity import fact_key, label, show_value
+from ingest.fact_identity import fact_key
 from ingest.files import write_atomic
 from ingest.names import fold
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.review.grouping import source_label
+from ingest.statements import notation
 
 
 @dataclass
@@ -371,24 +372,15 @@ def file_words(source: Mapping[str, Any], today: str | None = None) -> str:
 
 
 def describe(change: Mapping[str, Any]) -> str:
+    """The raw notation of a change (ingest.statements.notation), and for an affiliation the
+    organisation it resolved to, with where to see the wiki's people there."""
+    text = notation(change)
     claim = change.get("claim") or change.get("previous") or {}
     q = claim.get("qualifiers") or {}
-    detail = ", ".join(
-        f"{label(k)} {show_value(q[k])}" for k in ("level", "section", "status") if k in q
-    )
-    text = f"{claim.get('predicate', '?')} {claim.get('object', '?')}"
     org = q.get("org") if claim.get("predicate") == "affiliation" else None
     if isinstance(org, dict) and org.get("ror"):  # the wiki's people there: `ingest orgs people`
         text += f" [= {org.get('name')}; who else: ingest orgs people {org['ror']}]"
-    if change.get("kind") == "changed" and change.get("previous"):
-        pq = change["previous"].get("qualifiers") or {}
-        moved = [
-            f"{label(k)}: {show_value(pq.get(k))} -> {show_value(q.get(k))}"
-            for k in sorted(set(pq) | set(q))
-            if pq.get(k) != q.get(k) and k in ("status", "section", "scope", "level")
-        ]
-        return f"{text} ({'; '.join(moved)})"
-    return f"{text} ({detail})" if detail else text
+    return text
 
 
 def _cell(text: str) -> str:

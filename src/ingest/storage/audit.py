@@ -41,17 +41,49 @@ class AuditLog:
             )
         )
 
-    def page(self, limit: int, offset: int = 0) -> tuple[list[AuditEntry], int]:
-        """The newest entries first, and how many there are in all."""
+    def page(
+        self,
+        limit: int,
+        offset: int = 0,
+        actor: str | None = None,
+        action: str | None = None,
+        profile: str | None = None,
+    ) -> tuple[list[AuditEntry], int]:
+        """The newest entries first (of this actor, action, profile when given), and how many
+        there are in all. A bulk entry names one profile; `profile` finds it by any of them
+        only through that one (the page pairs each of its changes with its own profile)."""
+
+        def narrowed(query: Any) -> Any:
+            for column, wanted in (
+                (audit_log.c.actor, actor),
+                (audit_log.c.action, action),
+                (audit_log.c.profile, profile),
+            ):
+                if wanted:
+                    query = query.where(column == wanted)
+            return query
+
         with self.db.begin() as conn:
             total = int(
-                conn.execute(sa.select(sa.func.count()).select_from(audit_log)).scalar() or 0
+                conn.execute(narrowed(sa.select(sa.func.count()).select_from(audit_log))).scalar()
+                or 0
             )
             rows = (
                 conn.execute(
-                    sa.select(audit_log).order_by(audit_log.c.id.desc()).limit(limit).offset(offset)
+                    narrowed(sa.select(audit_log))
+                    .order_by(audit_log.c.id.desc())
+                    .limit(limit)
+                    .offset(offset)
                 )
                 .mappings()
                 .all()
             )
         return [AuditEntry.from_mapping(r) for r in rows], total
+
+    def actions(self) -> tuple[list[str], list[str]]:
+        """The actors and the actions the log holds (for its filters)."""
+        with self.db.begin() as conn:
+            actors = conn.execute(sa.select(audit_log.c.actor).distinct().order_by("actor"))
+            names = [str(a) for a in actors.scalars()]
+            acts = conn.execute(sa.select(audit_log.c.action).distinct().order_by("action"))
+            return names, [str(a) for a in acts.scalars()]

@@ -26,14 +26,30 @@ fact_column: sa.ColumnElement[str] = sa.func.coalesce(changes.c.fact, changes.c.
 _Q = TypeVar("_Q", bound=sa.Select[*tuple[Any, ...]])
 
 
+# the predicate a change states (its claim's, a removal's previous claim's) and the claim's
+# `qualifiers.confidence` (absent on claims of extractors that give none): JSON paths, the same
+# on SQLite and PostgreSQL
+predicate_column: sa.ColumnElement[str] = sa.func.coalesce(
+    changes.c.claim["predicate"].as_string(), changes.c.previous["predicate"].as_string()
+)
+confidence_column: sa.ColumnElement[float] = changes.c.claim[
+    ("qualifiers", "confidence")
+].as_float()
+
+
 @dataclass(frozen=True)
 class QueueFilter:
-    """What the review queue shows: empty fields match everything."""
+    """What the review queue shows: empty fields match everything. `created_after` keeps the
+    changes queued at or after that time (ISO, "new since your last visit"); `min_confidence` the
+    claims whose `qualifiers.confidence` is at least that (claims without one are left out)."""
 
     status: str | None = "pending"
     profile: str | None = None
     source_url: str | None = None
     kind: str | None = None
+    predicate: str | None = None
+    min_confidence: float | None = None
+    created_after: str | None = None
 
     def apply(self, query: _Q) -> _Q:
         """The query narrowed to the changes this filter shows."""
@@ -42,9 +58,15 @@ class QueueFilter:
             (changes.c.profile, self.profile),
             (changes.c.source_url, self.source_url),
             (changes.c.kind, self.kind),
+            (predicate_column, self.predicate),
         ):
             if wanted:
                 query = query.where(column == wanted)
+        if self.min_confidence is not None:
+            query = query.where(confidence_column >= self.min_confidence)
+        if self.created_after:
+            # at or after: a change queued in the second of the last look is new (not lost)
+            query = query.where(changes.c.created >= self.created_after)
         return query
 
 

@@ -66,6 +66,31 @@ class Editors:
             ).rowcount
         return epoch if done else None
 
+    def start_visit(self, name: str) -> None:
+        """A new session signed in: the queue's "new" is what came after the editor last looked."""
+        with self.db.begin() as conn:
+            conn.execute(
+                editors.update().where(editors.c.name == name).values(seen_before=editors.c.seen_at)
+            )
+
+    def seen_before(self, name: str) -> str | None:
+        """The boundary of "new since your last visit", without looking (None: everything)."""
+        return self._column(editors.c.seen_before, name)
+
+    def seen(self, name: str, now: str | None = None) -> str | None:
+        """The editor looks at the queue now; returns the boundary of "new since your last
+        visit" (None: never looked before this session, so everything is new)."""
+        with self.db.begin() as conn:
+            before = conn.execute(
+                sa.select(editors.c.seen_before).where(editors.c.name == name)
+            ).scalar()
+            conn.execute(
+                editors.update()
+                .where(editors.c.name == name)
+                .values(seen_at=now or iso_z(utcnow()))
+            )
+        return None if before is None else str(before)
+
     def all(self) -> list[EditorRow]:
         with self.db.begin() as conn:
             rows = conn.execute(

@@ -261,6 +261,16 @@ def runs_status_and_process(conn: Connection) -> None:
     )
 
 
+@MIGRATIONS.register
+def editors_queue_visits(conn: Connection) -> None:
+    """When each editor last looked at the review queue, and when before this session (the
+    queue's "new since your last visit"); unknown for existing accounts (everything is new)."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("editors")}
+    for column in ("seen_at", "seen_before"):
+        if column not in columns:
+            conn.exec_driver_sql(f"ALTER TABLE editors ADD COLUMN {column} TEXT")
+
+
 def migrate(conn: Connection) -> int:
     """Apply the migrations this database has not had; returns how many it has had in all."""
     MIGRATIONS.apply(conn)

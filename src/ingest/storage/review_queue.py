@@ -11,7 +11,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from ingest.storage.changes import QUEUE_ORDER, QueueFilter, fact_column
+from ingest.storage.changes import (
+    QUEUE_ORDER,
+    QueueFilter,
+    confidence_column,
+    fact_column,
+    predicate_column,
+)
 from ingest.storage.database import Database
 from ingest.storage.rows import ChangeRow
 from ingest.storage.schema import changes
@@ -50,7 +56,8 @@ class ReviewQueue:
             return _str(conn.execute(query.limit(1)).scalar())
 
     def facets(self, filters: QueueFilter) -> dict[str, list[tuple[str, int]]]:
-        """Counts of facts by source, person and kind among changes of the filter's status."""
+        """Counts of facts by source, person, kind and predicate among changes of the filter's
+        status, and `confidence`: how many of its claims carry a `qualifiers.confidence`."""
         base = QueueFilter(status=filters.status)
         out: dict[str, list[tuple[str, int]]] = {}
         with self.db.begin() as conn:
@@ -58,13 +65,18 @@ class ReviewQueue:
                 ("source", changes.c.source_url),
                 ("person", changes.c.profile),
                 ("kind", changes.c.kind),
+                ("predicate", predicate_column),
             ):
                 query = base.apply(  # facts, as everywhere (ingest.review.grouping)
                     sa.select(column, sa.func.count(sa.distinct(fact_column)))
                     .group_by(column)
                     .order_by(column)
                 )
-                out[name] = [(str(v), int(n)) for v, n in conn.execute(query)]
+                out[name] = [(str(v), int(n)) for v, n in conn.execute(query) if v is not None]
+            rated = base.apply(sa.select(sa.func.count()).select_from(changes)).where(
+                confidence_column.is_not(None)
+            )
+            out["confidence"] = [("rated", int(conn.execute(rated).scalar() or 0))]
         return out
 
     # -- by fact (one entry per fact: ingest.review.grouping) -------------------------------------

@@ -154,6 +154,10 @@ editors = sa.Table(
     # random, in every session cookie of the account (migration 5): a new one on sign-out, on a
     # password change and for a re-created account ends every session signed in before
     sa.Column("session_epoch", sa.Text),
+    # the review queue's "new since your last visit" (migration 9): when the editor last looked
+    # at the queue, and the same as it was when this session signed in (the boundary of "new")
+    sa.Column("seen_at", sa.Text),
+    sa.Column("seen_before", sa.Text),
 )
 
 # The review page's queue: filter by status (and person, source, kind), order by source, created,

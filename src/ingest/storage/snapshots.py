@@ -95,3 +95,15 @@ class Snapshots:
         with self.db.begin() as conn:
             row = conn.execute(query).mappings().first()
         return SnapshotRow.from_mapping(row) if row else None
+
+    def all_of(self, url: str, limit: int = 20) -> list[SnapshotRow]:
+        """The stored snapshots of URL (asked for or served from), the latest evidence first."""
+        query = (
+            sa.select(snapshots)
+            .where(sa.or_(snapshots.c.url == url, snapshots.c.requested_url == url))
+            .order_by(snapshots.c.evidence_date.desc(), snapshots.c.fetched_at.desc())
+            .limit(limit)
+        )
+        with self.db.begin() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [SnapshotRow.from_mapping(r) for r in rows]

@@ -180,6 +180,9 @@ class Store:
     def newest_snapshot(self, url: str) -> SnapshotRow | None:
         return self._snapshots.newest_of(url)
 
+    def snapshots_of(self, url: str, limit: int = 20) -> list[SnapshotRow]:
+        return self._snapshots.all_of(url, limit)
+
     def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
         return self._claims.put(snapshot_sha256, source_url, found)
 
@@ -264,8 +267,18 @@ class Store:
     def audit_entries(self, limit: int = 100) -> list[AuditEntry]:
         return self._audit_log.page(limit)[0]
 
-    def audit_page(self, limit: int, offset: int = 0) -> tuple[list[AuditEntry], int]:
-        return self._audit_log.page(limit, offset)
+    def audit_page(
+        self,
+        limit: int,
+        offset: int = 0,
+        actor: str | None = None,
+        action: str | None = None,
+        profile: str | None = None,
+    ) -> tuple[list[AuditEntry], int]:
+        return self._audit_log.page(limit, offset, actor, action, profile)
+
+    def audit_choices(self) -> tuple[list[str], list[str]]:
+        return self._audit_log.actions()
 
     # -- editors and runs --------------------------------------------------------------------
 
@@ -280,6 +293,15 @@ class Store:
 
     def renew_session_epoch(self, name: str) -> str | None:
         return self._editors.renew_session_epoch(name)
+
+    def start_visit(self, name: str) -> None:
+        self._editors.start_visit(name)
+
+    def seen_queue(self, name: str, now: str | None = None) -> str | None:
+        return self._editors.seen(name, now)
+
+    def last_visit(self, name: str) -> str | None:
+        return self._editors.seen_before(name)
 
     def list_editors(self) -> list[EditorRow]:
         return self._editors.all()

@@ -101,10 +101,31 @@ def _loose_pattern(quote: str) -> re.Pattern[str] | None:
     return re.compile(r"\s*".join(re.escape(c) for c in chars))
 
 
-def find_quote(text: str, quote: str) -> tuple[int, int] | None:
+_LOCATOR_NAMES = re.compile(r"'([^']+)'")  # h3 'Optimizers (torch.optim)' > li 2
+
+
+def locator_start(text: str, locator: str) -> int:
+    """Where in `text` the place the locator names begins: after each heading it quotes, in
+    turn (`h2 'Core' > h3 'CUDA' > li 2`), as far as they are found; 0 when none is."""
+    at = 0
+    for name in _LOCATOR_NAMES.findall(locator or ""):
+        pattern = _pattern(name)
+        match = pattern.search(text, at) if pattern else None
+        if match is None:
+            break
+        at = match.end()
+    return at
+
+
+def find_quote(text: str, quote: str, locator: str = "") -> tuple[int, int] | None:
+    """The quote's span: the occurrence at the place the locator names (the first after its
+    headings), else the first anywhere; None when it is not in the text."""
+    start = locator_start(text, locator) if locator else 0
     for make in (_pattern, _loose_pattern):
         pattern = make(quote)
-        match = pattern.search(text) if pattern else None
+        if pattern is None:
+            continue
+        match = pattern.search(text, start) or (pattern.search(text) if start else None)
         if match:
             return match.start(), match.end()
     return None
@@ -127,8 +148,8 @@ def mark_spans(text: str, spans: list[tuple[int, int, str]], context: int) -> Ma
     return html + escape(text[at:right] + (" …" if right < len(text) else ""))
 
 
-def highlight(text: str, quote: str, context: int = CONTEXT_CHARS) -> Evidence:
-    span = find_quote(text, quote) if quote else None
+def highlight(text: str, quote: str, context: int = CONTEXT_CHARS, locator: str = "") -> Evidence:
+    span = find_quote(text, quote, locator) if quote else None
     if span is None:
         return Evidence(html=escape(quote), found=False, note="quote not found in the snapshot")
     return Evidence(html=mark_spans(text, [(*span, "quote")], context), found=True)
@@ -177,7 +198,8 @@ class TextCache:
             return PageText("", pdf=True, error=str(exc))
 
 
-def evidence_for(cache: TextCache, sha256: str | None, quote: str) -> Evidence:
+def evidence_for(cache: TextCache, sha256: str | None, quote: str, locator: str = "") -> Evidence:
+    """The quote marked in its snapshot's text, at the place the locator names."""
     if not sha256:
         return Evidence(html=escape(quote), found=False, note="no stored snapshot")
     try:
@@ -192,4 +214,4 @@ def evidence_for(cache: TextCache, sha256: str | None, quote: str) -> Evidence:
         return pdf_text_evidence(page.text, Targets(name="", quotes=(quote,) if quote else ()))
     if not page.text:
         return Evidence(html=escape(quote), found=False, note="the snapshot has no text to show")
-    return highlight(page.text, quote)
+    return highlight(page.text, quote, locator=locator)

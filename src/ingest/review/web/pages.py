@@ -1,10 +1,9 @@
-"""The review queue's routes (and, included in the one router, those of `signin` and `stored`).
+"""The review queue's routes (and, in ROUTERS, those of `bulk`, `signin` and `stored`).
 Each parses its input (checked by web.params first), calls the library (ingest.review.decisions,
 the store) and renders a template; POSTs need the session's CSRF token (auth.require_csrf)."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -14,23 +13,14 @@ from ingest.errors import (
     AlreadyDecidedError,
     IngestError,
 )
-from ingest.report.run import describe
-from ingest.review.decisions import Decided, decide, record_bulk, undo_last
-from ingest.review.grouping import source_titles
-from ingest.review.snapshots import snapshot_time
-from ingest.review.web import signin, stored
+from ingest.review.decisions import decide, undo_last
+from ingest.review.web import bulk, signin, stored
 from ingest.review.web.auth import CSRF, Editor, StoreDep
-from ingest.review.web.evidence import snapshot_sha256
+from ingest.review.web.filters import FormFilter, QueryFilter, profile_name_of, queue_context
 from ingest.review.web.params import Page, is_change_id, no_nul_characters
 from ingest.review.web.render import render as _render
-from ingest.review.web.views import (
-    KINDS,
-    STATUSES,
-    change_view,
-    filter_query,
-    parse_filter,
-    queue_groups,
-)
+from ingest.review.web.views import change_view, filter_query
+from ingest.statements import change_sentence, person
 from ingest.storage import ChangeRow, QueueFilter
 
 router = APIRouter(dependencies=[Depends(no_nul_characters)])
@@ -41,66 +31,7 @@ def _is_fragment(request: Request) -> bool:
     return "x-fragment" in request.headers
 
 
-def _query_filter(
-    status: str | None = "pending",
-    person: str | None = None,
-    source: str | None = None,
-    kind: str | None = None,
-) -> QueueFilter:
-    """The queue filter a page was asked for (query parameters)."""
-    return parse_filter(status, person, source, kind)
-
-
-def _form_filter(
-    status: Annotated[str, Form()] = "pending",
-    person: Annotated[str, Form()] = "",
-    source: Annotated[str, Form()] = "",
-    kind: Annotated[str, Form()] = "",
-) -> QueueFilter:
-    """The queue filter a form carried along (the editor's place in the queue)."""
-    return parse_filter(status, person, source, kind)
-
-
-QueryFilter = Annotated[QueueFilter, Depends(_query_filter)]
-FormFilter = Annotated[QueueFilter, Depends(_form_filter)]
-
-
 # -- the queue -----------------------------------------------------------------------------
-
-
-def _queue_context(
-    request: Request, store: StoreDep, filters: QueueFilter, page: int
-) -> dict[str, Any]:
-    size = request.app.state.settings.review_page_size
-    total = store.count_facts(filters)
-    pages = max(1, -(-total // size))
-    page = min(max(1, page), pages)
-    facts = store.queue_facts(filters, limit=size, offset=(page - 1) * size)
-    facets = store.queue_facets(filters)
-    source_totals = dict(facets["source"]) if not filters.profile and not filters.kind else {}
-    if not source_totals:
-        source_totals = {
-            url: store.count_facts(QueueFilter(filters.status, filters.profile, url, filters.kind))
-            for url in {f[0].source_url for f in facts}
-        }
-    return {
-        "filters": filters,
-        "status_value": filters.status or "all",
-        "statuses": STATUSES,
-        "kinds": KINDS,
-        "facets": facets,
-        "groups": queue_groups(
-            facts,
-            source_totals,
-            source_titles(store.source_states(sorted({m.source_url for f in facts for m in f}))),
-        ),
-        "total": total,
-        "page": page,
-        "pages": pages,
-        "query": filter_query(filters),
-        "page_query": lambda n: filter_query(filters, page=n),
-        "bulk": None,
-    }
 
 
 @router.get("/")
@@ -110,90 +41,32 @@ def queue(
     store: StoreDep,
     filters: QueryFilter,
     page: Page = 1,
+    undone: str = "",
 ) -> Response:
-    return _render(request, "queue.html", _queue_context(request, store, filters, page))
-
-
-@router.post("/bulk", dependencies=[CSRF])
-def bulk_accept(
-    request: Request,
-    editor: Editor,
-    store: StoreDep,
-    filters: FormFilter,
-    ids: Annotated[list[str], Form()] = [],  # noqa: B006 (FastAPI copies defaults)
-    note: Annotated[str, Form()] = "",
-    confirmed: Annotated[str, Form()] = "",
-) -> Response:
-    """Accept the facts the editor selected, all of one kind; removals only after a confirmation
-    page naming each removed statement. The decisions share one bulk id (`u` undoes them all)
-    and the audit log records the bulk as one action."""
-    profiles_dir = request.app.state.settings.profiles_dir
-    wanted = [i for i in dict.fromkeys(ids) if is_change_id(i)]
-    rows = [r for r in (store.get_change(i) for i in wanted) if r is not None]
-    failed: list[tuple[str, str]] = [
-        (i[:64], "not a change id") for i in dict.fromkeys(ids) if not is_change_id(i)
-    ]
-    kinds = sorted({r.kind for r in rows})
-    context = _queue_context(request, store, filters, 1)
-    if not rows:
-        context["bulk"] = {
-            "accepted": [],
-            "conflicts": [],
-            "failed": failed,
-            "refused": "Nothing selected.",
-        }
-        return _render(request, "queue.html", context)
-    if len(kinds) > 1:
-        context["bulk"] = {
-            "accepted": [],
-            "conflicts": [],
-            "failed": failed,
-            "refused": "A bulk accept takes changes of one kind: select only "
-            + " or only ".join(kinds)
-            + " rows.",
-        }
-        return _render(request, "queue.html", context, status_code=400)
-    if kinds == ["removed"] and confirmed != "1":
-        items = [
-            r.to_dict() | {"summary": describe(r), "when": snapshot_time(store, snapshot_sha256(r))}
-            for r in rows
-        ]
-        return _render(
-            request,
-            "confirm_bulk.html",
-            {"items": items, "filters": filters, "query": filter_query(filters), "note": note},
-        )
-    bulk = uuid.uuid4().hex
-    done: list[Decided] = []
-    conflicts: list[dict[str, Any]] = []
-    for row in rows:
-        try:
-            done.append(
-                decide(
-                    store,
-                    profiles_dir,
-                    row.id,
-                    "accepted",
-                    editor,
-                    note.strip() or None,
-                    bulk=bulk,
-                    audit=False,
-                )
-            )
-        except AlreadyDecidedError as exc:
-            conflicts.append({"id": row.id, "status": exc.fields["status"], "by": exc.fields["by"]})
-        except IngestError as exc:
-            failed.append((row.id, str(exc)))
-    record_bulk(store, editor, "accepted", bulk, done, note.strip() or None)
-    context = _queue_context(request, store, filters, 1)
-    context["bulk"] = {
-        "accepted": [d.change.id for d in done],
-        "statements": [f"{d.change.profile}: {describe(d.change.to_json())}" for d in done],
-        "kind": kinds[0],
-        "conflicts": conflicts,
-        "failed": failed,
-    }
+    """The queue; `undone=1` (the redirect after an undo from here) names what was undone."""
+    since = store.seen_queue(editor)
+    context = queue_context(request, store, filters, page, since)
+    if undone == "1":
+        context["undone"] = _last_undo(request, store, editor)
     return _render(request, "queue.html", context)
+
+
+def _said(request: Request, row: ChangeRow) -> str:
+    return f"{person(row.profile, profile_name_of(request, row.profile))}: {change_sentence(row)}"
+
+
+def _last_undo(request: Request, store: StoreDep, editor: str) -> dict[str, Any] | None:
+    """The editor's latest undo, with each statement it put back (for the queue's flash)."""
+    entries, _total = store.audit_page(20, actor=editor, action="undone")
+    if not entries:
+        return None
+    entry = entries[0]
+    ids = entry["detail"].get("changes") or [entry["change_id"]]
+    rows = [r for r in (store.get_change(str(i)) for i in ids) if r is not None]
+    return {
+        "undid": str(entry["detail"].get("undid") or ""),
+        "statements": [_said(request, r) for r in rows],
+    }
 
 
 # -- one change ----------------------------------------------------------------------------
@@ -238,15 +111,16 @@ def change_page(
     flash = None
     row = store.get_change(change_id) if is_change_id(change_id) else None
     if row is not None and undid in ("accepted", "rejected") and undone.isdigit():
-        flash = [("ok", _undo_message(undid, min(int(undone), 10_000), row))]
+        who = person(row.profile, profile_name_of(request, row.profile))
+        flash = [("ok", _undo_message(undid, min(int(undone), 10_000), row, who))]
     return _change_response(request, store, change_id, filters, flash)
 
 
-def _undo_message(undid: str, count: int, lead: ChangeRow) -> str:
+def _undo_message(undid: str, count: int, lead: ChangeRow, who: str) -> str:
     verb = undid[:-2]  # accept, reject
     what = f"the {verb} of {count} changes" if count > 1 else f"the {verb} of this change"
     pending = "They are pending again" if count > 1 else "It is pending again"
-    return f"Undone: {what} ({lead['profile']}, {describe(lead)}). {pending}."
+    return f"Undone: {what} ({who}: {change_sentence(lead)}). {pending}."
 
 
 def _next_after(store: StoreDep, filters: QueueFilter, row: ChangeRow) -> str | None:
@@ -272,6 +146,7 @@ def decide_change(
     if row is None:
         return PlainTextResponse("no such change", status_code=404)
     note_text = note.strip() or None
+    said = f"{person(row.profile, profile_name_of(request, row.profile))}: {change_sentence(row)}"
     if action == "skip":
         if note_text:
             with store.begin() as conn:
@@ -283,7 +158,7 @@ def decide_change(
                     profile=row.profile,
                     note=note_text,
                 )
-        flash = [("ok", f"Skipped {row['profile']}: {describe(row)}.")]
+        flash = [("ok", f"Skipped {said}.")]
     elif action in ACTIONS:
         try:
             decide(
@@ -303,7 +178,7 @@ def decide_change(
         verb = ACTIONS[action].capitalize()
         if row.kind == "removed":
             verb += " removal"
-        flash = [("ok", f"{verb}: {row['profile']}, {describe(row)}. Press u to undo.")]
+        flash = [("ok", f"{verb}: {said}. Press u to undo.")]
     else:
         return PlainTextResponse("action must be accept, reject or skip", status_code=400)
     following = _next_after(store, filters, row)
@@ -332,13 +207,13 @@ def undo(
             return _change_response(request, store, current, filters, [("error", str(exc))], 409)
         return PlainTextResponse(str(exc), status_code=409)
     count = len(done.group) or 1
-    if not _is_fragment(request):  # the queue page's `u`: the change page says what was undone
-        query = filter_query(filters, undid=done.undid, undone=count)
-        return RedirectResponse(f"/changes/{done.change.id}?{query}", status_code=303)
+    if not _is_fragment(request):  # the queue page's `u`: back to the queue, naming every one
+        return RedirectResponse(f"/?{filter_query(filters, undone=1)}", status_code=303)
     row = store.get_change(done.change.id)
-    flash = [("ok", _undo_message(done.undid, count, row))] if row is not None else []
+    who = person(done.change.profile, profile_name_of(request, done.change.profile))
+    flash = [("ok", _undo_message(done.undid, count, row, who))] if row is not None else []
     return _change_response(request, store, done.change.id, filters, flash)
 
 
 # every route of the review app: the queue's, then signing in and out, then the stored things
-ROUTERS = (router, signin.router, stored.router)
+ROUTERS = (router, bulk.router, signin.router, stored.router)

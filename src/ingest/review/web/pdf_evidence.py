@@ -40,7 +40,7 @@ from unidecode import unidecode
 
 from ingest.errors import NotPdfError, PdfEvidenceError
 
-RENDER_VERSION = 1  # part of the cache key: bump when the picture changes
+RENDER_VERSION = 2  # part of the cache key: bump when the picture changes
 MAX_SCALE = 3.0  # pixels per PDF point (216 dpi)
 MAX_WIDTH = 1400  # pixels
 MAX_HEIGHT = 1000  # pixels
@@ -52,6 +52,7 @@ SAME_LINE = 0.6  # two boxes share a line when they overlap this much of the low
 TALLER = 2.5  # ... and the other is at most this many times as tall
 MARGIN = 18.0  # points around the found boxes (and the rest of their lines)
 MIN_CROP_WIDTH = 260.0  # points: a lone short name still shows its neighbours
+SIDE_CONTEXT = 70.0  # points of their lines either side: a wide author row is cut to the block
 TOP_BAND = 0.42  # nothing found: the top of the page (title and authors)
 BOX_PAD = 1.5  # points around a highlighted string
 NAME_FILL = (35, 88, 196, 64)  # translucent blue (the page's --accent)
@@ -269,12 +270,17 @@ def _union(boxes: list[Box]) -> Box:
     )
 
 
-def _region(boxes: list[Box], page: Box) -> Box:
-    """The boxes with a margin (and a least width), inside the page; else the page's top band."""
+def _region(boxes: list[Box], page: Box, lines: list[Box] | None = None) -> Box:
+    """The boxes with a margin (and a least width), inside the page; else the page's top band.
+    Their `lines` widen it by at most SIDE_CONTEXT a side (a wide row does not shrink it)."""
     left, bottom, right, top = page
     if not boxes:
         return left, top - (top - bottom) * TOP_BAND, right, top
     x0, y0, x1, y1 = _union(boxes)
+    if lines:
+        lx0, ly0, lx1, ly1 = _union(lines)
+        x0, x1 = max(lx0, x0 - SIDE_CONTEXT), min(lx1, x1 + SIDE_CONTEXT)
+        y0, y1 = min(y0, ly0), max(y1, ly1)
     grow = max(0.0, MIN_CROP_WIDTH - (x1 - x0)) / 2
     return (
         max(left, x0 - MARGIN - grow),
@@ -318,7 +324,7 @@ def render_author_block(pdf: bytes, targets: Targets) -> AuthorBlockImage:
             marks = [(kind, _boxes(textpage, (s, e))) for s, e, kind in found.spans]
             boxes = [b for _, found_boxes in marks for b in found_boxes]
             bounds: Box = page.get_bbox()
-            region = _region(boxes + _on_their_lines(textpage, boxes), bounds)
+            region = _region(boxes, bounds, boxes + _on_their_lines(textpage, boxes))
             scale = _scale(region)
             crop = (
                 region[0] - bounds[0],

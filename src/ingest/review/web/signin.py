@@ -53,6 +53,7 @@ def login(
     elif authenticate(store, name, password):
         auth.throttle.succeeded(client, name)
         auth.sign_in(session, name)  # a new session (and CSRF token) on login
+        store.start_visit(name)  # the queue's "new" is what came since the last look
         response = RedirectResponse(_safe_next(next), status_code=303)
         auth.save(response, request, session)
         return response

@@ -3,21 +3,27 @@ image, a profile with its pending flags, the audit log."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from collections.abc import Mapping
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from ingest.errors import NotPdfError, PdfEvidenceError, ProfileError, StoreError
-from ingest.profiles.io import load_profile, profile_path, valid_profile_id
+from ingest.profiles.io import load_profile, profile_names, profile_path, valid_profile_id
 from ingest.review.web.auth import Editor, StoreDep
 from ingest.review.web.evidence import is_pdf, snapshot_sha256
 from ingest.review.web.params import Page, is_change_id, no_nul_characters
 from ingest.review.web.pdf_evidence import ImageCache, claim_targets
 from ingest.review.web.render import render as _render
 from ingest.review.web.views import filter_query, profile_view, queue_groups
+from ingest.statements import change_sentence, person
 from ingest.storage import QueueFilter
 
 router = APIRouter(dependencies=[Depends(no_nul_characters)])
 AUDIT_PAGE = 100
+MAX_LISTED = 200  # statements listed for one audit entry (a bulk's)
 
 
 @router.get("/changes/{change_id}/snapshot")
@@ -83,13 +89,67 @@ def profile_page(request: Request, profile_id: str, editor: Editor, store: Store
     return _render(request, "profile.html", context)
 
 
+def _statements(
+    store: StoreDep, entry: Mapping[str, Any], names: dict[str, str]
+) -> list[dict[str, str]]:
+    """Each change an audit entry is about, with its own profile (a bulk spans several)."""
+    detail = entry.get("detail") or {}
+    ids = [str(i) for i in (detail.get("changes") or [])] or (
+        [str(entry["change_id"])] if entry.get("change_id") else []
+    )
+    out = []
+    for change_id in ids[:MAX_LISTED]:
+        row = store.get_change(change_id) if is_change_id(change_id) else None
+        if row is None:
+            continue
+        out.append(
+            {
+                "id": row.id,
+                "profile": row.profile,
+                "person": person(row.profile, names),
+                "kind": row.kind,
+                "text": change_sentence(row),
+            }
+        )
+    return out
+
+
 @router.get("/audit")
-def audit_page(request: Request, editor: Editor, store: StoreDep, page: Page = 1) -> Response:
-    entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
+def audit_page(
+    request: Request,
+    editor: Editor,
+    store: StoreDep,
+    page: Page = 1,
+    actor: str = "",
+    action: str = "",
+    person_id: Annotated[str, Query(alias="person")] = "",
+) -> Response:
+    """The audit log, newest first: each entry's statements in words (a bulk's each with its
+    own profile), who and when; filtered by editor, action and profile."""
+    wanted = {"actor": actor or None, "action": action or None, "profile": person_id or None}
+    entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE, **wanted)
     pages = max(1, -(-total // AUDIT_PAGE))
     if page > pages:  # past the end: the last page, as the queue does
         page = pages
-        entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE)
+        entries, total = store.audit_page(AUDIT_PAGE, (page - 1) * AUDIT_PAGE, **wanted)
+    names = profile_names(request.app.state.settings.profiles_dir)
+    actors, actions = store.audit_choices()
+    rows = [e.to_dict() | {"statements": _statements(store, e, names)} for e in entries]
+    query = urlencode({k: v for k, v in (("actor", actor), ("action", action),
+                                         ("person", person_id)) if v})  # fmt: skip
     return _render(
-        request, "audit.html", {"entries": entries, "page": page, "pages": pages, "total": total}
+        request,
+        "audit.html",
+        {
+            "entries": rows,
+            "page": page,
+            "pages": pages,
+            "total": total,
+            "actors": actors,
+            "actions": actions,
+            "people": sorted(names.items(), key=lambda kv: kv[1]),
+            "names": names,
+            "wanted": {"actor": actor, "action": action, "person": person_id},
+            "query": query,
+        },
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,13 @@ from ingest.errors import ProfileError
 from ingest.fact_identity import label, show_value
 from ingest.models import Profile
 from ingest.profiles.io import load_profile, profile_path
-from ingest.report.run import describe
+from ingest.review.context import nearest_claims
 from ingest.review.decisions import history
 from ingest.review.grouping import source_label, source_titles
 from ingest.review.snapshots import SnapshotTime, snapshot_time
-from ingest.review.web.evidence import Evidence, TextCache, evidence_for
+from ingest.review.web.diffs import SnapshotDiff, change_diff
+from ingest.review.web.evidence import Evidence, TextCache, evidence_for, snapshot_sha256
+from ingest.statements import change_sentence, notation, sentence
 from ingest.storage import ChangeRow, HistoryEntry, QueueFilter, Store
 
 STATUSES = ("pending", "accepted", "rejected", "superseded")
@@ -30,16 +33,29 @@ def web_url(url: str | None) -> str | None:
     return url if urlsplit(url).scheme.lower() in ("http", "https") else None
 
 
+CONFIDENCES = ("0.5", "0.8", "0.9")  # "at least" choices, shown once claims carry one
+
+
 def parse_filter(
-    status: str | None, person: str | None, source: str | None, kind: str | None
+    status: str | None,
+    person: str | None,
+    source: str | None,
+    kind: str | None,
+    predicate: str | None = None,
+    confidence: str | None = None,
+    since: str | None = None,
 ) -> QueueFilter:
-    """QueueFilter from query parameters; unknown values fall back to 'everything'."""
+    """QueueFilter from query parameters; unknown values fall back to 'everything'. `since`:
+    the editor's "new since your last visit" boundary when they asked for new changes only."""
     status = status if status in STATUSES or status == "all" else "pending"
     return QueueFilter(
         status=None if status == "all" else status,
         profile=person or None,
         source_url=source or None,
         kind=kind if kind in KINDS else None,
+        predicate=predicate or None,
+        min_confidence=float(confidence) if confidence in CONFIDENCES else None,
+        created_after=since or None,
     )
 
 
@@ -50,6 +66,9 @@ def filter_query(filters: QueueFilter, **extra: Any) -> str:
         "person": filters.profile or "",
         "source": filters.source_url or "",
         "kind": filters.kind or "",
+        "predicate": filters.predicate or "",
+        "confidence": "" if filters.min_confidence is None else f"{filters.min_confidence:g}",
+        "new": "1" if filters.created_after else "",
     }
     params.update({k: str(v) for k, v in extra.items() if v is not None})
     return urlencode({k: v for k, v in params.items() if v})
@@ -62,6 +81,8 @@ class Statement:
     qualifiers: list[tuple[str, str, bool]]  # (label, value, differs from the other side)
     org: str = ""  # the organisation the printed one resolved to (qualifiers.org), if any
     org_id: str = ""  # its ROR id
+    sentence: str = ""  # ingest.statements.sentence
+    raw: str = ""  # the claim as JSON (the "raw claim" view)
 
 
 def statement(
@@ -83,6 +104,8 @@ def statement(
         qualifiers=[
             (label(k), show_value(q[k]), other is not None and oq.get(k) != q[k]) for k in keys
         ],
+        sentence=sentence(claim),
+        raw=json.dumps(claim, ensure_ascii=False, indent=1, sort_keys=True),
     )
 
 
@@ -107,10 +130,15 @@ class ChangeView:
     total: int = 0  # facts in the queue (the N of "n of N")
     sources: list[dict[str, Any]] = field(default_factory=list)  # every source of this fact
     when: SnapshotTime | None = None
+    raw: str = ""  # the change's notation (`maintainer PyTorch (level module, ...)`)
+    diff: SnapshotDiff | None = None  # removed/changed: the earlier snapshot against this one
 
 
-def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
-    """Each source of one fact: what tells it apart, its link, its quote and snapshot date."""
+def source_rows(
+    store: Store, members: list[ChangeRow], cache: TextCache | None = None
+) -> list[dict[str, Any]]:
+    """Each source of one fact: what tells it apart, its link, its quote and snapshot date, and
+    (with `cache`) its own evidence: the quote marked at its locator in its own snapshot."""
     out = []
     titles = source_titles(store.source_states([m.source_url for m in members]))
     for m in members:
@@ -125,6 +153,14 @@ def source_rows(store: Store, members: list[ChangeRow]) -> list[dict[str, Any]]:
                 "locator": str(evidence.get("locator") or ""),
                 "when": snapshot_time(store, m.get("snapshot_sha256") or evidence.get("sha256")),
                 "status": m.status,
+                "evidence": None
+                if cache is None
+                else evidence_for(
+                    cache,
+                    snapshot_sha256(m),
+                    str(evidence.get("quote") or ""),
+                    str(evidence.get("locator") or ""),
+                ).for_claim(m.claim or {}),
             }
         )
     return out
@@ -144,13 +180,9 @@ def change_view(
     previous = row.previous
     profile = load_profile_or_none(profiles_dir, row.profile)
     related: list[Statement] = []
-    if profile is not None and not previous:
+    if profile is not None and not previous:  # the nearest facts it states (other works)
         related = [
-            s
-            for c in profile.claims
-            if c.predicate == claim.get("predicate") and c.object == claim.get("object")
-            for s in [statement(c.model_dump())]
-            if s is not None
+            st for c in nearest_claims(profile, row.to_dict()) for st in [statement(c)] if st
         ]
     evidence = claim.get("evidence") or {}
     members = store.fact_members(row, QueueFilter(status=row.status))
@@ -160,13 +192,18 @@ def change_view(
     decided_by = decisions[-1] if row.status != "pending" and decisions else None
     return ChangeView(
         row=row,
-        summary=describe(row),
+        summary=change_sentence(row),
+        raw=notation(row),
+        diff=change_diff(store, cache, row, profile),
         candidate=statement(claim, previous if row.kind == "changed" else None),
         current=statement(previous, claim if row.kind == "changed" else None),
         related=related,
         subject=claim.get("subject") or {},
         evidence=evidence_for(
-            cache, row.get("snapshot_sha256") or evidence.get("sha256"), evidence.get("quote", "")
+            cache,
+            row.get("snapshot_sha256") or evidence.get("sha256"),
+            evidence.get("quote", ""),
+            str(evidence.get("locator") or ""),
         ),
         locator=str(evidence.get("locator") or ""),
         source_link=web_url(row.source_url),
@@ -177,7 +214,7 @@ def change_view(
         next_id=store.fact_neighbour(filters, row, forward=True),
         position=store.fact_position(filters, row),
         total=store.count_facts(filters),
-        sources=source_rows(store, members),
+        sources=source_rows(store, members, cache),
         when=snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256")),
     )
 
@@ -194,11 +231,16 @@ def queue_groups(
     facts: list[list[ChangeRow]] | list[ChangeRow],
     source_totals: dict[str, int],
     titles: dict[str, str] | None = None,
+    profiles: dict[str, Profile | None] | None = None,
+    since: str | None = None,
 ) -> list[QueueGroup]:
     """Queue entries under the source of their leading change: one entry per fact (a list of
     its changes; a bare row is a fact of one), naming every source that states it (`titles`:
-    source URL -> title, for papers)."""
+    source URL -> title, for papers), the person by the profile's name and, for an addition,
+    what the profile already states about it (`profiles`: id -> the profile); `new` when it
+    was queued after `since` (the editor's last visit)."""
     titles = titles or {}
+    profiles = profiles or {}
     groups: list[QueueGroup] = []
     for entry in facts:
         members = entry if isinstance(entry, list) else [entry]
@@ -213,10 +255,16 @@ def queue_groups(
                 )
             )
         claim = row.claim or {}
+        profile = profiles.get(row.profile)
+        nearest = nearest_claims(profile, row.to_dict()) if profile and not row.previous else []
         groups[-1].items.append(
             row.to_dict()
             | {
-                "summary": describe(row),
+                "summary": change_sentence(row),
+                "raw": notation(row),
+                "person": profile.name if profile else row.profile,
+                "already": [sentence(c) for c in nearest],
+                "new": since is None or str(row.created) >= since,
                 "subject_name": (claim.get("subject") or {}).get("name", ""),
                 "sources": [
                     {

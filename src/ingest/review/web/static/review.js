@@ -9,13 +9,30 @@
   let chain = Promise.resolve();
   function later(step) { chain = chain.then(step).catch(() => {}); return chain; }
 
-  // the marked quote in the middle of its scrolling context box
+  // each marked quote in the middle of its scrolling context box (one box per source)
   function centreQuote() {
-    const mark = document.querySelector("pre.context mark");
-    if (!mark) return;
-    const box = mark.closest("pre");
-    box.scrollTop = Math.max(0, mark.offsetTop - box.clientHeight / 2 + mark.offsetHeight / 2);
+    document.querySelectorAll("pre.context").forEach((box) => {
+      const mark = box.querySelector("mark");
+      if (!mark) return;
+      box.scrollTop = Math.max(0, mark.offsetTop - box.clientHeight / 2 + mark.offsetHeight / 2);
+    });
   }
+
+  // the `?` overlay, and a paper's picture enlarged on click
+  function help(show) {
+    const box = document.getElementById("help");
+    if (box) box.hidden = show === undefined ? !box.hidden : !show;
+  }
+  function shrinkPictures() {
+    let any = false;
+    document.querySelectorAll("figure.enlarged").forEach((f) => { f.classList.remove("enlarged"); any = true; });
+    return any;
+  }
+  document.addEventListener("click", (event) => {
+    const figure = event.target.closest("figure[data-enlarge]");
+    if (figure) figure.classList.toggle("enlarged");
+    if (event.target.id === "help") help(false);
+  });
   document.addEventListener("DOMContentLoaded", centreQuote);
 
   // ---- one change: swap the #change fragment without reloading the page -------------------
@@ -111,29 +128,34 @@
     if (link) link.focus();
   }
 
-  // bulk: only rows of one kind (the first one selected fixes it); the button counts them
+  // bulk: only rows of one kind (the first one selected fixes it), in any group; the buttons
+  // of the one bulk form count them
+  const WORDS = { removed: "removal", changed: "change", added: "addition" };
   function syncBulk() {
-    const boxes = Array.from(document.querySelectorAll('form.bulk input[name="ids"]'));
+    const boxes = Array.from(document.querySelectorAll('input[name="ids"][form="bulk-form"]'));
     const chosen = boxes.filter((b) => b.checked);
     const kind = chosen.length ? chosen[0].dataset.kind : null;
     boxes.forEach((b) => { b.disabled = !!kind && b.dataset.kind !== kind && !b.checked; });
-    document.querySelectorAll("form.bulk").forEach((form) => {
-      const button = form.querySelector("button[data-bulk]");
-      if (!button) return;
-      const mine = Array.from(form.querySelectorAll('input[name="ids"]')).filter((b) => b.checked).length;
-      button.disabled = mine === 0;
-      const what = kind === "removed" ? "removal" : kind === "changed" ? "change" : "addition";
-      button.textContent = mine ? `Accept ${mine} selected ${what}${mine === 1 ? "" : "s"}` : "Accept selected";
+    const n = chosen.length;
+    const what = `${WORDS[kind] || "row"}${n === 1 ? "" : "s"}`;
+    document.querySelectorAll("button[data-bulk]").forEach((button) => {
+      const verb = button.dataset.bulk === "reject" ? "Reject" : "Accept";
+      button.disabled = n === 0;
+      button.textContent = n ? `${verb} ${n} selected ${what}` : `${verb} selected`;
     });
+  }
+  function bulk(action) {
+    const button = document.querySelector(`button[data-bulk="${action}"]`);
+    if (button && !button.disabled) button.click();
   }
   document.addEventListener("DOMContentLoaded", syncBulk);
 
   document.addEventListener("change", (event) => {
     const toggle = event.target.closest("input[data-toggle-all]");
     if (toggle) {
-      toggle.closest("form").querySelectorAll('input[name="ids"][data-kind="added"]').forEach((box) => { box.checked = toggle.checked; });
-      const other = document.querySelector('form.bulk input[name="ids"]:checked:not([data-kind="added"])');
-      if (other && toggle.checked) document.querySelectorAll('form.bulk input[name="ids"]:not([data-kind="added"])').forEach((b) => { b.checked = false; });
+      toggle.closest("section").querySelectorAll('input[name="ids"][data-kind="added"]').forEach((box) => { box.checked = toggle.checked; });
+      const other = document.querySelector('input[name="ids"]:checked:not([data-kind="added"])');
+      if (other && toggle.checked) document.querySelectorAll('input[name="ids"]:not([data-kind="added"])').forEach((b) => { b.checked = false; });
     }
     if (event.target.closest('input[name="ids"]') || toggle) syncBulk();
   });
@@ -144,6 +166,10 @@
       if (event.key === "Escape") event.target.blur();
       return;
     }
+    if (event.key === "Escape") { help(false); shrinkPictures(); return; }
+    if (event.key === "?") { event.preventDefault(); help(); return; }
+    const overlay = document.getElementById("help");
+    if (overlay && !overlay.hidden) return;  // keys act on the page once the help is closed
     const onChange = !!document.getElementById("change-slot");
     const keys = onChange
       ? { a: () => decide("accept"), r: () => decide("reject"), s: () => decide("skip"),
@@ -151,6 +177,7 @@
           n: () => { const note = document.getElementById("note"); if (note) note.focus(); } }
       : { j: () => moveRow(1), k: () => moveRow(-1), u: undo,
           x: () => { const row = document.querySelector("tr.current input[name=ids]"); if (row && !row.disabled) { row.checked = !row.checked; syncBulk(); } },
+          A: () => bulk("accept"), R: () => bulk("reject"),
           Enter: () => { const link = document.querySelector("tr.current a.open"); if (link) window.location.href = link.href; } };
     const handler = keys[event.key];
     if (handler) { event.preventDefault(); handler(); }
