@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from extractors.people import names as _names
@@ -46,6 +46,11 @@ TITLE_WORDS = re.compile(
 )
 WORD = re.compile(r"[^\W\d_]{3,}")
 PATH_AFTER = r"(?:^|[\s`'\"(])@?{}/"
+# every "name/" of a quote at once (a name without those boundary characters matches PATH_AFTER
+# exactly when it is one of these): a paragraph naming N people is one quote for N candidates,
+# and a search of it per candidate made reading it quadratic
+_PATHS = re.compile(r"(?:^|(?<=[\s`'\"(]))@?([^\s`'\"(/@][^\s`'\"(/]*)/")
+_PATH_UNSAFE = re.compile(r"[\s`'\"(/@]")
 
 
 @cache
@@ -83,8 +88,22 @@ def _ror_share(text: str) -> float:
     return sum(w in known for w in words) / len(words)
 
 
+@lru_cache(maxsize=64)
+def _quote_view(quote: str) -> tuple[str, frozenset[str]]:
+    """The quote lower-cased, and the names it prints before a "/" (paths: `cmd/`, `web/`)."""
+    return quote.lower(), frozenset(m.group(1) for m in _PATHS.finditer(quote))
+
+
+def _before_path(name: str, quote: str) -> bool:
+    bare = name.lstrip("@")
+    if not bare or _PATH_UNSAFE.search(bare):  # a name of several words: search, when it can be
+        return f"{bare}/" in quote and bool(re.search(PATH_AFTER.format(re.escape(bare)), quote))
+    return bare in _quote_view(quote)[1]
+
+
 def person_features(c: Candidate) -> dict[str, float]:
     name = c.name.strip()
+    quote_lower = _quote_view(c.quote)[0]
     words = name.split()
     handle = (c.github or "").lower()
     f: dict[str, float] = {
@@ -98,12 +117,10 @@ def person_features(c: Candidate) -> dict[str, float]:
         "name:long": float(len(words) > 4),
         "acct:handle": float(bool(handle)),
         "acct:email": float(bool(c.email)),
-        "acct:linked": float(bool(handle) and f"github.com/{handle}" in c.quote.lower()),
+        "acct:linked": float(bool(handle) and f"github.com/{handle}" in quote_lower),
         "acct:owner": float(bool(handle) and handle == (c.owner or "").lower()),
-        "acct:at": float(bool(handle) and f"@{handle}" in c.quote.lower()),
-        "name:path": float(
-            bool(re.search(PATH_AFTER.format(re.escape(name.lstrip("@"))), c.quote))
-        ),
+        "acct:at": float(bool(handle) and f"@{handle}" in quote_lower),
+        "name:path": float(_before_path(name, c.quote)),
         f"kind:{c.kind}": 1.0,
         "list:long": float(c.list_size > 20),
         "list:handles": c.list_handle_share,
