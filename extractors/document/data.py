@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from extractors.document import tree as _tree
 from extractors.document.model import Block, Document, Heading, Item, Para, Record, collapse
 
 CODEOWNERS_RULE = re.compile(r"^(?P<pattern>[^\s#]\S*)(?P<owners>(?:\s+@?[\w./-]+@?[\w.-]*)+)\s*$")
@@ -71,6 +72,10 @@ def _yaml(text: str, fmt: str) -> Document:
         raise Malformed(f"not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
     lines = text.splitlines()
     blocks: list[Block] = []
+    if root is not None and fmt == "yaml":
+        data = yaml.safe_load(text)
+        if _tree.nested_people(data):  # teams holding lists of people: the generic walk
+            return _tree.document(text, data, fmt)
     if root is not None:
         blocks.extend(_YamlWalk(lines).walk(root))
     return Document(None, blocks, fmt)
@@ -152,6 +157,8 @@ def _toml(text: str) -> Document:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise Malformed(f"not valid TOML: {exc}") from None
+    if _tree.person_tables(data):  # a people table keyed by login: the generic walk
+        return _tree.document(text, data, "toml")
     lines = text.splitlines()
     walk = _TomlWalk(lines)
     blocks = list(walk.walk(data, ()))
