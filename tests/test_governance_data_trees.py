@@ -93,3 +93,21 @@ def test_a_yaml_file_of_nested_teams() -> None:
          "- name: Ada Byron"),
     ]  # fmt: skip
     assert affiliations(claims) == {"Jane Roe": "Example Labs"}
+
+
+def test_plain_strings_under_a_key_that_says_no_role_are_nobody() -> None:
+    body = b'{"repos": ["core", "docs", "cli"], "maintainers": ["jroe", "mmuster", "abyron"]}'
+    snapshot = Snapshot(url="https://example.org/project.json", body=body)
+    found = [(c.subject.github, c.qualifiers.get("section")) for c in governance.extract(snapshot)]
+    assert found == [("jroe", "maintainers"), ("mmuster", "maintainers"), ("abyron", "maintainers")]
+
+
+def test_deeply_nested_or_broken_json_is_refused_or_read_without_recursion() -> None:
+    deep = Snapshot(url="https://example.org/deep.json", body=b"[" * 100000 + b"]" * 100000)
+    try:
+        assert governance.extract(deep) == []
+    except Exception as exc:  # refused as malformed, never a RecursionError
+        assert not isinstance(exc, RecursionError)
+    broken = Snapshot(url="https://example.org/broken.json", body=b'{"maintainers": [')
+    with pytest.raises(Exception, match="line 1"):
+        _document.parse(broken)

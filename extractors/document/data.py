@@ -5,6 +5,8 @@
   its line is kept: Kubernetes OWNERS print names and e-mails there);
 - TOML (tomllib): the same shape; arrays of tables (`[[roles]]`) are also kept in
   `Document.tables` so an entry can point into them (`roles = ["council-rep-compiler"]`);
+- a TOML file with a people table keyed by login, a YAML file of teams holding lists of people:
+  the generic walk of `extractors.document.tree` (the layouts above are read as before);
 - CODEOWNERS: each rule is a `Heading` (the path pattern) with one `Item` per owner; comments are
   not read (their `@global-owner1` is GitHub's template);
 - MAINTAINERS (the Linux kernel's format): a section title is a `Heading`, each `M:` line an

@@ -27,6 +27,13 @@ PERSON_KEYS = frozenset(
      "username", "github_handle", "email")
 )  # fmt: skip
 NAME_KEYS = ("name", "full_name", "fullname", "display_name", "login", "github", "handle")
+# a list of plain strings is a role list of logins only under a key that says a role
+ROLE_KEY = re.compile(
+    r"maintain|member|committer|owner|review|approver|emerit|alumn|council|lead|team|core|"
+    r"steer|chair|admin|contributor|moderator|editor|author|people|staff|board|commit|"
+    r"developer|champion|liaison|representative|manager|shepherd|mentor",
+    re.IGNORECASE,
+)
 GITHUB_URL = re.compile(r"https?://(?:www\.)?github\.com/[^\s\"']+")
 MAX_DEPTH = 40
 
@@ -52,13 +59,14 @@ def document(text: str, data: Any, fmt: str = "json") -> Document:
     return Document(None, list(Walk(text, data).walk(data, ())), fmt)
 
 
-def person_like(value: Any) -> bool:
-    if not isinstance(value, dict):
+def person_like(value: Any, depth: int = 0) -> bool:
+    """A mapping with a name-like or account-like field (or one in a mapping it holds)."""
+    if not isinstance(value, dict) or depth > 2:
         return False
     keys = {str(k).lower() for k in value}
     if keys & PERSON_KEYS:
         return True
-    return any(isinstance(v, dict) and person_like(v) for v in value.values())
+    return any(isinstance(v, dict) and person_like(v, depth + 1) for v in value.values())
 
 
 def person_tables(data: Any) -> dict[str, dict[str, Any]]:
@@ -171,7 +179,7 @@ class Walk:
                 named = self.people.get(str(entry))
                 if isinstance(named, dict):
                     yield from self._record({"login": str(entry), **named}, path, str(entry))
-                else:
+                elif path and ROLE_KEY.search(path[-1]):
                     yield from self._record({"value": entry}, path)
 
     def _group(self, entry: dict[str, Any]) -> bool:
@@ -188,7 +196,7 @@ class Walk:
         )
         line = self._seek_in_list(json.dumps(ref)) if ref else None  # the role list naming it
         if line is None and first:
-            line = self._seek(json.dumps(first)[1:-1])
+            line = self._seek(json.dumps(first, ensure_ascii=False)[1:-1])
         if line is None and first:
             line = self._seek(first)
         quote = self.lines[line - 1].strip() if line else (first or "")
