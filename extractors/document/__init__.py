@@ -4,6 +4,7 @@
                it knows no reader
     html       HTML (selectolax)           markdown   Markdown (markdown-it-py)
     rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
+    tree       any JSON; TOML people tables and YAML nested teams (a generic walk of the tree)
     feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
 
 This module is the dispatch: `format_of(snapshot)` says which reader, `parse(snapshot)` reads it
@@ -36,7 +37,18 @@ def format_of(snapshot: Snapshot) -> str:
         return "yaml"
     if name.endswith(".toml"):
         return "toml"
+    if name.endswith(".json"):
+        return "json"
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
+    if fmt == "text" and snapshot.body.lstrip()[:1] in (b"{", b"["):
+        from extractors.document import tree as _doc_tree
+
+        try:
+            _doc_tree.load_json(decode(snapshot.body))
+        except _doc_tree.Malformed:
+            pass
+        else:
+            return "json"
     if fmt == "text":
         from extractors.document import data as _doc_data
 
@@ -49,7 +61,7 @@ RECENT_MAX_BYTES = 8 << 20  # larger bodies are parsed each time they are asked 
 
 
 def parse(snapshot: Snapshot, fmt: str | None = None, *, lists_only: bool = False) -> Document:
-    """The snapshot as a Document; UnsupportedFormatError for PDF, feeds and JSON.
+    """The snapshot as a Document; UnsupportedFormatError for PDF, feeds and Discourse JSON.
 
     Choosing an extractor and running it both read the document: the last one parsed is kept
     (documents are not changed by their readers), so a page is parsed once for both.
@@ -89,4 +101,14 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
             return _doc_data.document(text, fmt)
         except _doc_data.Malformed as exc:
             raise ExtractionError(snapshot.url, str(exc)) from None
+    if fmt == "json":
+        from extractors.document import tree as _doc_tree
+
+        try:
+            data = _doc_tree.load_json(text)
+        except _doc_tree.Malformed as exc:
+            raise ExtractionError(snapshot.url, str(exc)) from None
+        if _doc_tree.is_discourse(data):  # a Discourse topic is a post (the announcement reader)
+            raise UnsupportedFormatError(snapshot.url, "a Discourse topic is a post, not a page")
+        return _doc_tree.document(text, data)
     raise UnsupportedFormatError(snapshot.url, f"{fmt} is not a page format (it has no blocks)")

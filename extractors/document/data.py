@@ -5,6 +5,8 @@
   its line is kept: Kubernetes OWNERS print names and e-mails there);
 - TOML (tomllib): the same shape; arrays of tables (`[[roles]]`) are also kept in
   `Document.tables` so an entry can point into them (`roles = ["council-rep-compiler"]`);
+- a TOML file with a people table keyed by login, a YAML file of teams holding lists of people:
+  the generic walk of `extractors.document.tree` (the layouts above are read as before);
 - CODEOWNERS: each rule is a `Heading` (the path pattern) with one `Item` per owner; comments are
   not read (their `@global-owner1` is GitHub's template);
 - MAINTAINERS (the Linux kernel's format): a section title is a `Heading`, each `M:` line an
@@ -17,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from extractors.document import tree as _tree
 from extractors.document.model import Block, Document, Heading, Item, Para, Record, collapse
 
 CODEOWNERS_RULE = re.compile(r"^(?P<pattern>[^\s#]\S*)(?P<owners>(?:\s+@?[\w./-]+@?[\w.-]*)+)\s*$")
@@ -71,6 +74,10 @@ def _yaml(text: str, fmt: str) -> Document:
         raise Malformed(f"not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
     lines = text.splitlines()
     blocks: list[Block] = []
+    if root is not None and fmt == "yaml":
+        data = yaml.safe_load(text)
+        if _tree.nested_people(data):  # teams holding lists of people: the generic walk
+            return _tree.document(text, data, fmt)
     if root is not None:
         blocks.extend(_YamlWalk(lines).walk(root))
     return Document(None, blocks, fmt)
@@ -152,6 +159,8 @@ def _toml(text: str) -> Document:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise Malformed(f"not valid TOML: {exc}") from None
+    if _tree.person_tables(data):  # a people table keyed by login: the generic walk
+        return _tree.document(text, data, "toml")
     lines = text.splitlines()
     walk = _TomlWalk(lines)
     blocks = list(walk.walk(data, ()))

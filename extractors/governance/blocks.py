@@ -6,7 +6,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from extractors.document.model import Block, Code, Document, Heading, Item, Para, Record, Row, Term
+from extractors.document.model import (
+    Block,
+    Code,
+    Document,
+    Heading,
+    Item,
+    Para,
+    Record,
+    Row,
+    Term,
+    github_login,
+)
 from extractors.people import entries as _entries
 from extractors.people import names as _people
 from extractors.people import orgs as _orgs
@@ -164,6 +175,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
     else:
         name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
         handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
+        if handle and "/" in handle:  # a profile URL (`socials: {github: https://...}`)
+            handle = github_login(handle)
         if not handle and not (name and _people.looks_like_name(name)):
             return None, None
         entry = Entry(name=name or handle or "")

@@ -40,6 +40,7 @@ LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
 CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
 CODE_NAME = re.compile(r"^(?:[^\W\d_][\w.'’-]*\.?\s+){0,4}[^\W\d_][\w'’-]*\.?$")
+MEMBER_KEYS = ("members", "people", "team", "persons")  # list keys that only say "who is in it"
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
 
 
@@ -345,6 +346,8 @@ class Reader:
             where = " > ".join(record.path) or "document"
             locator = f"{where} > entry {record.record_no}"
             section = record.path[-1] if record.path else grouped.get(record.record_no)
+            if len(record.path) >= 3 and section in MEMBER_KEYS:  # teams > Core > members
+                section = record.path[-2]  # a team entry's members: the team's name
             yield from self._emit(entry, locator, record.quote, role=role, section=section)
 
     # ---- literal blocks ---------------------------------------------------------------------

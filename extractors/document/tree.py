@@ -1,0 +1,241 @@
+"""Data trees -> Document: any JSON (and the people tables of TOML files) walked whole.
+
+The tree is walked generically: a key holding a list or a mapping is a `Heading` (its depth is
+the level); each list entry is a `Record`; a mapping whose values are all mappings and that holds
+person-like ones (a table keyed by login: `[people.jroe]`, `{"jroe": {"name": ...}}`) gives one
+`Record` per value, its key kept as `login`; a list of strings that are keys of such a table
+(`maintainers = ["jroe"]`) is followed: each entry's record is the one it names. A record's
+nested mappings (`socials`, `links`) are flattened one level into its fields (own keys first);
+a GitHub profile URL among its values is kept as `github`. Records nested in a list entry (a
+team's `members`) are walked too, under the entry's key path.
+
+Quotes are verbatim: the source line holding the record's first string value (its name), found
+from a cursor that moves forward through the file; never a re-serialisation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from extractors.document.model import Block, Document, Heading, Record, github_login
+
+PERSON_KEYS = frozenset(
+    ("name", "full_name", "fullname", "display_name", "login", "github", "gh", "handle",
+     "username", "github_handle", "email")
+)  # fmt: skip
+NAME_KEYS = ("name", "full_name", "fullname", "display_name", "login", "github", "handle")
+# a list of plain strings is a role list of logins only under a key that says a role
+ROLE_KEY = re.compile(
+    r"maintain|member|committer|owner|review|approver|emerit|alumn|council|lead|team|core|"
+    r"steer|chair|admin|contributor|moderator|editor|author|people|staff|board|commit|"
+    r"developer|champion|liaison|representative|manager|shepherd|mentor",
+    re.IGNORECASE,
+)
+GITHUB_URL = re.compile(r"https?://(?:www\.)?github\.com/[^\s\"']+")
+MAX_DEPTH = 40
+
+
+class Malformed(ValueError):
+    """A JSON file its parser rejects (the message names the line)."""
+
+
+def load_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Malformed(f"not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    except RecursionError:
+        raise Malformed("not valid JSON: nested too deeply") from None
+
+
+def is_discourse(data: Any) -> bool:
+    return isinstance(data, dict) and "post_stream" in data
+
+
+def document(text: str, data: Any, fmt: str = "json") -> Document:
+    return Document(None, list(Walk(text, data).walk(data, ())), fmt)
+
+
+def person_like(value: Any, depth: int = 0) -> bool:
+    """A mapping with a name-like or account-like field (or one in a mapping it holds)."""
+    if not isinstance(value, dict) or depth > 2:
+        return False
+    keys = {str(k).lower() for k in value}
+    if keys & PERSON_KEYS:
+        return True
+    return any(isinstance(v, dict) and person_like(v, depth + 1) for v in value.values())
+
+
+def person_tables(data: Any) -> dict[str, dict[str, Any]]:
+    """Keys naming person records anywhere in the tree (login -> its mapping)."""
+    found: dict[str, dict[str, Any]] = {}
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            if table_of_people(node):
+                found.update({str(k): v for k, v in node.items()})
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, dict | list))
+    return found
+
+
+def table_of_people(node: dict[str, Any]) -> bool:
+    values = list(node.values())
+    return (
+        bool(values)
+        and all(isinstance(v, dict) for v in values)
+        and all({str(k).lower() for k in v} & PERSON_KEYS for v in values)
+    )
+
+
+def fields_of(entry: dict[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    nested: list[dict[str, Any]] = []
+    for key, value in entry.items():
+        if isinstance(value, dict):
+            nested.append(value)
+        elif isinstance(value, list):
+            scalars = [v for v in value if isinstance(v, str | int | float | bool)]
+            if len(scalars) == len(value):
+                fields[str(key)] = scalars
+            nested.extend(v for v in value if isinstance(v, dict) and not person_like(v))
+        else:
+            fields[str(key)] = value
+    for inner in nested:  # socials / links: one level, own keys first
+        for key, value in inner.items():
+            if not isinstance(value, dict | list):
+                fields.setdefault(str(key), value)
+    if not any(str(k).lower() in ("github", "gh", "github_handle") for k in fields):
+        for value in _strings(entry):
+            login = github_login(value) if GITHUB_URL.match(value) else None
+            if login:
+                fields["github"] = login
+                break
+    return fields
+
+
+def _strings(node: Any, depth: int = 0, limit: int = 3) -> Iterator[str]:
+    if depth > limit:
+        return
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value, depth + 1, limit)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value, depth + 1, limit)
+
+
+class Walk:
+    def __init__(self, text: str, data: Any) -> None:
+        self.lines = text.splitlines()
+        self.cursor = 0
+        self.records = 0
+        self.people = person_tables(data)
+        self.named = {s for s in _strings(data, 0, MAX_DEPTH) if s in self.people}
+        self.number = 0  # the entry's number in its list (or table)
+
+    def walk(self, node: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[Block]:
+        if depth > MAX_DEPTH:
+            return
+        if isinstance(node, list):
+            yield from self._entries(node, path, depth)
+            return
+        if not isinstance(node, dict):
+            return
+        if path and table_of_people(node):  # a directory: its people named in no role list
+            for number, (key, value) in enumerate(node.items(), 1):
+                self.number = number
+                if key not in self.named:
+                    yield from self._record({"login": key, **value}, path)
+            return
+        for key, value in node.items():
+            if isinstance(value, dict | list) and value:
+                yield Heading(len(path) + 1, str(key), self._seek(json.dumps(str(key))))
+                yield from self.walk(value, (*path, str(key)), depth + 1)
+
+    def _entries(self, entries: list[Any], path: tuple[str, ...], depth: int) -> Iterator[Block]:
+        for number, entry in enumerate(entries, 1):
+            self.number = number
+            if isinstance(entry, dict):
+                if person_like(entry) and not self._group(entry):
+                    yield from self._record(entry, path)
+                for key, value in entry.items():  # a team's members, nested lists of records
+                    if isinstance(value, list) and any(person_like(v) or (
+                            isinstance(v, str) and v in self.people) for v in value):  # fmt: skip
+                        label = next((str(entry[k]) for k in NAME_KEYS if entry.get(k)), None)
+                        inner = (*path, label, str(key)) if label else (*path, str(key))
+                        yield Heading(len(inner), str(key), self.cursor + 1)
+                        yield from self._entries(value, inner, depth + 1)
+            elif isinstance(entry, str | int | float) and not isinstance(entry, bool):
+                named = self.people.get(str(entry))
+                if isinstance(named, dict):
+                    yield from self._record({"login": str(entry), **named}, path, str(entry))
+                elif path and ROLE_KEY.search(path[-1]):
+                    yield from self._record({"value": entry}, path)
+
+    def _group(self, entry: dict[str, Any]) -> bool:
+        """A team: an entry holding a list of person records or of logins (its members)."""
+        return any(isinstance(v, list) and any(person_like(x) or (isinstance(x, str)
+                   and x in self.people) for x in v) for v in entry.values())  # fmt: skip
+
+    def _record(self, entry: dict[str, Any], path: tuple[str, ...],
+                ref: str | None = None) -> Iterator[Record]:  # fmt: skip
+        fields = fields_of(entry)
+        first = ref or next(
+            (str(fields[k]) for k in (*NAME_KEYS, "value") if isinstance(fields.get(k), str)),
+            None,
+        )
+        line = self._seek_in_list(json.dumps(ref)) if ref else None  # the role list naming it
+        if line is None and first:
+            line = self._seek(json.dumps(first, ensure_ascii=False)[1:-1])
+        if line is None and first:
+            line = self._seek(first)
+        quote = self.lines[line - 1].strip() if line else (first or "")
+        self.records += 1
+        yield Record(quote, path, fields, None, self.number, line)
+
+    def _seek_in_list(self, quoted: str) -> int | None:
+        """The line listing a key (`maintainers = ["jroe"]`, `- "jroe"`), not a field's value
+        (`github = "jroe"`)."""
+        field = re.compile(r"[=:]\s*" + re.escape(quoted) + r"\s*,?\s*(?:#.*)?$")
+        for start, stop in ((self.cursor, len(self.lines)), (0, self.cursor)):
+            for index in range(start, stop):
+                line = self.lines[index]
+                if quoted in line and not field.search(line):
+                    self.cursor = index
+                    return index + 1
+        return None
+
+    def _seek(self, needle: str) -> int | None:
+        for start, stop in ((self.cursor, len(self.lines)), (0, self.cursor)):
+            for index in range(start, stop):
+                if needle in self.lines[index]:
+                    self.cursor = index
+                    return index + 1
+        return None
+
+
+def nested_people(data: Any, depth: int = 0) -> bool:
+    """A list entry (a team) that holds a list of person records (its members)."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(data, dict):
+        return any(nested_people(v, depth + 1) for v in data.values())
+    if isinstance(data, list):
+        for entry in data:
+            if isinstance(entry, dict):
+                for value in entry.values():
+                    if isinstance(value, list) and any(person_like(v) for v in value):
+                        return True
+                    if nested_people(value, depth + 1):
+                        return True
+    return False
