@@ -232,14 +232,22 @@ def process_claims(
     before_sha = previous_sha or store.latest_sha_for_extractor(extractor, source.url)
     before = store.claims_for(before_sha) if before_sha and before_sha != snapshot.sha256 else []
     if layout_guard:
-        alerts = layout_alerts(
-            snapshot, people, state.people_count if state else None, settings.layout_min_ratio
+
+        def taken_off() -> bool:  # the lists that held the people gone are gone from the page
+            text = snapshot.text() if _is_text(snapshot) else None
+            return bool(previous_sha and before) and drop_explained(
+                before, found, text, settings.layout_min_ratio
+            )
+
+        outcome.alerts.extend(
+            layout_alerts(
+                snapshot,
+                people,
+                state.people_count if state else None,
+                settings.layout_min_ratio,
+                explained=taken_off,
+            )
         )
-        if alerts and _only_fewer_people(alerts) and previous_sha and before:
-            page_text = snapshot.text() if _is_text(snapshot) else None
-            if drop_explained(before, found, page_text, settings.layout_min_ratio):
-                alerts = []  # the lists that held them are gone from the page: removals stand
-        outcome.alerts.extend(alerts)
     healthy = not outcome.alerts
 
     renames: dict[str, str] = detect_renames(before, found) if before else {}
@@ -324,22 +332,24 @@ def document_date(snapshot: Snapshot) -> str | None:
     return None
 
 
-def _only_fewer_people(alerts: list[str]) -> bool:
-    return len(alerts) == 1 and FEWER_PEOPLE in alerts[0]
-
-
-FEWER_PEOPLE = "last time; no removals flagged"
-
-
 def layout_alerts(
-    snapshot: Snapshot, people: int, before: int | None, min_ratio: float
+    snapshot: Snapshot,
+    people: int,
+    before: int | None,
+    min_ratio: float,
+    explained: Callable[[], bool] | None = None,
 ) -> list[str]:
-    """Signs that a snapshot lost its structure: then it flags no removals."""
+    """Signs that a snapshot lost its structure: then it flags no removals. Far fewer people
+    than last time is no such sign when `explained()` says the page took their lists off
+    (asked only then: it reads the page's text)."""
     alerts = []
     if not people:
         alerts.append(f"layout: no list of people found in '{snapshot.url}'; no removals flagged")
-    elif before and people < min_ratio * before:
-        alerts.append(f"layout: '{snapshot.url}' lists {people} people, {before} {FEWER_PEOPLE}")
+    elif before and people < min_ratio * before and not (explained and explained()):
+        alerts.append(
+            f"layout: '{snapshot.url}' lists {people} people, {before} last time; "
+            "no removals flagged"
+        )
     if looks_like_login(snapshot):
         alerts.append(f"layout: '{snapshot.url}' looks like a login page; no removals flagged")
     return alerts
