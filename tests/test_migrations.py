@@ -13,7 +13,7 @@ from ingest.errors import StoreError
 from ingest.fact_identity import fact_key
 from ingest.models import Snapshot, Source
 from ingest.settings import Settings
-from ingest.storage import Store
+from ingest.storage import QueueFilter, Store
 from ingest.storage.migrations import MIGRATIONS, Migrations
 
 from .helpers import claim
@@ -106,6 +106,15 @@ def test_a_numbered_database_is_migrated_with_nothing_lost(
         assert store.editor_hash("ann") == "scrypt$hash"
     with pytest.raises(sa.exc.IntegrityError, match="append-only"), store.engine.begin() as conn:
         conn.exec_driver_sql("DELETE FROM audit_log")
+    # migration 10: the queue by fact filled from the changes there were, then kept on write
+    rejected = QueueFilter(status="rejected")
+    assert store.count_facts(rejected) == 1 and store.count_facts(QueueFilter()) == 0
+    assert [[m.id for m in f] for f in store.queue_facts(rejected, 10)] == [[change.id]]
+    assert store.queue_facets(rejected)["source"] == [(change.source_url, 1)]
+    with store.begin() as conn:
+        assert store.move_change(conn, change.id, "rejected", "pending", "2026-11-03T00:00:00Z")
+    assert store.count_facts(rejected) == 0 and store.count_facts(QueueFilter()) == 1
+    assert store.queue_facets(QueueFilter())["person"] == [(change.profile, 1)]
     assert store.migrate() == len(MIGRATIONS)  # again: nothing left to do
     store.close()
 

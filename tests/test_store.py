@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import sqlalchemy as sa
 
@@ -118,6 +120,18 @@ def test_migration_5_gives_existing_editors_a_session_epoch(
     reopened.close()
 
 
+def _drop_queue_facts(conn: Any) -> None:
+    """Undo migration 10 (`queue_facts_kept_on_write`): triggers, expression index, tables."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("DROP TRIGGER IF EXISTS changes_queue_facts ON changes")
+    for event in ("insert", "update", "delete"):
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS changes_queue_facts_{event}")
+    conn.exec_driver_sql("DROP INDEX IF EXISTS ix_changes_status_fact_key")
+    conn.exec_driver_sql("DROP TABLE IF EXISTS queue_facts")
+    conn.exec_driver_sql("DROP TABLE IF EXISTS queue_fact_sources")
+
+
 def test_migration_6_gives_existing_changes_their_fact(store: Store, workspace: Settings) -> None:
     from ingest.storage import QueueFilter
 
@@ -125,6 +139,7 @@ def test_migration_6_gives_existing_changes_their_fact(store: Store, workspace: 
 
     queue(store, affiliation("1511.06434"), affiliation("1701.07875"))
     with store.engine.begin() as conn:  # make it look like a version-5 database
+        _drop_queue_facts(conn)  # migration 10's: they depend on the column
         conn.exec_driver_sql("DROP INDEX IF EXISTS ix_changes_status_fact")
         conn.exec_driver_sql("DROP INDEX IF EXISTS ix_decisions_bulk")
         conn.exec_driver_sql("ALTER TABLE changes DROP COLUMN fact")

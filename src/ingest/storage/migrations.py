@@ -16,6 +16,7 @@ To add one: a new function at the end, registered; never rename, reorder or remo
 from __future__ import annotations
 
 import secrets
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -28,11 +29,15 @@ from ingest.storage.schema import (
     _APPEND_ONLY_SQLITE,
     BULK_INDEX,
     FACT_INDEX,
+    FACT_KEY_INDEX,
+    QUEUE_FACT_INDEXES,
     REVIEW_INDEXES,
     applied_migrations,
     changes,
     editors,
     metadata,
+    queue_fact_sources,
+    queue_facts,
     runs,
     schema_version,
     snapshots,
@@ -130,6 +135,14 @@ class MigrationError(sa.exc.SQLAlchemyError):
 MIGRATIONS = Migrations()
 
 
+def _create_index(conn: Connection, index: sa.Index) -> None:
+    """`index` unless it exists. Checking reflects the table's indexes, and SQLAlchemy warns of
+    the expression index (FACT_KEY_INDEX) it cannot reflect: known, and not this index."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based")
+        index.create(conn, checkfirst=True)
+
+
 def new_session_epoch() -> str:
     return secrets.token_urlsafe(16)
 
@@ -159,7 +172,7 @@ def editors_and_queue_indexes(conn: Connection) -> None:
     """Editor accounts for the review page, and the indexes its queue needs."""
     editors.create(conn, checkfirst=True)
     for index in REVIEW_INDEXES:
-        index.create(conn, checkfirst=True)
+        _create_index(conn, index)
 
 
 @MIGRATIONS.register
@@ -212,8 +225,8 @@ def changes_fact_and_decisions_bulk(conn: Connection) -> None:
         conn.execute(
             changes.update().where(changes.c.id == row["id"]).values(fact=fact_key(dict(row)))
         )
-    FACT_INDEX.create(conn, checkfirst=True)
-    BULK_INDEX.create(conn, checkfirst=True)
+    _create_index(conn, FACT_INDEX)
+    _create_index(conn, BULK_INDEX)
 
 
 @MIGRATIONS.register
@@ -269,6 +282,22 @@ def editors_queue_visits(conn: Connection) -> None:
     for column in ("seen_at", "seen_before"):
         if column not in columns:
             conn.exec_driver_sql(f"ALTER TABLE editors ADD COLUMN {column} TEXT")
+
+
+@MIGRATIONS.register
+def queue_facts_kept_on_write(conn: Connection) -> None:
+    """The review queue by fact, kept on write (ingest.storage.queue_index): a row per fact and
+    status with its place in the queue and its counts, the sources stating it, and the triggers
+    on `changes` keeping both; filled here from the existing changes."""
+    from ingest.storage import queue_index
+
+    queue_facts.create(conn, checkfirst=True)
+    queue_fact_sources.create(conn, checkfirst=True)
+    for index in QUEUE_FACT_INDEXES:
+        _create_index(conn, index)
+    conn.exec_driver_sql(FACT_KEY_INDEX)
+    queue_index.install_triggers(conn)
+    queue_index.rebuild(conn)
 
 
 def migrate(conn: Connection) -> int:

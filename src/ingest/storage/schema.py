@@ -200,3 +200,54 @@ _APPEND_ONLY_POSTGRESQL = [
 
 FACT_INDEX = sa.Index("ix_changes_status_fact", changes.c.status, changes.c.fact)
 BULK_INDEX = sa.Index("ix_decisions_bulk", decisions.c.bulk)
+
+# The review queue by fact (migration 10, `queue_facts_kept_on_write`): one row per fact and
+# status, kept by triggers on `changes` (ingest.storage.queue_index), so that counting, paging
+# and seeking the queue by fact read an index instead of grouping every change. `first_*`: the
+# fact's place in the queue (the least source, created and id of its changes, as the queue has
+# always ordered facts); `newest`: its latest change (new since a visit); `rated`: how many of
+# its changes carry a `qualifiers.confidence`. Profile, kind and predicate are part of a fact's
+# identity (ingest.fact_identity), the same for all its changes.
+queue_facts = sa.Table(
+    "queue_facts",
+    metadata,
+    sa.Column("status", sa.Text, primary_key=True),
+    sa.Column("fact", sa.String(32), primary_key=True),
+    sa.Column("changes", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Integer, nullable=False),
+    sa.Column("first_source", sa.Text, nullable=False),
+    sa.Column("first_created", sa.Text, nullable=False),
+    sa.Column("first_id", sa.String(32), nullable=False),
+    sa.Column("newest", sa.Text, nullable=False),
+    sa.Column("profile", sa.Text, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("predicate", sa.Text),
+)
+
+# which sources state each fact (of a status): the queue's per-source fact counts
+queue_fact_sources = sa.Table(
+    "queue_fact_sources",
+    metadata,
+    sa.Column("status", sa.Text, primary_key=True),
+    sa.Column("source_url", sa.Text, primary_key=True),
+    sa.Column("fact", sa.String(32), primary_key=True),
+)
+
+QUEUE_FACT_INDEXES = [
+    sa.Index(
+        "ix_queue_facts_order",
+        queue_facts.c.status,
+        queue_facts.c.first_source,
+        queue_facts.c.first_created,
+        queue_facts.c.first_id,
+    ),
+    sa.Index("ix_queue_facts_newest", queue_facts.c.status, queue_facts.c.newest),
+    sa.Index("ix_queue_facts_profile", queue_facts.c.status, queue_facts.c.profile),
+    sa.Index("ix_queue_facts_kind", queue_facts.c.status, queue_facts.c.kind),
+    sa.Index("ix_queue_facts_predicate", queue_facts.c.status, queue_facts.c.predicate),
+]
+# a fact's changes of one status (the triggers' recount, a fact's members): one index range.
+# An expression index, which SQLAlchemy cannot check for: created as SQL, the same on both.
+FACT_KEY_INDEX = (
+    "CREATE INDEX IF NOT EXISTS ix_changes_status_fact_key ON changes (status, coalesce(fact, id))"
+)
