@@ -199,7 +199,10 @@ class RunReport:
                     + "<br>".join(_cell(_source_words(c)) for c in group)
                     + " |"
                 )
-        unknown = unknown_people(self.to_json()["sources"])
+        # what unknown_people reads of each source, not a copy of every outcome (to_json)
+        unknown = unknown_people(
+            [{"url": o.url, "unknown_people": o.unknown_people} for o in self.outcomes]
+        )
         if unknown:
             lines += [
                 "",
