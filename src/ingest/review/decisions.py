@@ -16,7 +16,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
 
@@ -28,13 +28,13 @@ from ingest.errors import (
     ReviewError,
     StoreError,
 )
-from ingest.models import Change, iso_z, utcnow
+from ingest.models import Change, Profile, iso_z, utcnow
 from ingest.profiles.io import load_profile, profile_path, render, write_profile_text
 from ingest.profiles.locks import profile_lock
 from ingest.review.apply import apply_fact
 from ingest.storage import HistoryEntry, QueueFilter, Store
 from ingest.storage.decisions import NewDecision
-from ingest.storage.rows import DecisionRow
+from ingest.storage.rows import DecisionRow, SourceRow
 
 
 @dataclass
@@ -198,6 +198,101 @@ def decide(
     return Decided(change=change, status=status, profile_file=path, group=group)
 
 
+@dataclass
+class BulkDecided:
+    """What a bulk decision did: the facts decided, those another decision came first for
+    (AlreadyDecidedError, as `decide` raises it), and the ids that failed with why."""
+
+    done: list[Decided] = field(default_factory=list)
+    conflicts: list[AlreadyDecidedError] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def decide_many(
+    store: Store,
+    profiles_dir: Path,
+    change_ids: list[str],
+    status: str,
+    editor: str,
+    note: str | None,
+    bulk: str,
+    today: date | None = None,
+) -> BulkDecided:
+    """`decide` for each change in turn (audit=False, sharing `bulk`), in ONE transaction that
+    writes each profile file once, at the end: every decision records the texts before and
+    after it as if the files had been written one decision at a time (undo takes the bulk back
+    whole, to the text before its first decision). A change decided before (another editor, or
+    an earlier fact of this bulk) is a conflict, as with `decide`. Any other error (a profile
+    that cannot be read or written) undoes the whole transaction and is raised: the caller may
+    then decide one by one (`decide`), which says which failed."""
+    if status not in ("accepted", "rejected"):
+        raise ReviewError(f"unknown decision '{status}' (accept or reject)")
+    if not editor.strip():
+        raise ReviewError("a decision needs the editor's name")
+    now = iso_z(utcnow())
+    out = BulkDecided()
+    texts: dict[Path, tuple[str, str]] = {}  # file -> (its text before the bulk, after so far)
+    profiles: dict[Path, Profile] = {}  # file -> the profile its latest text states
+    states: dict[str, SourceRow | None] = {}  # each source's state, read once
+    with profile_transaction(store, profiles_dir) as (conn, profile_file):
+        for change_id in change_ids:
+            won = store.move_change(conn, change_id, "pending", status, now)
+            row = store.get_change(change_id, conn)
+            if row is None:
+                out.failed.append((change_id, str(ChangeNotFoundError(change_id))))
+                continue
+            if not won:
+                decider = store.last_decider(conn, change_id)
+                out.conflicts.append(AlreadyDecidedError(change_id, row.status, decider))
+                continue
+            rows = [row]
+            for other in store.fact_members(row, QueueFilter(status="pending"), conn):
+                if store.move_change(conn, other.id, "pending", status, now):
+                    rows.append(other)
+            group = [r.to_change() for r in rows]
+            change = group[0]
+            path: Path | None = None
+            before = after = None
+            if status == "accepted":
+                path = profile_path(profiles_dir, change.profile)
+                if path in texts:  # apply_fact copies: the profile kept is the latest one
+                    before, profile = texts[path][1], profiles[path]
+                else:
+                    profile = load_profile(path)
+                    before = path.read_text(encoding="utf-8")
+                for c in group:
+                    if c.source_url not in states:
+                        states[c.source_url] = store.source_state(c.source_url)
+                refs = [
+                    reference_for_change(store, c, r.snapshot_sha256, states[c.source_url])
+                    for c, r in zip(group, rows, strict=True)
+                ]
+                profiles[path] = apply_fact(profile, group, refs, today or utcnow().date())
+                after = render(profiles[path])
+                texts[path] = (texts[path][0] if path in texts else before, after)
+            for member in group:
+                store.record_decision(
+                    conn,
+                    NewDecision(
+                        change_id=member.id,
+                        status=status,
+                        editor=editor,
+                        note=note,
+                        decided_at=now,
+                        profile_path=str(path) if path else None,
+                        profile_before=before,
+                        profile_after=after,
+                        bulk=bulk,
+                    ),
+                )
+            for member in group:
+                member.status = status  # type: ignore[assignment]
+            out.done.append(Decided(change=change, status=status, profile_file=path, group=group))
+        for path, (first, last) in texts.items():
+            profile_file.write(path, last, first)
+    return out
+
+
 def record_bulk(
     store: Store, editor: str, status: str, bulk: str, decided: list[Decided], note: str | None
 ) -> None:
@@ -219,13 +314,17 @@ def record_bulk(
 
 
 def reference_for_change(
-    store: Store, change: Change, snapshot_sha256: str | None
+    store: Store,
+    change: Change,
+    snapshot_sha256: str | None,
+    state: SourceRow | None | Literal[False] = False,
 ) -> dict[str, Any]:
     """Title, publisher, kind for the reference an accepted change cites, and what was seen
     when: `accessed` and `snapshot_date` the day the snapshot is evidence for (a recording's
     date, a local file's --as-of day, a fetch's day), `snapshot_sha256`, and the claim's
-    `quote`."""
-    state = store.source_state(change.source_url)
+    `quote`. `state`: the source's state when the caller has read it already."""
+    if state is False:
+        state = store.source_state(change.source_url)
     meta = dict((state.meta if state else None) or {})
     info: dict[str, Any] = {
         "url": change.source_url,

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from ingest.errors import AlreadyDecidedError, IngestError
-from ingest.review.decisions import Decided, decide, record_bulk
+from ingest.review.decisions import Decided, decide, decide_many, record_bulk
 from ingest.review.grouping import source_label, source_titles
 from ingest.review.snapshots import snapshot_time
 from ingest.review.web.auth import CSRF, Editor, StoreDep
@@ -103,7 +103,20 @@ def bulk_decide(
     bulk = uuid.uuid4().hex
     done: list[Decided] = []
     conflicts: list[dict[str, Any]] = []
-    for row in rows:
+    try:  # one transaction, each profile file written once
+        many = decide_many(
+            store, profiles_dir, [r.id for r in rows], status, editor, note.strip() or None, bulk
+        )
+    except IngestError:  # a profile that cannot be read or written: one by one, to say which
+        many = None
+    if many is not None:
+        done = many.done
+        conflicts = [
+            {"id": exc.fields["change_id"], "status": exc.fields["status"], "by": exc.fields["by"]}
+            for exc in many.conflicts
+        ]
+        failed += many.failed
+    for row in rows if many is None else []:
         try:
             done.append(
                 decide(
