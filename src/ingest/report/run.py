@@ -222,15 +222,22 @@ class RunReport:
             ]
         return "\n".join(lines) + "\n"
 
-    def write(self, folder: Path, name: str, runs: list[dict[str, str]] | None = None) -> Path:
+    def write(
+        self,
+        folder: Path,
+        name: str,
+        runs: list[dict[str, str]] | None = None,
+        texts: tuple[dict[str, Any], str] | None = None,
+    ) -> Path:
         """`<name>.md`, `.json` and `.html` (self-contained) in `folder`; returns the .md path.
-        `runs` (`href`, `label`): the day's runs, listed at the top of the HTML page."""
+        `runs` (`href`, `label`): the day's runs, listed at the top of the HTML page; `texts`:
+        this report's `to_json()` and `markdown()` when the caller has them already."""
         from ingest.report.html import render_html  # it imports this module
 
         folder.mkdir(parents=True, exist_ok=True)
         md = folder / f"{name}.md"
-        data = self.to_json()
-        write_atomic(md, self.markdown().encode("utf-8"))
+        data, text = texts or (self.to_json(), self.markdown())
+        write_atomic(md, text.encode("utf-8"))
         write_atomic(
             folder / f"{name}.json",
             (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode(),
@@ -245,7 +252,10 @@ def write_run(report: RunReport, folder: Path, day: str) -> Path:
     top), and `<day>.md` the day's index (a link to each run's files, newest first) followed by
     the latest run's report. Returns the run's .html path."""
     runs = folder / day
-    report.write(runs, report.run_id)
+    # the report's JSON and Markdown, made once: written under the run's name, the day's, and
+    # after the day's index (each made anew cost seconds at 10,000 sources)
+    texts = (report.to_json(), report.markdown())
+    report.write(runs, report.run_id, texts=texts)
     done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     index = [f"# ingest runs on {day}", ""]
     listed: list[dict[str, str]] = []
@@ -272,8 +282,8 @@ def write_run(report: RunReport, folder: Path, day: str) -> Path:
             f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): {label}"
         )
         listed.append({"href": f"{day}/{path.stem}.html", "label": f"{run_id}: {label}"})
-    report.write(folder, day, runs=listed)  # the latest run under the day's name, as before
-    text = "\n".join(index) + "\n\n## Latest run\n\n" + report.markdown()
+    report.write(folder, day, runs=listed, texts=texts)  # the latest run under the day's name
+    text = "\n".join(index) + "\n\n## Latest run\n\n" + texts[1]
     write_atomic(folder / f"{day}.md", text.encode("utf-8"))
     return runs / f"{report.run_id}.html"
 
