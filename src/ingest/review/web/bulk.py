@@ -73,7 +73,6 @@ def bulk_decide(
         (i[:64], "not a change id") for i in dict.fromkeys(ids) if not is_change_id(i)
     ]
     kinds = sorted({r.kind for r in rows})
-    context = queue_context(request, store, filters, 1)
     refused = ""
     if not rows:
         refused = "Nothing selected."
@@ -84,6 +83,7 @@ def bulk_decide(
             + " rows."
         )
     if refused:
+        context = queue_context(request, store, filters, 1)  # the queue as it is, nothing done
         context["bulk"] = {"done": [], "conflicts": [], "failed": failed, "refused": refused}
         return _render(request, "queue.html", context, status_code=400 if rows else 200)
     if confirmed != "1":
