@@ -50,6 +50,7 @@ DOCUMENT_LINK = re.compile(
     r"/(?:blob|tree|wiki|docs?)/|\.(?:md|html?|rst)$|^https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+",
     re.I,
 )
+NICK = re.compile(r"[A-Z][^\W\d_]+")
 HANDLE_TOKEN = re.compile(r"^@?(?=[\w-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
 
 
@@ -224,11 +225,11 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     link_login = _handle_from(text, links)
     rest = text
     for group in list(PAREN.finditer(text)):
-        if group.group(1).strip()[:1] in "\"“'‘":
-            continue  # a nickname: part of the name as printed ('Ganesan Ramalingam ("Rama")')
+        if _nickname(group):
+            continue  # part of the name as printed ('Ganesan Ramalingam ("Rama")')
         if _sort_paren(group.group(1), entry, links):
             rest = rest.replace(group.group(0), " ", 1)
-    rest = PAREN.sub(lambda m: m.group(0) if m.group(1).strip()[:1] in "\"“'‘" else " ", rest)
+    rest = PAREN.sub(lambda m: m.group(0) if _nickname(m) else " ", rest)
     for email in _emails(rest):
         entry.email = entry.email or email
         rest = rest.replace(email, " ")
@@ -309,6 +310,20 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             return entry
         return None
     return entry
+
+
+def _nickname(group: re.Match[str]) -> bool:
+    """A nickname in parentheses: quoted ('("Rama")'), or one capitalised word between the
+    words of a name ("Jiangjie (Becket) Qin")."""
+    inner = group.group(1).strip()
+    if inner[:1] in "\"“'‘":
+        return True
+    before, after = group.string[: group.start()], group.string[group.end() :]
+    return (
+        bool(NICK.fullmatch(inner))
+        and bool(re.search(r"[^\W\d_]\s$", before))
+        and bool(re.match(r"\s[^\W\d_]*[A-Z]", after))
+    )
 
 
 def _only_document_link(text: str, links: Links) -> bool:
