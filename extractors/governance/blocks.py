@@ -185,6 +185,7 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         entry.email = str(email) if isinstance(email, str) else None
         org = next((str(fields[k]) for k in RECORD_ORG if fields.get(k)), None)
         entry.affiliation = org
+        entry.org_field = org is not None
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
         if title:
             label_entry(entry, str(title))

@@ -26,6 +26,7 @@ from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
 from extractors.people import entries as _entries
 from extractors.people import names as _people
+from extractors.people import orgs as _orgs
 from extractors.people import tables as _tables
 from extractors.people.entries import Entry
 from extractors.people.model import Model, shipped
@@ -252,8 +253,17 @@ class Reader:
             return
         self.latest[("", entry.name)] = claim  # the person's latest claim, for a chair named later
         yield claim
+        if self.judge.collecting:  # training: an area is what an organisation is told from
+            areas = (entry.area, qualifiers.get("scope"), qualifiers.get("section"))  # "Board"
+            for text in dict.fromkeys(areas):
+                if not text or text == entry.affiliation or not _orgs.looks_like_org(text):
+                    continue  # (only what could be read as one)
+                area = Claim(subject=subject, predicate="affiliation", object=text,
+                             evidence=evidence.model_copy(), extractor=TAG)  # fmt: skip
+                verdict = self.judge.affiliation(text, self.ctx, proposed=False)
+                self.judge.record("affiliation", verdict, area)
         if entry.affiliation:
-            org = self.judge.affiliation(entry.affiliation, self.ctx)
+            org = self.judge.affiliation(entry.affiliation, self.ctx, field=entry.org_field)
             affiliation = Claim(
                 subject=subject,
                 predicate="affiliation",

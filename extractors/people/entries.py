@@ -28,6 +28,7 @@ from extractors.people.orgs import (
     looks_like_org,
     names_org,
     org_with_suffix,
+    says_org,
 )
 
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
@@ -66,6 +67,7 @@ class Entry:
     lead: bool = False
     label: str | None = None  # the text before a colon that is not a name ("Role Title")
     aside: str | None = None  # a name in parentheses ("@jroe (Jane Roe, Example Labs)")
+    org_field: bool = False  # the affiliation is a column or field headed as one ("Company")
 
 
 def _handle_from(text: str, links: Links) -> str | None:
@@ -161,11 +163,14 @@ def _says_who(text: str) -> bool:
 
 
 def _label_entry(entry: Entry, label: str) -> None:
-    """A label before a colon: a title ("Role Title"), an organisation, else the area."""
+    """A label before a colon: a title ("Role Title"), an organisation when its words say so
+    ("Example Corp: A, B"), else the area the people after it look after ("Documentation: @a,
+    @b"): of the capitalised labels read as organisations on the labelled pages (vLLM's
+    "Documentation", "FlashInfer", "NIXL"...), none was one."""
     if TITLE_WORDS.search(label):
         entry.titles.append(label)
         entry.lead = entry.lead or bool(LEAD_TAG.search(label))
-    elif looks_like_org(label) and label[:1].isupper():
+    elif looks_like_org(label) and says_org(label, registry=False):
         entry.affiliation = entry.affiliation or label
     else:
         entry.area = entry.area or label
@@ -274,7 +279,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             and not entry.name
             and joined_by in ("-", "—", "–", "--", "|")
             and _people.looks_like_name(part)
-            and not names_org(part, parts, index)
+            and not (names_org(part, parts, index) and says_org(part))
         ):
             entry.name = _clean_name(part)  # "[handle](url) - **Full Name** <mail>"
             continue

@@ -235,6 +235,7 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
     org = _cell(row, column, "affiliation")
     if org is not None:
         entry.affiliation = collapse(org.text)
+        entry.org_field = True
     area = _cell(row, column, "area")
     if area is not None and entry.area is None:
         entry.area = collapse(area.text)
