@@ -66,3 +66,24 @@ def test_a_nickname_between_the_words_of_a_name_is_part_of_it() -> None:
     assert (entry.name, entry.affiliation) == ("Jiangjie (Becket) Qin", None)
     (entry,) = _entries.read("Jane Roe (Red Hat)")
     assert (entry.name, entry.affiliation) == ("Jane Roe", "Red Hat")
+
+
+def test_a_heading_with_a_list_under_it_is_a_group_not_a_person() -> None:
+    """CONSTRUCTED: person headings with bios, then a group's heading that reads like a name
+    ("Finance Subcommittee") with its members listed under it (NumPy's and Matplotlib's
+    "NumFOCUS Subcommittee" pages, `fixtures/governance-train/`)."""
+    body = (
+        "# Steering Council\n\n## Jane Roe\n\nJane works on the parser.\n\n"
+        "## Max Muster\n\nMax works on the docs.\n\n## Finance Subcommittee\n\n"
+        "- Ada Byron\n- Alan Turing\n"
+    )
+    found = governance.extract(
+        Snapshot(url="https://github.com/example/example/blob/main/PEOPLE.md", body=body.encode())
+    )
+    rows = [(c.subject.name, c.qualifiers.get("section")) for c in found]
+    assert ("Finance Subcommittee", "Steering Council") not in rows
+    assert ("Ada Byron", "Finance Subcommittee") in rows and (
+        "Alan Turing",
+        "Finance Subcommittee",
+    ) in rows
+    assert ("Jane Roe", "Steering Council") in rows

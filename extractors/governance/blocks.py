@@ -116,6 +116,18 @@ def label_of(text: str) -> str | None:
     return None
 
 
+def lists_under(blocks: list[Block], index: int) -> bool:
+    """The heading at `index` has a list or a table under it (before the next heading): what a
+    group's heading holds, where a person's heading holds a bio."""
+    for i in range(index + 1, len(blocks)):
+        block = blocks[i]
+        if isinstance(block, Heading):
+            return False
+        if isinstance(block, Item | Row):
+            return True
+    return False
+
+
 def area_label(text: str) -> str:
     return text.strip().rstrip(":").strip(" *_`")
 

@@ -188,6 +188,8 @@ class Reader:
             s and s.level == heading.level and _role_blocks.heading_person(s) for s in siblings
         ):
             return None
+        if _role_blocks.lists_under(blocks, index):
+            return None  # a group's name ("NumFOCUS Subcommittee"): its members listed under it
         while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
             self.frames.pop()
         self.ctx = Context("heading", 2)
