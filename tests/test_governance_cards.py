@@ -87,3 +87,22 @@ def test_a_heading_with_a_list_under_it_is_a_group_not_a_person() -> None:
         "Finance Subcommittee",
     ) in rows
     assert ("Jane Roe", "Steering Council") in rows
+
+
+def test_an_area_with_its_description_and_people_under_it_is_not_a_person() -> None:
+    """CONSTRUCTED, in the shape of vLLM's committers page ("- Batch Runner: The
+    OpenAI-compatible batch runner" with "- @simon-mo" nested under it)."""
+    body = (
+        "# Committers\n\n## Areas\n\n"
+        "- Query Planner: The planner and its cost model\n"
+        "    - Jane Roe (@jroe), Max Muster (@mmuster)\n"
+        "- Storage Engine: Pages, logs and recovery\n    - Ada Byron (@abyron)\n"
+    )
+    url = "https://github.com/example/example/blob/main/COMMITTERS.md"
+    found = governance.extract(Snapshot(url=url, body=body.encode()))
+    rows = [
+        (c.subject.name, c.qualifiers.get("scope")) for c in found if c.predicate == "maintainer"
+    ]
+    names = [n for n, _s in rows]
+    assert "Query Planner" not in names and "Storage Engine" not in names
+    assert ("Jane Roe", "Query Planner") in rows and ("Ada Byron", "Storage Engine") in rows

@@ -128,6 +128,19 @@ def lists_under(blocks: list[Block], index: int) -> bool:
     return False
 
 
+def described_label(text: str) -> str | None:
+    """The label of "Label: what it is" (an area with its description, "Batch Runner: The
+    OpenAI-compatible batch runner"), when the description names nobody: no handle, address
+    or link (a person's item says "Jane Roe: @jroe")."""
+    label, sep, rest = text.partition(": ")
+    label = label.strip(" *_`")
+    if not sep or not label or label.startswith("@") or len(rest.split()) < 2:
+        return None
+    if "@" in rest or "](" in rest or "http" in rest:
+        return None
+    return label
+
+
 def area_label(text: str) -> str:
     return text.strip().rstrip(":").strip(" *_`")
 

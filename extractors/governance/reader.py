@@ -303,6 +303,12 @@ class Reader:
         entries = [e for people in found for e in people]
         handles = _role_blocks.share([bool(e.github) for e in entries])
         parents = {i.parent for i in sample if i.parent}
+        # "- Area: what it is" with people nested under it: the area, not a person
+        labels = {
+            i.parent
+            for i, people in zip(sample, found, strict=True)
+            if people and i.depth > 0 and i.parent and _role_blocks.described_label(i.parent)
+        }
         kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:
         for offset, item in enumerate(items, 1):
             if offset <= len(found):
@@ -310,9 +316,13 @@ class Reader:
             else:
                 people = _entries.read(item.text, item.links, handle_list=handle_list)
             self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents)
+            if item.text in labels:
+                continue
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
-                if under and not _entries.read(item.parent or ""):
+                if under and item.parent in labels:
+                    entry.area = _role_blocks.described_label(item.parent or "")
+                elif under and not _entries.read(item.parent or ""):
                     entry.area = _role_blocks.area_label(item.parent or "")
                 yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
 
