@@ -97,6 +97,7 @@ def test_an_area_with_its_description_and_people_under_it_is_not_a_person() -> N
         "- Query Planner: The planner and its cost model\n"
         "    - Jane Roe (@jroe), Max Muster (@mmuster)\n"
         "- Storage Engine: Pages, logs and recovery\n    - Ada Byron (@abyron)\n"
+        "- `cmd`\n    - `tool`: Alan Turing (<alan@example.org> / @aturing)\n"
     )
     url = "https://github.com/example/example/blob/main/COMMITTERS.md"
     found = governance.extract(Snapshot(url=url, body=body.encode()))
@@ -104,5 +105,6 @@ def test_an_area_with_its_description_and_people_under_it_is_not_a_person() -> N
         (c.subject.name, c.qualifiers.get("scope")) for c in found if c.predicate == "maintainer"
     ]
     names = [n for n, _s in rows]
-    assert "Query Planner" not in names and "Storage Engine" not in names
+    assert not {"Query Planner", "Storage Engine", "cmd"} & set(names)  # (Prometheus: `cmd`)
+    assert "Alan Turing" in names
     assert ("Jane Roe", "Query Planner") in rows and ("Ada Byron", "Storage Engine") in rows

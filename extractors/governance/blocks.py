@@ -129,14 +129,18 @@ def lists_under(blocks: list[Block], index: int) -> bool:
 
 
 def described_label(text: str) -> str | None:
-    """The label of "Label: what it is" (an area with its description, "Batch Runner: The
-    OpenAI-compatible batch runner"), when the description names nobody: no handle, address
-    or link (a person's item says "Jane Roe: @jroe")."""
-    label, sep, rest = text.partition(": ")
-    label = label.strip(" *_`")
-    if not sep or not label or label.startswith("@") or len(rest.split()) < 2:
+    """The label of an item that names a part, not a person: "Label: what it is" (an area
+    with its description, "Batch Runner: The OpenAI-compatible batch runner") or a bare code
+    span ("`cmd`"), when it carries no handle, address or link (a person's item says "Jane
+    Roe: @jroe")."""
+    if "@" in text or "](" in text or "http" in text:
         return None
-    if "@" in rest or "](" in rest or "http" in rest:
+    bare = text.strip()
+    if re.fullmatch(r"`[^`]+`:?", bare):
+        return bare.strip("`:")
+    label, sep, rest = bare.partition(": ")
+    label = label.strip(" *_`")
+    if not sep or not label or len(rest.split()) < 2:
         return None
     return label
 

@@ -303,12 +303,15 @@ class Reader:
         entries = [e for people in found for e in people]
         handles = _role_blocks.share([bool(e.github) for e in entries])
         parents = {i.parent for i in sample if i.parent}
-        # "- Area: what it is" with people nested under it: the area, not a person
+        # "- Area: what it is", "- `cmd`" with people (and their accounts) nested under it:
+        # the area, not a person
+        quotes = {i.text: i.quote for i in sample if i.text in parents}
         labels = {
-            i.parent
+            i.parent: label
             for i, people in zip(sample, found, strict=True)
-            if people and i.depth > 0 and i.parent and _role_blocks.described_label(i.parent)
-        }
+            if i.depth > 0 and i.parent and any(e.github or e.email for e in people)
+            and (label := _role_blocks.described_label(quotes.get(i.parent, i.parent)))
+        }  # fmt: skip
         kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:
         for offset, item in enumerate(items, 1):
             if offset <= len(found):
@@ -321,7 +324,7 @@ class Reader:
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
                 if under and item.parent in labels:
-                    entry.area = _role_blocks.described_label(item.parent or "")
+                    entry.area = labels[item.parent]
                 elif under and not _entries.read(item.parent or ""):
                     entry.area = _role_blocks.area_label(item.parent or "")
                 yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
