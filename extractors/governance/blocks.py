@@ -116,6 +116,35 @@ def label_of(text: str) -> str | None:
     return None
 
 
+def lists_under(blocks: list[Block], index: int) -> bool:
+    """The heading at `index` has a list or a table under it (before the next heading): what a
+    group's heading holds, where a person's heading holds a bio."""
+    for i in range(index + 1, len(blocks)):
+        block = blocks[i]
+        if isinstance(block, Heading):
+            return False
+        if isinstance(block, Item | Row):
+            return True
+    return False
+
+
+def described_label(text: str) -> str | None:
+    """The label of an item that names a part, not a person: "Label: what it is" (an area
+    with its description, "Batch Runner: The OpenAI-compatible batch runner") or a bare code
+    span ("`cmd`"), when it carries no handle, address or link (a person's item says "Jane
+    Roe: @jroe")."""
+    if "@" in text or "](" in text or "http" in text:
+        return None
+    bare = text.strip()
+    if re.fullmatch(r"`[^`]+`:?", bare):
+        return bare.strip("`:")
+    label, sep, rest = bare.partition(": ")
+    label = label.strip(" *_`")
+    if not sep or not label or len(rest.split()) < 2:
+        return None
+    return label
+
+
 def area_label(text: str) -> str:
     return text.strip().rstrip(":").strip(" *_`")
 
@@ -185,6 +214,7 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         entry.email = str(email) if isinstance(email, str) else None
         org = next((str(fields[k]) for k in RECORD_ORG if fields.get(k)), None)
         entry.affiliation = org
+        entry.org_field = org is not None
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
         if title:
             label_entry(entry, str(title))

@@ -87,15 +87,29 @@ class Judge:
         features = person_features(candidate)
         return self._verdict(self.model.person, features)
 
-    def affiliation(self, org: str, ctx: Context) -> Verdict:
-        features = affiliation_features(org, ctx.kind, self.headings)
-        return self._verdict(self.model.affiliation, features)
+    def affiliation(
+        self,
+        org: str,
+        ctx: Context,
+        *,
+        field: bool = False,
+        proposed: bool = True,
+    ) -> Verdict:
+        return self._verdict(
+            self.model.affiliation,
+            affiliation_features(org, ctx.kind, self.headings, field=field, proposed=proposed),
+        )
 
     def _verdict(self, linear: Any, features: dict[str, float]) -> Verdict:
         if self.model.keep_all:
             return Verdict(True, 1.0, features)
         keep = linear.score(features) >= THRESHOLD
         return Verdict(keep, round(linear.confidence(features), 3), features)
+
+    @property
+    def collecting(self) -> bool:
+        """Training: every candidate goes to the sink, areas as organisation candidates too."""
+        return self.sink is not None and self.model.keep_all
 
     def record(self, what: str, verdict: Verdict, claim: Claim) -> None:
         if self.sink is not None:

@@ -10,6 +10,9 @@ Where the people are: list items (`_entries`: "Name (handle)", "[Name](github) (
 definition lists, data-file records ("- handle # Name <mail>", `{ github = "x", roles = [...] }`,
 `name:`/`role:` mappings) and prose (`_prose`: "The council is A, B and C.", "Chair: A").
 A list counts when at least half its items name a person, so lists of links or duties give none.
+A table of person cards (photo cells between them) is read card by card, each card's lines as one
+record's fields; a heading with a list under it is a group's name, not a person's; "- Area: what
+it is" or "- `cmd`" with people nested under it is their area.
 
 Qualifiers of a `maintainer` claim: `role` = the page's word for the group (`_people.role_of` on
 the nearest heading, label line or data key that has one, else the page title, else the URL,

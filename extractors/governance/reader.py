@@ -26,13 +26,14 @@ from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
 from extractors.people import entries as _entries
 from extractors.people import names as _people
+from extractors.people import orgs as _orgs
 from extractors.people import tables as _tables
 from extractors.people.entries import Entry
 from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 3
+VERSION = 4
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -187,6 +188,8 @@ class Reader:
             s and s.level == heading.level and _role_blocks.heading_person(s) for s in siblings
         ):
             return None
+        if _role_blocks.lists_under(blocks, index):
+            return None  # a group's name ("NumFOCUS Subcommittee"): its members listed under it
         while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
             self.frames.pop()
         self.ctx = Context("heading", 2)
@@ -252,8 +255,17 @@ class Reader:
             return
         self.latest[("", entry.name)] = claim  # the person's latest claim, for a chair named later
         yield claim
+        if self.judge.collecting:  # training: an area is what an organisation is told from
+            areas = (entry.area, qualifiers.get("scope"), qualifiers.get("section"))  # "Board"
+            for text in dict.fromkeys(areas):
+                if not text or text == entry.affiliation or not _orgs.looks_like_org(text):
+                    continue  # (only what could be read as one)
+                area = Claim(subject=subject, predicate="affiliation", object=text,
+                             evidence=evidence.model_copy(), extractor=TAG)  # fmt: skip
+                verdict = self.judge.affiliation(text, self.ctx, proposed=False)
+                self.judge.record("affiliation", verdict, area)
         if entry.affiliation:
-            org = self.judge.affiliation(entry.affiliation, self.ctx)
+            org = self.judge.affiliation(entry.affiliation, self.ctx, field=entry.org_field)
             affiliation = Claim(
                 subject=subject,
                 predicate="affiliation",
@@ -291,6 +303,15 @@ class Reader:
         entries = [e for people in found for e in people]
         handles = _role_blocks.share([bool(e.github) for e in entries])
         parents = {i.parent for i in sample if i.parent}
+        # "- Area: what it is", "- `cmd`" with people (and their accounts) nested under it:
+        # the area, not a person
+        quotes = {i.text: i.quote for i in sample if i.text in parents}
+        labels = {
+            i.parent: label
+            for i, people in zip(sample, found, strict=True)
+            if i.depth > 0 and i.parent and any(e.github or e.email for e in people)
+            and (label := _role_blocks.described_label(quotes.get(i.parent, i.parent)))
+        }  # fmt: skip
         kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:
         for offset, item in enumerate(items, 1):
             if offset <= len(found):
@@ -298,9 +319,13 @@ class Reader:
             else:
                 people = _entries.read(item.text, item.links, handle_list=handle_list)
             self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents)
+            if item.text in labels:
+                continue
             for entry in people:
                 under = item.depth > 0 and bool(item.parent) and entry.area is None
-                if under and not _entries.read(item.parent or ""):
+                if under and item.parent in labels:
+                    entry.area = labels[item.parent]
+                elif under and not _entries.read(item.parent or ""):
                     entry.area = _role_blocks.area_label(item.parent or "")
                 yield from self._emit(entry, f"{self._where()} > li {first + offset}", item.quote)
 

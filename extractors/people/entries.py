@@ -28,6 +28,7 @@ from extractors.people.orgs import (
     looks_like_org,
     names_org,
     org_with_suffix,
+    says_org,
 )
 
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
@@ -50,6 +51,7 @@ DOCUMENT_LINK = re.compile(
     r"/(?:blob|tree|wiki|docs?)/|\.(?:md|html?|rst)$|^https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+",
     re.I,
 )
+NICK = re.compile(r"[A-Z][^\W\d_]+")
 HANDLE_TOKEN = re.compile(r"^@?(?=[\w-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
 
 
@@ -65,6 +67,7 @@ class Entry:
     lead: bool = False
     label: str | None = None  # the text before a colon that is not a name ("Role Title")
     aside: str | None = None  # a name in parentheses ("@jroe (Jane Roe, Example Labs)")
+    org_field: bool = False  # the affiliation is a column or field headed as one ("Company")
 
 
 def _handle_from(text: str, links: Links) -> str | None:
@@ -160,11 +163,14 @@ def _says_who(text: str) -> bool:
 
 
 def _label_entry(entry: Entry, label: str) -> None:
-    """A label before a colon: a title ("Role Title"), an organisation, else the area."""
+    """A label before a colon: a title ("Role Title"), an organisation when its words say so
+    ("Example Corp: A, B"), else the area the people after it look after ("Documentation: @a,
+    @b"): of the capitalised labels read as organisations on the labelled pages (vLLM's
+    "Documentation", "FlashInfer", "NIXL"...), none was one."""
     if TITLE_WORDS.search(label):
         entry.titles.append(label)
         entry.lead = entry.lead or bool(LEAD_TAG.search(label))
-    elif looks_like_org(label) and label[:1].isupper():
+    elif looks_like_org(label) and says_org(label, registry=False):
         entry.affiliation = entry.affiliation or label
     else:
         entry.area = entry.area or label
@@ -224,11 +230,11 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     link_login = _handle_from(text, links)
     rest = text
     for group in list(PAREN.finditer(text)):
-        if group.group(1).strip()[:1] in "\"“'‘":
-            continue  # a nickname: part of the name as printed ('Ganesan Ramalingam ("Rama")')
+        if _nickname(group):
+            continue  # part of the name as printed ('Ganesan Ramalingam ("Rama")')
         if _sort_paren(group.group(1), entry, links):
             rest = rest.replace(group.group(0), " ", 1)
-    rest = PAREN.sub(lambda m: m.group(0) if m.group(1).strip()[:1] in "\"“'‘" else " ", rest)
+    rest = PAREN.sub(lambda m: m.group(0) if _nickname(m) else " ", rest)
     for email in _emails(rest):
         entry.email = entry.email or email
         rest = rest.replace(email, " ")
@@ -273,7 +279,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             and not entry.name
             and joined_by in ("-", "—", "–", "--", "|")
             and _people.looks_like_name(part)
-            and not names_org(part, parts, index)
+            and not (names_org(part, parts, index) and says_org(part))
         ):
             entry.name = _clean_name(part)  # "[handle](url) - **Full Name** <mail>"
             continue
@@ -309,6 +315,20 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             return entry
         return None
     return entry
+
+
+def _nickname(group: re.Match[str]) -> bool:
+    """A nickname in parentheses: quoted ('("Rama")'), or one capitalised word between the
+    words of a name ("Jiangjie (Becket) Qin")."""
+    inner = group.group(1).strip()
+    if inner[:1] in "\"“'‘":
+        return True
+    before, after = group.string[: group.start()], group.string[group.end() :]
+    return (
+        bool(NICK.fullmatch(inner))
+        and bool(re.search(r"[^\W\d_]\s$", before))
+        and bool(re.match(r"\s[^\W\d_]*[A-Z]", after))
+    )
 
 
 def _only_document_link(text: str, links: Links) -> bool:

@@ -18,9 +18,15 @@ person (`person_features`)
     sect:*       its section: none, a label line, says a role, emeritus; `hw:<word>` the words
                  of the section heading (the model keeps those seen in two projects or more)
 affiliation (`affiliation_features`)
-    org:*        the printed organisation: ROR words, a legal suffix, name-like (a person's
-                 name after a dash), group or seat words, job-title words, equal to a heading
-                 of the page, its length
+    org:*        the printed organisation: ROR words, a company of the ROR registry
+                 (`orgs.ror_company`: the strong "this is an organisation" signal), a person's
+                 name with no organisation's word in it ("@handle - Full Name"), read from a
+                 column or field headed as one, proposed by the entry's reading (training also
+                 gives every area, scope and section of a person as a candidate: what an
+                 organisation is told from), a legal suffix, name-like, group words, seat words
+                 (council, committee, team, members...), job-title words, equal to a heading
+                 of the page (and a seat name too), its length. Not where it was read (a list
+                 item, a row): that says more of the project than of the organisation.
 """
 
 from __future__ import annotations
@@ -33,10 +39,16 @@ from pathlib import Path
 from extractors.people import names as _names
 from extractors.people import orgs as _orgs
 
+ror_company = _orgs.ror_company  # (the registry's companies: `extractors.people.orgs`)
 ROR_WORDS_FILE = Path(__file__).resolve().parent / "data" / "ror_words.txt"
 GROUP_WORDS = re.compile(
     r"\b(?:committee|subcommittee|council|partners?|team|teams|group|groups|working|board|"
     r"members|sig|wg|foundation|institutional|staff|project|program|office)\b",
+    re.I,
+)
+SEAT_WORDS = re.compile(  # what a seat, a body or a group of a project is called
+    r"\b(?:committee|subcommittee|council|board|team|teams|group|groups|working|members|"
+    r"member|sig|wg|steering|partners?|staff|seat|general|executive|advisory|subproject)\b",
     re.I,
 )
 TITLE_WORDS = re.compile(
@@ -138,11 +150,23 @@ def person_features(c: Candidate) -> dict[str, float]:
     return {k: v for k, v in f.items() if v}
 
 
-def affiliation_features(org: str, kind: str, headings: frozenset[str]) -> dict[str, float]:
-    """`headings`: the page's heading texts, folded (a seat name is often one of them)."""
+def affiliation_features(
+    org: str,
+    kind: str,
+    headings: frozenset[str],
+    *,
+    field: bool = False,
+    proposed: bool = True,
+) -> dict[str, float]:
+    """`headings`: the page's heading texts, folded (a seat name is often one of them); `kind`
+    (where it was read) is not a feature (see the module docstring), kept for callers;
+    `field`: read from a column or data field headed as an organisation ("Company");
+    `proposed`: the entry's reading gave it as an organisation (always, when reading; in
+    training, an area or a section of the person is a candidate too, not proposed)."""
     text = org.strip()
     words = text.split()
     last = words[-1].strip(".,") if words else ""
+    company = ror_company(text)
     f: dict[str, float] = {
         "org:ror": _ror_share(text),
         "org:suffix": float(bool(_orgs.ORG_SUFFIX.match(last))),
@@ -154,6 +178,15 @@ def affiliation_features(org: str, kind: str, headings: frozenset[str]) -> dict[
         "org:long": float(len(words) > 4),
         "org:lower": float(text == text.lower()),
         "org:comma": float("," in text or "/" in text),
-        f"kind:{kind}": 1.0,
+        "org:ror_name": float(company),
+        "org:personal": float(  # a person's name, no word of an organisation's in it
+            _names.looks_like_name(text) and not company and not _ror_share(text)
+        ),
+        "org:seat_words": float(bool(SEAT_WORDS.search(text))),
+        "org:proposed": float(proposed),
+        "org:field": float(field),
+        "org:heading_seat": float(
+            bool(SEAT_WORDS.search(text)) and " ".join(text.lower().split()) in headings
+        ),
     }
     return {k: v for k, v in f.items() if v}

@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
 
 from extractors.people.names import wordset
+
+ROR_COMPANIES_FILE = Path(__file__).resolve().parent / "data" / "ror_companies.txt"
 
 ORG_SUFFIX = re.compile(
     r"^(?:inc|inc\.|llc|l\.l\.c\.|ltd|ltd\.|gmbh|s\.a\.|sa|ag|plc|corp|corp\.|co\.|l\.p\.|bv|"
@@ -72,8 +76,32 @@ def names_org(part: str, parts: list[str], index: int) -> bool:
     return last and looks_like_org(part) and (said or not words & AREA_WORDS)
 
 
+def says_org(part: str, *, registry: bool = True) -> bool:
+    """The part says it is an organisation: an organisation's word or a legal suffix, or (with
+    `registry`) a company of the registry; not only capitalised words, which a person's name
+    and a project's part have too."""
+    words = {w.strip(".,()").lower() for w in part.split()}
+    said = bool(words & ORG_WORDS or any(ORG_SUFFIX.match(w) for w in words))
+    return said or (registry and ror_company(part))
+
+
 def org_with_suffix(parts: list[str], index: int) -> str:
     org = parts[index]
     if index + 1 < len(parts) and ORG_SUFFIX.match(parts[index + 1].strip()):
         org = f"{org}, {parts[index + 1]}"
     return org
+
+
+@cache
+def ror_companies() -> frozenset[str]:
+    """The shipped company names (scripts/derive_people_ror_names.py), read once."""
+    lines = ROR_COMPANIES_FILE.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def ror_company(text: str) -> bool:
+    """The text names a company of the registry, a legal suffix aside ("Google LLC")."""
+    words = text.replace(",", " ").split()
+    while len(words) > 1 and ORG_SUFFIX.match(words[-1]):
+        words.pop()
+    return " ".join(words).lower() in ror_companies()

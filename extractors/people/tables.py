@@ -78,7 +78,8 @@ def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
         for line in cell.lines:
             links = tuple(link for link in cell.links if link[0] and link[0] in line)
             found.extend(_entries.read(line, links))
-        return found
+        card = _card(cell, found)
+        return [card] if card is not None else found
     parts = [p.strip() for p in cell.text.split(", ") if p.strip()]
     if len(parts) >= 2 and (commas_part_people or len(parts) >= 3):
         people = [
@@ -87,6 +88,34 @@ def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
         if all(len(p) == 1 and _named(p) for p in people):
             return [p[0] for p in people]
     return _entries.read(cell.text, cell.links)
+
+
+def _card(cell: Cell, found: list[Entry]) -> Entry | None:
+    """A cell that is one person's card, its fields a line each ("Jane Roe", "jroe",
+    "Committer, PMC member", "/in/jroe", "@jroe"): one line reads as a name and the others name
+    nobody but an account. The handle is a GitHub profile linked from the card, else a bare
+    login printed on a line of its own; an "@x" linked to another site (Twitter, Mastodon) is
+    that site's account, not a GitHub login."""
+    named = [e for e in found if _people.looks_like_name(e.name) and e.name != e.github]
+    if len(named) != 1 or len(found) - 1 > len(cell.lines) // 2:
+        return None  # several names, or several accounts standing for people
+    entry = named[0]
+    if cell.lines[0].strip() != entry.name and not cell.lines[0].startswith(entry.name):
+        return None  # a card opens with its name
+    if entry.github is None:
+        logins = [github_login(target) for _label, target in cell.links]
+        lines = [line.strip() for line in cell.lines[1:]]
+        labels = [label.strip() for label, _target in cell.links]
+        bare = [  # a login on a line of its own that is not (only) a link's text
+            line
+            for line in lines
+            if _entries.HANDLE_TOKEN.match(line)
+            and line == line.lower()
+            and not line.startswith("@")
+            and lines.count(line) > labels.count(line)
+        ]
+        entry.github = next((x for x in logins if x), None) or (bare[0] if bare else None)
+    return entry
 
 
 def _named(entries: list[Entry]) -> bool:
@@ -123,7 +152,8 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         return
     orgs = [sum(_org_cell(r.cells[i].text) for r in body if i < len(r.cells)) for i in range(width)]
     grid = all(count < PEOPLE_SHARE * len(body) for count in orgs)
-    if header is None and grid and len(candidates) >= 2 and len(candidates) == width:
+    empty = [i for i in range(width) if all(_blank(r, i) for r in body)]  # photos, spacers
+    if header is None and grid and len(candidates) >= 2 and len(candidates) + len(empty) == width:
         yield from _cards(body, cells)  # a grid of person cards: every cell is a person
         return
     by_header = [i for i in candidates if kinds[i] == "person"]
@@ -165,6 +195,10 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
             yield _fill(entry, row, column, section, past)
 
 
+def _blank(row: Row, i: int) -> bool:
+    return i >= len(row.cells) or not row.cells[i].text.strip()
+
+
 def _org_cell(text: str) -> bool:
     head = text.split(" (")[0]
     return _orgs.looks_like_org(head) and not _people.looks_like_name(head)
@@ -201,6 +235,7 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
     org = _cell(row, column, "affiliation")
     if org is not None:
         entry.affiliation = collapse(org.text)
+        entry.org_field = True
     area = _cell(row, column, "area")
     if area is not None and entry.area is None:
         entry.area = collapse(area.text)
