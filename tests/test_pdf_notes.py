@@ -101,3 +101,19 @@ def test_a_labelled_paragraph_naming_surnames_alone() -> None:
 def test_ieee_digital_object_identifier_names_the_work() -> None:
     paper = parse_paper((TRAIN / "ieee-tkde-2010-transfer-learning-survey.pdf").read_bytes())
     assert paper.doi == "10.1109/TKDE.2009.191"
+
+
+def test_initials_tell_authors_of_one_surname_apart() -> None:
+    """ "S. Ma and L. Wang are with A. H. Wang is with B.": Hongyu Wang is not Lei Wang."""
+    shuming, hongyu, lei = (
+        Author(name="Shuming Ma"),
+        Author(name="Hongyu Wang"),
+        Author(name="Lei Wang"),
+    )
+    lines = [
+        _line("S. Ma and L. Wang are with Acme Research. H. Wang is with Beta University.", 90)
+    ]
+    attach_are_with([shuming, hongyu, lei], lines)
+    assert [a.text for a in shuming.affiliations] == ["Acme Research"]
+    assert [a.text for a in lei.affiliations] == ["Acme Research"]
+    assert [a.text for a in hongyu.affiliations] == ["Beta University"]

@@ -72,6 +72,7 @@ DEGREES = frozenset({
     "MBBS", "MBChB", "FRCP", "FRCPC", "FRCS", "FACP", "FACS", "RN", "NP", "PharmD", "DrPH",
     "DSc", "DMSc", "MFPH", "FFPH", "MPP", "JD", "LLM", "MEng", "BEng", "MRes", "DDS", "DMD",
     "DO", "ScD", "EdD", "MSN", "BSN", "MRCP", "MRCPCH", "DVM", "MMed", "MPharm", "PsyD",
+    "OD", "DNB",
 })  # fmt: skip
 URL_RE = re.compile(r"https?://|www\.", re.I)
 # Words that never occur in a person's name (folded); they stop a text from being a name.
@@ -197,6 +198,26 @@ def organisation_of(text: str) -> str:
     ):
         org = f"{org}, {parts[best + 1]}"
     return org
+
+
+# What an affiliation's text carries after the affiliation: "..., USA e-mail: a@b.edu; c@b.edu",
+# "Athena Research Center prokopis@ilsp.gr"
+_CONTACT_TAIL_RE = re.compile(
+    r"(?:\s*[,;.]?\s*\b(?:e-?mail|email)s?\b\s*:?[^@]*@.*"
+    r"|(?:\s*[,;]?\s*\{?[\w.+-]+(?:\s*,\s*[\w.+-]+)*\}?\s?@\s?[\w-]+(?:\.[\w-]+)+)+)\s*$",
+    re.I,
+)
+_STATE_ZIP_RE = re.compile(
+    r"\b([A-Z]{2})(\d{5}(?:-\d{4})?)\b"
+)  # "CA94720": a US state glued to its ZIP
+
+
+def tidy_affiliation(text: str) -> str:
+    """An affiliation without the e-mail addresses printed after it, and a US state code set
+    apart from its ZIP code ("Berkeley, CA94720" -> "Berkeley, CA 94720"); the text itself when
+    nothing would remain."""
+    cut = _CONTACT_TAIL_RE.sub("", text).strip(" ,;")
+    return _STATE_ZIP_RE.sub(r"\1 \2", cut or text)
 
 
 def without_degrees(text: str) -> str:
