@@ -202,6 +202,10 @@ def test_names_printed_without_spaces_are_read() -> None:
     parsed = parse_paper((TRAIN / gold["file"]).read_bytes())
     assert parsed.reader == "model"
     assert [a.name for a in parsed.authors] == [a["name"] for a in gold["authors"]]
+    # their affiliations from the margin's "Unit (Surname, Surname); ...", spaces put back
+    pairs = {(a.name, x.text) for a in parsed.authors for x in a.affiliations}
+    wanted = {(a["name"], x) for a in gold["authors"] for x in a["affiliations"]}
+    assert len(pairs & wanted) >= 16 and len(pairs - wanted) <= 2
 
 
 def test_footnote_are_with_sentences_give_the_model_reading_affiliations() -> None:

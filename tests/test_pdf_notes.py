@@ -117,3 +117,23 @@ def test_initials_tell_authors_of_one_surname_apart() -> None:
     assert [a.text for a in shuming.affiliations] == ["Acme Research"]
     assert [a.text for a in lei.affiliations] == ["Acme Research"]
     assert [a.text for a in hongyu.affiliations] == ["Beta University"]
+
+
+def test_a_run_on_numbered_footnote_is_split_into_its_entries() -> None:
+    """Nature Neuroscience: "1Division of Biology, ..., USA. 2Department of Bioengineering, ...,
+    UK. 3Laboratory" / "of Neural Microcircuitry, ..., Switzerland. 4Department of ...": one
+    affiliation per number, the third running on to the next line."""
+    paper = parse_paper((TRAIN / "natneuro11-anastassiou-ephaptic.pdf").read_bytes())
+    affs = {a.name: [x.text for x in a.affiliations] for a in paper.authors}
+    caltech = "Division of Biology, California Institute of Technology, Pasadena, California, USA"
+    assert affs["Costas A Anastassiou"] == [
+        caltech,
+        "Department of Bioengineering, Imperial College, London, UK",
+    ]
+    assert affs["Rodrigo Perin"] == [
+        "Laboratory of Neural Microcircuitry, EPFL, Lausanne, Switzerland"
+    ]
+    assert affs["Christof Koch"] == [
+        caltech,
+        "Department of Brain and Cognitive Engineering, Korea University, Seoul, South Korea",
+    ]

@@ -81,6 +81,12 @@ def test_symbol_markers_only_where_a_marker_stands(text: str, markers: list[str]
         ("Email Inc., Mountain View", "Email Inc., Mountain View"),  # an e-mail word, no address
         ("Department of E-mail Studies, Tartu", "Department of E-mail Studies, Tartu"),
         ("ann@example.org", "ann@example.org"),  # nothing would remain: kept
+        (  # JAMA prints its affiliations without spaces
+            "DepartmentofComputerScience, UniversityofTexas,Austin",
+            "Department of Computer Science, University of Texas, Austin",
+        ),
+        ("Google DeepMind, London, UK", "Google DeepMind, London, UK"),  # spaced: as printed
+        ("DeepMind,London", "DeepMind,London"),  # short: as printed
     ],
 )
 def test_affiliations_lose_trailing_emails(text: str, tidy: str) -> None:

@@ -43,6 +43,7 @@ MIN_LINE_CHARS = 6  # a line shorter than this does not vouch for an affiliation
 RUN_ON_AUTHOR = 0.25  # P(author) that makes the line after an author line one too
 # capitalised words glued together, initials allowed: "VarunGulshan", "MartinC.Stumpe"
 GLUED_NAME_RE = re.compile(r"^(?:[A-Z][a-z'’-]+|[A-Z]\.)(?:[A-Z][a-z'’-]+|[A-Z]\.)+$")
+BYLINE_BY_RE = re.compile(r"^\s*by\s+(?=[A-Z])", re.I)  # a journal's "By A, B and C"
 PAIRED_WORDS = 4  # capitalised words without separators, at least: names of two words each
 MIN_BYLINE_NAMES = 3  # names a fallback byline above the path's author lines must print
 MIN_NAMES_LINE = 0.5  # share of a fallback byline's comma/"and" parts that must be names
@@ -57,10 +58,10 @@ def _spaced(text: str) -> str:
 
 
 def _parts(text: str) -> list[str]:
-    """A line's candidate names: its comma/semicolon/"and" parts without degrees, de-glued,
-    paired words split two by two."""
+    """A line's candidate names: its comma/semicolon/"and" parts (after a leading "By")
+    without degrees, de-glued, paired words split two by two."""
     out: list[str] = []
-    for raw in NAME_SEPARATOR_RE.split(text):
+    for raw in NAME_SEPARATOR_RE.split(BYLINE_BY_RE.sub("", text)):
         part = without_degrees(_spaced(clean(raw).strip(" ,;")))
         out += [q for q in _pairs(part) if q]
     return out
@@ -188,13 +189,26 @@ def _leading_key(cell: Cell) -> tuple[list[str], str]:
     return keys, rest
 
 
-def _affiliations(lines: list[Line], labelled: Labelled) -> list[tuple[list[str], Affiliation]]:
-    """Blocks of adjacent affiliation lines (a leading marker starts a new one), cell by cell."""
+def _first_name_line(lines: list[Line], authors: list[Author]) -> int:
+    """Index of the first line that prints one of the names (spaces aside); 0 when none does."""
+    names = [fold(a.name).replace(" ", "") for a in authors]
+    for i, line in enumerate(lines):
+        text = fold(line.text).replace(" ", "")
+        if any(name in text for name in names):
+            return i
+    return 0
+
+
+def _affiliations(
+    lines: list[Line], labelled: Labelled, first: int = 0
+) -> list[tuple[list[str], Affiliation]]:
+    """Blocks of adjacent affiliation lines (a leading marker starts a new one), cell by cell,
+    from line `first` on (the byline: a masthead above it is not an affiliation)."""
     out: list[tuple[list[str], Affiliation]] = []
     open_blocks: dict[int, tuple[list[str], Affiliation]] = {}  # column -> the open block
     previous = -2
     for i, (line, (label, _)) in enumerate(zip(lines, labelled, strict=True)):
-        if label != "affiliation":
+        if label != "affiliation" or i < first:
             continue
         if i != previous + 1:
             open_blocks = {}
@@ -233,7 +247,7 @@ def read_header(
             authors = _found_names(lines, labelled)
     if not authors:
         return []
-    affs = _affiliations(lines, labelled)
+    affs = _affiliations(lines, labelled, _first_name_line(lines, authors))
     keyed = {k: aff for keys, aff in affs for k in keys}
     if keyed and any(a.markers for a in authors):
         for author in authors:

@@ -212,12 +212,39 @@ _STATE_ZIP_RE = re.compile(
 )  # "CA94720": a US state glued to its ZIP
 
 
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")  # "MountainView": a space lost between words
+_GLUED_WORD_RE = re.compile(r"^([A-Z][a-z]{2,})(of|and|for|the)$")  # "Departmentof"
+GLUED_MIN_CHARS = 20  # an affiliation this long ...
+GLUED_SPACE_SHARE = 0.05  # ... with fewer spaces than this share of its characters ...
+GLUED_MIN_JOINS = 2  # ... and as many lower-to-capital joins is printed without its spaces
+
+
+def _unglued(text: str) -> str:
+    """An affiliation printed without spaces (JAMA: "DepartmentofComputerScience,University
+    ofTexas,Austin") with them put back: between a lower-case letter and a capital, after a
+    comma, and before a glued "of"/"and"/"for"/"the" that follows an institution word;
+    other texts as they are."""
+    joins = len(_CAMEL_RE.findall(text))
+    if len(text) < GLUED_MIN_CHARS or joins < GLUED_MIN_JOINS:
+        return text
+    if text.count(" ") >= GLUED_SPACE_SHARE * len(text):
+        return text
+    words = re.sub(r",(?=\S)", ", ", _CAMEL_RE.sub(" ", text)).split(" ")
+    out = []
+    for word in words:
+        m = _GLUED_WORD_RE.match(word)
+        if m and fold(m.group(1)) in INSTITUTION_WORDS:
+            word = f"{m.group(1)} {m.group(2)}"
+        out.append(word)
+    return " ".join(out)
+
+
 def tidy_affiliation(text: str) -> str:
-    """An affiliation without the e-mail addresses printed after it, and a US state code set
-    apart from its ZIP code ("Berkeley, CA94720" -> "Berkeley, CA 94720"); the text itself when
-    nothing would remain."""
+    """An affiliation without the e-mail addresses printed after it, a US state code set apart
+    from its ZIP code ("Berkeley, CA94720" -> "Berkeley, CA 94720"), and its spaces back when
+    it was printed without them; the text itself when nothing would remain."""
     cut = _CONTACT_TAIL_RE.sub("", text).strip(" ,;")
-    return _STATE_ZIP_RE.sub(r"\1 \2", cut or text)
+    return _STATE_ZIP_RE.sub(r"\1 \2", _unglued(cut or text))
 
 
 def without_degrees(text: str) -> str:

@@ -37,11 +37,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pypdf import PageObject
-from pypdf.errors import PyPdfError
-
 from extractors.papers.author_block import BlockParser
-from extractors.papers.later import later_affiliations
+from extractors.papers.lastpages import attach_later, attach_notes, unresolved
 from extractors.papers.learned import Labelled, affiliation_score, read_header, support
 from extractors.papers.linemodel import LineModel
 from extractors.papers.names import semicolon_byline
@@ -58,14 +55,15 @@ from extractors.papers.pages import (
 from extractors.papers.patterns import clean, fix_accents, organisation_of, tidy_affiliation
 from extractors.papers.sidebar import without_sidebar
 from extractors.papers.text import Line
-from extractors.papers.values import Affiliation, Author
+from extractors.papers.values import Author
 from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
 
 NAME = "arxiv_pdf"
 # 4: the learned header reader of issue 26 (fallback reader, confidences); 5: Viterbi line
 # labels, the model's reading over weakly backed rules, "are with" footnotes for it, affiliations
-# without trailing e-mails, trailing affiliation markers
+# without trailing e-mails and with their spaces back, trailing affiliation markers, run-on
+# numbered footnotes split, author notes of the last pages
 VERSION = 5
 
 # https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
@@ -80,7 +78,6 @@ DOI_RE = re.compile(
     re.I,
 )
 MAX_PAGES_READ = 2
-MAX_LATER_PAGES = 12  # pages read for an affiliation list printed after page 1
 # The rules' names the line model backs less than this (mean P(author) of their lines): the
 # learned reader's reading is taken instead when it finds more names, better backed.
 LOW_SUPPORT = 0.3
@@ -183,8 +180,10 @@ def parse_paper(
             alt = _model_reading(pages, first, labelled, known_authors)
             if len(alt) > len(found):
                 found, reader_kind = alt, "model"
-        if _unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
-            _attach_later(found, reader)
+        if unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
+            attach_later(found, reader)
+        if found and not any(a.affiliations for a in found) and len(reader.reader.pages) > 1:
+            attach_notes(found, reader)  # author notes printed at the end
     text = "\n".join(pages.texts)
     authors = _finish(found, known_authors, text)
     for author in authors:
@@ -211,41 +210,6 @@ def _model_reading(
     attach_are_with(found, pages.lines)
     attach_parenthesised(found, pages.lines)
     return found
-
-
-def _unresolved(found: list[Author]) -> set[str]:
-    """Number markers of authors left with fewer affiliations than numbers."""
-    out: set[str] = set()
-    for author in found:
-        numbers = [k for k in author.markers if k.isdigit()]
-        if len(author.affiliations) < len(numbers):
-            out |= set(numbers)
-    return out
-
-
-def _attach_later(found: list[Author], reader: PageReader) -> None:
-    """Affiliations from a numbered list on a later page ("Author details"), for the authors
-    whose numbers it lists (it is the full list: it replaces what page 1 showed of it)."""
-    pages = reader.reader.pages
-    texts = (_page_text(pages[i]) for i in range(1, min(len(pages), MAX_LATER_PAGES + 1)))
-    listed = later_affiliations(texts, _unresolved(found))  # pages read until the list
-    made: dict[str, Affiliation] = {}
-    for author in found:
-        numbers = [k for k in author.markers if k.isdigit()]
-        if numbers and all(k in listed for k in numbers):
-            for key in numbers:
-                text, quote, page = listed[key]
-                made.setdefault(key, Affiliation(text=text, quote=quote, page=page))
-            author.affiliations = [made[k] for k in numbers]
-
-
-def _page_text(page: PageObject) -> str:
-    """A later page's plain text; empty when pypdf cannot read it (an aid only)."""
-    try:
-        return page.extract_text()
-    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-            ZeroDivisionError, RecursionError):  # fmt: skip
-        return ""
 
 
 def _display_name(name: str, page_text: str) -> str:
