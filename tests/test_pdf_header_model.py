@@ -227,3 +227,20 @@ def test_affiliations_keyed_by_trailing_markers() -> None:
     assert affs["Andreas Gal"] == ["Mozilla Corporation", "University of California, Irvine"]
     assert affs["Brendan Eich"] == ["Mozilla Corporation"]
     assert affs["Mohammad R. Haghighat"] == ["Intel Corporation"]
+
+
+def test_raised_markers_separate_names_without_commas() -> None:
+    """ICML's byline "Neil Houlsby ¹ Andrei Giurgiu ¹* Quentin de Laroussilhe ¹": no separator
+    but the raised markers, an odd count of capitalised words; the markers link the footnote."""
+    lines = [
+        _line(670, "Ann Lee", "^1", " Bo de Chen", "^2 *", " Cy Diaz", "^1"),
+        _line(655, "^1", "University of Nowhere"),
+        _line(643, "^2", "Acme Research Labs"),
+    ]
+    labelled = [(k, {k: 1.0}) for k in ("author", "affiliation", "affiliation")]
+    authors = read_header(lines, labelled)
+    assert [(a.name, [x.text for x in a.affiliations]) for a in authors] == [
+        ("Ann Lee", ["University of Nowhere"]),
+        ("Bo de Chen", ["Acme Research Labs"]),
+        ("Cy Diaz", ["University of Nowhere"]),
+    ]

@@ -80,12 +80,33 @@ def _names_in(cell: Cell, known: list[str]) -> list[Author]:
     if found and all(len(a.name.split()) < PAIRED_WORDS for a in found):
         return found
     out: list[Author] = []
-    for part in _parts(cell.plain):
-        name = fix_accents(part)
-        if is_name_like(name) or (known and any(same_person_name(name, k) for k in known)):
-            quote = part.replace(" ", "") if part.replace(" ", "") in cell.plain else part
-            out.append(Author(name=name, quote=quote, x0=cell.x0, x1=cell.x1))
+    for text, keys in _marked_runs(cell):
+        parts = _parts(text)
+        for i, part in enumerate(parts):
+            name = fix_accents(part)
+            if is_name_like(name) or (known and any(same_person_name(name, k) for k in known)):
+                quote = part.replace(" ", "") if part.replace(" ", "") in cell.plain else part
+                markers = list(keys) if i == len(parts) - 1 else []
+                out.append(Author(name=name, quote=quote, markers=markers, x0=cell.x0, x1=cell.x1))
     return out
+
+
+def _marked_runs(cell: Cell) -> list[tuple[str, list[str]]]:
+    """The cell's text cut after each run of raised markers ("Neil Houlsby ¹ Andrei Giurgiu ¹*
+    ..."): (text, the markers after it); the whole text when nothing is raised."""
+    runs: list[tuple[str, list[str]]] = []
+    text, keys = "", []
+    for seg in cell.segments:
+        if seg.sup:
+            keys += marker_keys(seg.text)
+            continue
+        if keys:
+            runs.append((text, keys))
+            text, keys = "", []
+        text += seg.text
+    if text.strip() or keys:
+        runs.append((text, keys))
+    return runs or [(cell.plain, [])]
 
 
 def smooth(labelled: Labelled) -> Labelled:
