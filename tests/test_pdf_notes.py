@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from extractors.papers import footnotes
 from extractors.papers.notes import attach_are_with, attach_parenthesised
 from extractors.papers.pdf import parse_paper
 from extractors.papers.text import Cell, Line, Segment
@@ -137,3 +138,15 @@ def test_a_run_on_numbered_footnote_is_split_into_its_entries() -> None:
         caltech,
         "Department of Brain and Cognitive Engineering, Korea University, Seoul, South Korea",
     ]
+
+
+def test_now_with_and_work_done_notes_are_not_affiliations() -> None:
+    """Where an author went since, or worked then, is a note: not the printed affiliation."""
+    ada, bob = Author(name="Ada Lovelace"), Author(name="Bob Smith")
+    lines = [_line("A. Lovelace is with Example University. B. Smith is now with Acme Inc.", 90)]
+    attach_are_with([ada, bob], lines)
+    assert [a.text for a in ada.affiliations] == ["Example University"]
+    assert bob.affiliations == []
+    for note in ("Now at Google DeepMind", "Work done while at Meta AI", "Currently at OpenAI"):
+        assert not footnotes._footnote_affiliation(note)
+    assert footnotes._footnote_affiliation("Google DeepMind")

@@ -38,6 +38,12 @@ FOOTNOTE_NOTE_RE = re.compile(
 # The next entry of a run-on numbered footnote: "..., USA. 2Department of ..."
 NEXT_ENTRY_RE = re.compile(r"(?<=[.;])\s+(\d{1,2})\s?(?=[A-Z][a-z])")
 ENTRY_END_MISSING = ("",)  # an entry split off a run-on footnote runs on unless it ends in "."
+# A footnote saying where an author is now or worked then: a note, not the printed affiliation.
+MOVED_NOTE_RE = re.compile(
+    r"^\s*(?:(?:is\s+)?(?:now|currently)\s+(?:at|with)\b|work\s+(?:was\s+)?(?:done|performed)|"
+    r"while\s+(?:at|visiting|interning)\b|on\s+leave\b|(?:a\s+)?visiting\b|intern(?:ship)?\s+at\b)",
+    re.I,
+)
 FOOTNOTE_AFFILIATION_WORDS = 10  # a keyed footnote of at most this many words may be a name
 # A footnote's next line starts this close to its left edge (in sizes: the first line may be
 # indented by its marker) and lies at most this many sizes below.
@@ -132,7 +138,10 @@ def _ends_open(text: str, ends: tuple[str, ...]) -> bool:
 
 def _footnote_affiliation(text: str) -> bool:
     """A keyed footnote that reads as an affiliation: institution words, or a short
-    capitalised phrase ("UC Berkeley", "Mila"), not a sentence or a link."""
+    capitalised phrase ("UC Berkeley", "Mila"), not a sentence or a link, nor a note of where
+    the author is now or did the work ("Now at Google", "Work done while at Meta")."""
+    if MOVED_NOTE_RE.match(text):
+        return False
     words = text.split()
     if is_institution(text):
         return True

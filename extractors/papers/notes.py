@@ -19,11 +19,12 @@ from extractors.papers.text import Cell, Line
 from extractors.papers.values import Affiliation, Author
 from ingest.names import fold
 
-# "<who> is/are (now) with (the) <affiliation>." The affiliation ends at a full stop followed by
+# "<who> is/are with (the) <affiliation>." ("is now with" says where they went since: not
+# an affiliation.) The affiliation ends at a full stop followed by
 # a space and a capital (the next sentence, "E-mail: ..."), or at the end of the text.
 ARE_WITH_RE = re.compile(
     r"(?P<who>(?:The|Both|All)\s+(?:\w+\s+)?authors|"
-    r"(?:[A-Z][\w.'’-]*,?\s+(?:and\s+)?){0,12}[A-Z][\w.'’-]*)\s+(?:is|are)\s+(?:now\s+)?with\s+"
+    r"(?:[A-Z][\w.'’-]*,?\s+(?:and\s+)?){0,12}[A-Z][\w.'’-]*)\s+(?:is|are)\s+with\s+"
     r"(?:the\s+)?(?P<aff>.+?)\.(?=\s+[A-Z(]|\s*$)",
     re.S,
 )
