@@ -220,7 +220,7 @@ def test_claims_format_and_verbatim_quotes() -> None:
     }
     assert authored["evidence"]["locator"] == "page 1, author block, author 1"
     assert authored["evidence"]["quote"] == "Zejiang Shen"
-    assert authored["extractor"] == "arxiv_pdf/4"
+    assert authored["extractor"] == "arxiv_pdf/5"
     first = claims[1].to_json()
     assert first["subject"] == {"name": "Zejiang Shen", "email": "shannons@allenai.org"}
     assert first["predicate"] == "affiliation" and first["object"] == "Allen Institute for AI"
@@ -234,7 +234,7 @@ def test_claims_format_and_verbatim_quotes() -> None:
     }
     assert first["evidence"]["locator"] == "page 1, author block, affiliation 1"
     assert first["evidence"]["sha256"] == s.sha256
-    assert first["extractor"] == "arxiv_pdf/4"
+    assert first["extractor"] == "arxiv_pdf/5"
     lee = [c for c in claims if c.predicate == "author_of"][3]
     assert lee.subject.name == "Benjamin Charles Germain Lee"  # broken across two lines
     assert lee.qualifiers["position"] == 4

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from extractors.papers import later
 from extractors.papers.later import later_affiliations
 from extractors.papers.pdf import parse_paper
 
@@ -114,3 +115,41 @@ def test_degrees_after_names_are_not_names() -> None:
     paper = parse_paper(pdfgen.make_pdf([page]))
     assert [a.name for a in paper.authors] == ["Ann Lee", "Bo Chen", "Carla Ma"]
     assert all(a.affiliations[0].text == "Cedar Valley University" for a in paper.authors)
+
+
+def test_author_notes_on_the_last_page_give_the_affiliations() -> None:
+    """Constructed: page 1 names its authors and no affiliation (a magazine's research
+    highlight); the last page prints "Name (email), Affiliation." after the references."""
+    first = [
+        T(72, 700, "A Research Highlight Of Some Length", 16, "Helvetica-Bold"),
+        T(72, 670, "By Ann Lee and Bo Chen", 11),
+        T(72, 640, "Abstract", 12, "Helvetica-Bold"),
+        T(72, 625, "We study how things are done and find that they are done well.", 10),
+    ]
+    middle = [T(72, 700, "The body of the paper runs on, with no names in it at all.", 10)]
+    last = [
+        T(72, 700, "References", 12, "Helvetica-Bold"),
+        T(72, 685, "1. A. Author. A cited work. 2019.", 9),
+        T(72, 650, "Ann Lee (ann@cedar.edu), Cedar Valley University, Springfield, USA.", 9),
+        T(72, 638, "Bo Chen (bo@nimbus.org), Nimbus Research Labs, Oslo, Norway.", 9),
+    ]
+    paper = parse_paper(pdfgen.make_pdf([first, middle, last]))
+    found = {a.name: ([x.text for x in a.affiliations], a.emails) for a in paper.authors}
+    assert found == {
+        "Ann Lee": (["Cedar Valley University, Springfield, USA"], ["ann@cedar.edu"]),
+        "Bo Chen": (["Nimbus Research Labs, Oslo, Norway"], ["bo@nimbus.org"]),
+    }
+    assert paper.authors[0].affiliations[0].locator.startswith("page 3")
+
+
+def test_author_notes_name_only_the_authors_they_print() -> None:
+    text = "Ann Lee (ann@cedar.edu), Cedar Valley University, Springfield, USA.\nOther text"
+    notes = later.author_notes([(9, text)], ["Ann Lee", "Bo Chen"])
+    assert notes == {
+        "Ann Lee": (
+            "Cedar Valley University, Springfield, USA",
+            "ann@cedar.edu",
+            "Cedar Valley University, Springfield, USA",
+            9,
+        )
+    }

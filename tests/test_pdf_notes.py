@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from extractors.papers import footnotes
 from extractors.papers.notes import attach_are_with, attach_parenthesised
 from extractors.papers.pdf import parse_paper
 from extractors.papers.text import Cell, Line, Segment
@@ -101,3 +102,51 @@ def test_a_labelled_paragraph_naming_surnames_alone() -> None:
 def test_ieee_digital_object_identifier_names_the_work() -> None:
     paper = parse_paper((TRAIN / "ieee-tkde-2010-transfer-learning-survey.pdf").read_bytes())
     assert paper.doi == "10.1109/TKDE.2009.191"
+
+
+def test_initials_tell_authors_of_one_surname_apart() -> None:
+    """ "S. Ma and L. Wang are with A. H. Wang is with B.": Hongyu Wang is not Lei Wang."""
+    shuming, hongyu, lei = (
+        Author(name="Shuming Ma"),
+        Author(name="Hongyu Wang"),
+        Author(name="Lei Wang"),
+    )
+    lines = [
+        _line("S. Ma and L. Wang are with Acme Research. H. Wang is with Beta University.", 90)
+    ]
+    attach_are_with([shuming, hongyu, lei], lines)
+    assert [a.text for a in shuming.affiliations] == ["Acme Research"]
+    assert [a.text for a in lei.affiliations] == ["Acme Research"]
+    assert [a.text for a in hongyu.affiliations] == ["Beta University"]
+
+
+def test_a_run_on_numbered_footnote_is_split_into_its_entries() -> None:
+    """Nature Neuroscience: "1Division of Biology, ..., USA. 2Department of Bioengineering, ...,
+    UK. 3Laboratory" / "of Neural Microcircuitry, ..., Switzerland. 4Department of ...": one
+    affiliation per number, the third running on to the next line."""
+    paper = parse_paper((TRAIN / "natneuro11-anastassiou-ephaptic.pdf").read_bytes())
+    affs = {a.name: [x.text for x in a.affiliations] for a in paper.authors}
+    caltech = "Division of Biology, California Institute of Technology, Pasadena, California, USA"
+    assert affs["Costas A Anastassiou"] == [
+        caltech,
+        "Department of Bioengineering, Imperial College, London, UK",
+    ]
+    assert affs["Rodrigo Perin"] == [
+        "Laboratory of Neural Microcircuitry, EPFL, Lausanne, Switzerland"
+    ]
+    assert affs["Christof Koch"] == [
+        caltech,
+        "Department of Brain and Cognitive Engineering, Korea University, Seoul, South Korea",
+    ]
+
+
+def test_now_with_and_work_done_notes_are_not_affiliations() -> None:
+    """Where an author went since, or worked then, is a note: not the printed affiliation."""
+    ada, bob = Author(name="Ada Lovelace"), Author(name="Bob Smith")
+    lines = [_line("A. Lovelace is with Example University. B. Smith is now with Acme Inc.", 90)]
+    attach_are_with([ada, bob], lines)
+    assert [a.text for a in ada.affiliations] == ["Example University"]
+    assert bob.affiliations == []
+    for note in ("Now at Google DeepMind", "Work done while at Meta AI", "Currently at OpenAI"):
+        assert not footnotes._footnote_affiliation(note)
+    assert footnotes._footnote_affiliation("Google DeepMind")

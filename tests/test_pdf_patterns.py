@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from extractors.papers.cells import drop_grades, ends_with_country, join_wrapped
-from extractors.papers.patterns import IGNORE_RE, INLINE_MARKER_RE, fix_accents, is_name_like
+from extractors.papers.patterns import (
+    IGNORE_RE,
+    INLINE_MARKER_RE,
+    fix_accents,
+    is_name_like,
+    tidy_affiliation,
+)
 from extractors.papers.text import Cell, Segment
 
 
@@ -54,3 +60,34 @@ def test_wrapped_lines_and_finished_addresses() -> None:
 )
 def test_symbol_markers_only_where_a_marker_stands(text: str, markers: list[str]) -> None:
     assert [m.group(0) for m in INLINE_MARKER_RE.finditer(text)] == markers
+
+
+@pytest.mark.parametrize(
+    ("text", "tidy"),
+    [
+        (
+            "Rockwell Automation, Cleveland, OH 44124 USA e-mail: fpmaturana@ra.rockwell.com",
+            "Rockwell Automation, Cleveland, OH 44124 USA",
+        ),
+        (
+            "ILSP Greece, Athena Research Center prokopis@ilsp.gr",
+            "ILSP Greece, Athena Research Center",
+        ),
+        ("Google Research, {ann, bo}@google.com", "Google Research"),
+        (
+            "Department of EECS, Berkeley, CA94720, USA",
+            "Department of EECS, Berkeley, CA 94720, USA",
+        ),
+        ("Email Inc., Mountain View", "Email Inc., Mountain View"),  # an e-mail word, no address
+        ("Department of E-mail Studies, Tartu", "Department of E-mail Studies, Tartu"),
+        ("ann@example.org", "ann@example.org"),  # nothing would remain: kept
+        (  # JAMA prints its affiliations without spaces
+            "DepartmentofComputerScience, UniversityofTexas,Austin",
+            "Department of Computer Science, University of Texas, Austin",
+        ),
+        ("Google DeepMind, London, UK", "Google DeepMind, London, UK"),  # spaced: as printed
+        ("DeepMind,London", "DeepMind,London"),  # short: as printed
+    ],
+)
+def test_affiliations_lose_trailing_emails(text: str, tidy: str) -> None:
+    assert tidy_affiliation(text) == tidy

@@ -277,7 +277,7 @@ class BlockParser:
         return [p for p in pieces if clean(p.text) or p.keys]
 
     def _affiliation_cell(self, number: int, cell: Cell) -> None:
-        pieces = self._pieces(cell, in_block=True)
+        pieces = _trailing_keys(self._pieces(cell, in_block=True))
         soft_wrap = self._soft_wrap
         # affiliations printed as a paragraph (a marker mid-line: "...Austin; 2Dept. of ...")
         # run on from a line that reaches the block's right edge into the next
@@ -384,3 +384,12 @@ class BlockParser:
                 x0, x1 = min(columns, key=lambda c: abs((c[0] + c[1]) / 2 - x))
                 column = [a for a in band if (a.x0, a.x1) == (x0, x1)]
             self.email_groups.append(EmailGroup(group, band, column, after))
+
+
+def _trailing_keys(pieces: list[Piece]) -> list[Piece]:
+    """An affiliation whose marker follows it ("Mozilla Corporation∗", PLDI's block) keyed by
+    that marker, as if printed before it."""
+    if len(pieces) == 2 and not pieces[0].keys and pieces[1].keys and not clean(pieces[1].text):
+        head, tail = pieces
+        return [Piece(keys=tail.keys, text=head.text, quote=head.quote, x=head.x)]
+    return pieces

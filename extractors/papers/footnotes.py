@@ -35,6 +35,15 @@ FOOTNOTE_NOTE_RE = re.compile(
     r"code\b|e-?mail|contact\b|project\b|accepted\b|published\b|submitted\b|received\b).*$",
     re.I | re.S,
 )
+# The next entry of a run-on numbered footnote: "..., USA. 2Department of ..."
+NEXT_ENTRY_RE = re.compile(r"(?<=[.;])\s+(\d{1,2})\s?(?=[A-Z][a-z])")
+ENTRY_END_MISSING = ("",)  # an entry split off a run-on footnote runs on unless it ends in "."
+# A footnote saying where an author is now or worked then: a note, not the printed affiliation.
+MOVED_NOTE_RE = re.compile(
+    r"^\s*(?:(?:is\s+)?(?:now|currently)\s+(?:at|with)\b|work\s+(?:was\s+)?(?:done|performed)|"
+    r"while\s+(?:at|visiting|interning)\b|on\s+leave\b|(?:a\s+)?visiting\b|intern(?:ship)?\s+at\b)",
+    re.I,
+)
 FOOTNOTE_AFFILIATION_WORDS = 10  # a keyed footnote of at most this many words may be a name
 # A footnote's next line starts this close to its left edge (in sizes: the first line may be
 # indented by its marker) and lies at most this many sizes below.
@@ -73,10 +82,14 @@ def read_footnotes(
                 share = spaced.end() / max(len(cell.text), 1)
                 x = cell.x0 + share * (cell.x1 - cell.x0)
                 pieces = [Piece([spaced.group(1)], rest, rest, x)]
-            if pieces and pieces[-1].keys and pieces[-1].text.rstrip().endswith(("-", ",")):
+            split = _numbered(pieces, wanted)
+            ends = ("-", ",") if len(split) == len(pieces) else ("-", ",", *ENTRY_END_MISSING)
+            pieces = split
+            if pieces and pieces[-1].keys and _ends_open(pieces[-1].text, ends):
                 _run_on(pieces[-1], cell, below[number + 1 : number + 4])
             for piece in pieces:
-                text = clean(FOOTNOTE_NOTE_RE.sub("", piece.text)).rstrip(".")
+                text = NEXT_ENTRY_RE.split(piece.text)[0]  # up to the next numbered entry
+                text = clean(FOOTNOTE_NOTE_RE.sub("", text)).rstrip(".")
                 emails = EMAIL_RE.findall(piece.text)
                 owners = [a for a in authors if piece.keys and piece.keys[0] in a.markers]
                 if emails and len(owners) == 1:
@@ -96,9 +109,39 @@ def read_footnotes(
     return emails_found
 
 
+def _numbered(pieces: list[Piece], wanted: set[str]) -> list[Piece]:
+    """A run-on footnote of numbered entries ("1Division of Biology, ..., USA. 2Department of
+    ..., UK. 3Laboratory", and its next line "of ..., Switzerland. 4Department ..."): each
+    entry whose number is a wanted key its own piece."""
+    out: list[Piece] = []
+    for piece in pieces:
+        cuts = [m for m in NEXT_ENTRY_RE.finditer(piece.text) if m.group(1) in wanted]
+        if not cuts:
+            out.append(piece)
+            continue
+        starts = [0, *(m.end() for m in cuts)]
+        ends = [*(m.start() for m in cuts), len(piece.text)]
+        keys = [piece.keys, *([m.group(1)] for m in cuts)]
+        for key, start, end in zip(keys, starts, ends, strict=True):
+            text = piece.text[start:end]
+            out.append(Piece(keys=key, text=text, quote=text.strip(), x=piece.x))
+    return out
+
+
+def _ends_open(text: str, ends: tuple[str, ...]) -> bool:
+    """The footnote's text ends mid-entry: on one of `ends` ("" for any but a full stop)."""
+    text = text.rstrip()
+    if "" in ends:
+        return bool(text) and not text.endswith(".")
+    return text.endswith(ends)
+
+
 def _footnote_affiliation(text: str) -> bool:
     """A keyed footnote that reads as an affiliation: institution words, or a short
-    capitalised phrase ("UC Berkeley", "Mila"), not a sentence or a link."""
+    capitalised phrase ("UC Berkeley", "Mila"), not a sentence or a link, nor a note of where
+    the author is now or did the work ("Now at Google", "Work done while at Meta")."""
+    if MOVED_NOTE_RE.match(text):
+        return False
     words = text.split()
     if is_institution(text):
         return True

@@ -7,6 +7,10 @@ information is available at the end of the article") and the numbered list later
     1Department of Animal Ecology, Uppsala University, Norbyvägen 18D, S-752
     36 Uppsala, Sweden. 2Department of Evolutionary Organismal Biology, ...
 
+`author_notes(pages, names)` reads the notes a magazine prints after the references, for a page 1
+with names and no affiliation: "Andrew Head (andrewhead@berkeley.edu), University of California,
+Berkeley, CA, USA."
+
 `later_affiliations(texts, wanted)` finds such a heading in the given page texts and returns the
 numbered entries it lists (the lines joined as the running text they are), keyed by number, for
 the keys wanted. Pure: texts in, values out; the caller reads the pages only when page 1 left
@@ -18,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from extractors.papers.patterns import clean
+from extractors.papers.patterns import clean, is_institution
 
 # The heading of an affiliation list, alone on its line.
 LIST_HEADING_RE = re.compile(
@@ -73,4 +77,34 @@ def _entries(text: str) -> dict[str, tuple[str, str]]:
         entry = _unwrap(raw).rstrip(".;").strip()
         if entry and len(entry) <= MAX_ENTRY_CHARS:
             out.setdefault(m.group(1), (entry, raw.rstrip(".;")))
+    return out
+
+
+# --- author notes at the end of the paper ------------------------------------------------------
+
+# "Andrew Head (andrewhead@berkeley.edu), University of California, Berkeley, CA, USA." (a
+# magazine's research highlight prints its authors so, after the references): the name, its
+# e-mail in parentheses, the affiliation up to the sentence's end.
+NOTE_AFTER_NAME = r"\s*\((?P<email>[^()\s]+@[^()\s]+)\)\s*,?\s*(?P<aff>[^\n]+?(?:\n[^\n]+?){0,3}?)"
+NOTE_END = r"(?:\.(?=\s*(?:\n|$|[A-Z]))|;)"
+MAX_LAST_PAGES = 2  # pages read from the end for such notes
+
+
+def author_notes(
+    pages: list[tuple[int, str]], names: list[str]
+) -> dict[str, tuple[str, str, str, int]]:
+    """For each name printed in the given (page number, text) pages as "Name (email),
+    Affiliation.": name -> (affiliation, e-mail, verbatim quote, page)."""
+    out: dict[str, tuple[str, str, str, int]] = {}
+    for page, text in pages:
+        for name in names:
+            if name in out:
+                continue
+            pattern = r"\s+".join(re.escape(w) for w in name.split())
+            m = re.search(pattern + NOTE_AFTER_NAME + NOTE_END, text)
+            if m is None:
+                continue
+            aff = _unwrap(m.group("aff")).strip(" ,;.")
+            if aff and len(aff) <= MAX_ENTRY_CHARS and is_institution(aff):
+                out[name] = (aff, m.group("email").lower(), m.group("aff").strip(), page)
     return out

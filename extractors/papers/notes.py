@@ -19,11 +19,12 @@ from extractors.papers.text import Cell, Line
 from extractors.papers.values import Affiliation, Author
 from ingest.names import fold
 
-# "<who> is/are (now) with (the) <affiliation>." The affiliation ends at a full stop followed by
+# "<who> is/are with (the) <affiliation>." ("is now with" says where they went since: not
+# an affiliation.) The affiliation ends at a full stop followed by
 # a space and a capital (the next sentence, "E-mail: ..."), or at the end of the text.
 ARE_WITH_RE = re.compile(
     r"(?P<who>(?:The|Both|All)\s+(?:\w+\s+)?authors|"
-    r"(?:[A-Z][\w.'’-]*,?\s+(?:and\s+)?){0,12}[A-Z][\w.'’-]*)\s+(?:is|are)\s+(?:now\s+)?with\s+"
+    r"(?:[A-Z][\w.'’-]*,?\s+(?:and\s+)?){0,12}[A-Z][\w.'’-]*)\s+(?:is|are)\s+with\s+"
     r"(?:the\s+)?(?P<aff>.+?)\.(?=\s+[A-Z(]|\s*$)",
     re.S,
 )
@@ -86,9 +87,21 @@ def attach_are_with(authors: list[Author], lines: list[Line]) -> None:
 
 
 def _named(authors: list[Author], who: str) -> list[Author]:
-    """The authors whose surname appears among the sentence subject's words."""
+    """The authors whose surname appears among the sentence subject's words; where the subject
+    gives that surname initials ("S. Ma, L. Ma and H. Wang"), only the authors whose first name
+    starts with one of them."""
     words = {fold(w) for w in re.findall(r"[^\W\d_][\w'’-]*", who)}
-    return [a for a in authors if a.name.split() and fold(a.name.split()[-1]) in words]
+    out: list[Author] = []
+    for author in authors:
+        parts = author.name.split()
+        if not parts or fold(parts[-1]) not in words:
+            continue
+        pattern = r"\b([A-Z])\.(?:\s*-?[A-Z]\.)*\s*" + re.escape(parts[-1]) + r"\b"
+        initials = {fold(i) for i in re.findall(pattern, who)}
+        if initials and fold(parts[0][:1]) not in initials:
+            continue
+        out.append(author)
+    return out
 
 
 # --- "Unit (A Author PhD, Prof B Author MD), Unit (...), Parent, City, Country; ..." ----------

@@ -72,6 +72,7 @@ DEGREES = frozenset({
     "MBBS", "MBChB", "FRCP", "FRCPC", "FRCS", "FACP", "FACS", "RN", "NP", "PharmD", "DrPH",
     "DSc", "DMSc", "MFPH", "FFPH", "MPP", "JD", "LLM", "MEng", "BEng", "MRes", "DDS", "DMD",
     "DO", "ScD", "EdD", "MSN", "BSN", "MRCP", "MRCPCH", "DVM", "MMed", "MPharm", "PsyD",
+    "OD", "DNB",
 })  # fmt: skip
 URL_RE = re.compile(r"https?://|www\.", re.I)
 # Words that never occur in a person's name (folded); they stop a text from being a name.
@@ -197,6 +198,53 @@ def organisation_of(text: str) -> str:
     ):
         org = f"{org}, {parts[best + 1]}"
     return org
+
+
+# What an affiliation's text carries after the affiliation: "..., USA e-mail: a@b.edu; c@b.edu",
+# "Athena Research Center prokopis@ilsp.gr"
+_CONTACT_TAIL_RE = re.compile(
+    r"(?:\s*[,;.]?\s*\b(?:e-?mail|email)s?\b\s*:?[^@]*@.*"
+    r"|(?:\s*[,;]?\s*\{?[\w.+-]+(?:\s*,\s*[\w.+-]+)*\}?\s?@\s?[\w-]+(?:\.[\w-]+)+)+)\s*$",
+    re.I,
+)
+_STATE_ZIP_RE = re.compile(
+    r"\b([A-Z]{2})(\d{5}(?:-\d{4})?)\b"
+)  # "CA94720": a US state glued to its ZIP
+
+
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")  # "MountainView": a space lost between words
+_GLUED_WORD_RE = re.compile(r"^([A-Z][a-z]{2,})(of|and|for|the)$")  # "Departmentof"
+GLUED_MIN_CHARS = 20  # an affiliation this long ...
+GLUED_SPACE_SHARE = 0.05  # ... with fewer spaces than this share of its characters ...
+GLUED_MIN_JOINS = 2  # ... and as many lower-to-capital joins is printed without its spaces
+
+
+def _unglued(text: str) -> str:
+    """An affiliation printed without spaces (JAMA: "DepartmentofComputerScience,University
+    ofTexas,Austin") with them put back: between a lower-case letter and a capital, after a
+    comma, and before a glued "of"/"and"/"for"/"the" that follows an institution word;
+    other texts as they are."""
+    joins = len(_CAMEL_RE.findall(text))
+    if len(text) < GLUED_MIN_CHARS or joins < GLUED_MIN_JOINS:
+        return text
+    if text.count(" ") >= GLUED_SPACE_SHARE * len(text):
+        return text
+    words = re.sub(r",(?=\S)", ", ", _CAMEL_RE.sub(" ", text)).split(" ")
+    out = []
+    for word in words:
+        m = _GLUED_WORD_RE.match(word)
+        if m and fold(m.group(1)) in INSTITUTION_WORDS:
+            word = f"{m.group(1)} {m.group(2)}"
+        out.append(word)
+    return " ".join(out)
+
+
+def tidy_affiliation(text: str) -> str:
+    """An affiliation without the e-mail addresses printed after it, a US state code set apart
+    from its ZIP code ("Berkeley, CA94720" -> "Berkeley, CA 94720"), and its spaces back when
+    it was printed without them; the text itself when nothing would remain."""
+    cut = _CONTACT_TAIL_RE.sub("", text).strip(" ,;")
+    return _STATE_ZIP_RE.sub(r"\1 \2", _unglued(cut or text))
 
 
 def without_degrees(text: str) -> str:

@@ -14,6 +14,11 @@ sentences (`extractors.papers.notes`); the margin stamp "arXiv:2103.15348v2 [cs.
 gives the work and its date.
 
     parse_paper(pdf_bytes, known_authors=None) -> ParsedPaper      (pure; raises PdfReadFailure)
+
+The line model (`extractors.papers.linemodel`, read by `extractors.papers.learned`) reads when the
+template rules find no names, and in their place when it backs their names weakly and reads more
+itself; either way a page with a byline gives its authors, "affiliations not found" when none
+are printed.
     extract(snapshot) -> list[Claim]
     extract_with_metadata(snapshot, authors=[...], work="arXiv:...", date="YYYY-MM-DD")
 
@@ -30,15 +35,11 @@ content streams. pypdf's log messages are captured, never printed.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
-from pypdf import PageObject
-from pypdf.errors import PyPdfError
-
 from extractors.papers.author_block import BlockParser
-from extractors.papers.later import later_affiliations
-from extractors.papers.learned import affiliation_score, read_header
+from extractors.papers.lastpages import attach_later, attach_notes, unresolved
+from extractors.papers.learned import Labelled, affiliation_score, read_header, support
 from extractors.papers.linemodel import LineModel
 from extractors.papers.names import semicolon_byline
 from extractors.papers.notes import attach_are_with, attach_parenthesised
@@ -51,14 +52,19 @@ from extractors.papers.pages import (
     open_pdf,
     quiet_pypdf,
 )
-from extractors.papers.patterns import clean, fix_accents, organisation_of
-from extractors.papers.text import Cell, Line
-from extractors.papers.values import Affiliation, Author
+from extractors.papers.patterns import clean, fix_accents, organisation_of, tidy_affiliation
+from extractors.papers.sidebar import without_sidebar
+from extractors.papers.text import Line
+from extractors.papers.values import Author
 from ingest.models import Claim, Evidence, Snapshot, Subject
 from ingest.names import fold, same_person_name
 
 NAME = "arxiv_pdf"
-VERSION = 4  # 4: the learned header reader of issue 26 (fallback reader, confidences)
+# 4: the learned header reader of issue 26 (fallback reader, confidences); 5: Viterbi line
+# labels, the model's reading over weakly backed rules, "are with" footnotes for it, affiliations
+# without trailing e-mails and with their spaces back, trailing affiliation markers, run-on
+# numbered footnotes split, author notes of the last pages
+VERSION = 5
 
 # https://arxiv.org/pdf/2103.15348v2, /pdf/2103.15348.pdf, /pdf/cond-mat/0601001v1
 ARXIV_PDF_URL_RE = re.compile(
@@ -72,9 +78,9 @@ DOI_RE = re.compile(
     re.I,
 )
 MAX_PAGES_READ = 2
-MAX_LATER_PAGES = 12  # pages read for an affiliation list printed after page 1
-SIDEBAR_GAP = 5.0  # points: cells ending this far left of the byline ...
-SIDEBAR_SIZE_RATIO = 0.9  # ... in type smaller than the names' are a sidebar
+# The rules' names the line model backs less than this (mean P(author) of their lines): the
+# learned reader's reading is taken instead when it finds more names, better backed.
+LOW_SUPPORT = 0.3
 
 
 @dataclass
@@ -123,7 +129,7 @@ def _authors(pages: Pages, known_authors: list[str] | None) -> list[Author]:
     if found:
         return found
     found = BlockParser(known_authors).parse(pages.block, outside, text)
-    trimmed = _without_sidebar(pages.block, found)
+    trimmed = without_sidebar(pages.block, found)
     if trimmed is not None:  # a margin column beside the block (correspondence, funding)
         pages.block = trimmed
         found = BlockParser(known_authors).parse(pages.block, outside, text)
@@ -139,10 +145,14 @@ def parse_paper(
     max_pages: int = 2,
     url: str = "<pdf>",
     model: LineModel | None = None,
+    reader_choice: str = "auto",
 ) -> ParsedPaper:
     """Title, stamp and authors (with affiliations and emails) of an arXiv paper's PDF.
-    `model`: the line model (default: the shipped one); the rules read first, the model reads
-    when they find nothing, and scores every affiliation's confidence."""
+    `model`: the line model (default: the shipped one). It labels page 1's lines (Viterbi over
+    its per-line probabilities), reads the header when the rules find nothing, overrules the
+    rules when it backs their names weakly (mean P(author) of their lines < LOW_SUPPORT) and
+    itself reads more names, and scores every affiliation's confidence. `reader_choice`:
+    "auto" (that), "rules" (never overruled) or "model" (the learned reader only; diagnostics)."""
     model = model or LineModel.shipped()
     reader_kind = "rules"
     with quiet_pypdf():
@@ -160,10 +170,20 @@ def parse_paper(
                 pages, found = retry, _authors(retry, known_authors)
         first = [line for line in pages.lines if line.page == 1]
         labelled = model.label(first)
-        if not found or not _finish(found, known_authors, "\n".join(pages.texts)):
-            found, reader_kind = read_header(first, labelled, known_authors), "model"
-        if _unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
-            _attach_later(found, reader)
+        if (
+            reader_choice == "model"
+            or not found
+            or not _finish(found, known_authors, "\n".join(pages.texts))
+        ):
+            found, reader_kind = _model_reading(pages, first, labelled, known_authors), "model"
+        elif reader_choice == "auto" and support(found, first, labelled) < LOW_SUPPORT:
+            alt = _model_reading(pages, first, labelled, known_authors)
+            if len(alt) > len(found):
+                found, reader_kind = alt, "model"
+        if unresolved(found) and len(reader.reader.pages) > 1:  # a list on a later page
+            attach_later(found, reader)
+        if found and not any(a.affiliations for a in found) and len(reader.reader.pages) > 1:
+            attach_notes(found, reader)  # author notes printed at the end
     text = "\n".join(pages.texts)
     authors = _finish(found, known_authors, text)
     for author in authors:
@@ -182,64 +202,14 @@ def parse_paper(
     )
 
 
-def _unresolved(found: list[Author]) -> set[str]:
-    """Number markers of authors left with fewer affiliations than numbers."""
-    out: set[str] = set()
-    for author in found:
-        numbers = [k for k in author.markers if k.isdigit()]
-        if len(author.affiliations) < len(numbers):
-            out |= set(numbers)
-    return out
-
-
-def _attach_later(found: list[Author], reader: PageReader) -> None:
-    """Affiliations from a numbered list on a later page ("Author details"), for the authors
-    whose numbers it lists (it is the full list: it replaces what page 1 showed of it)."""
-    pages = reader.reader.pages
-    texts = (_page_text(pages[i]) for i in range(1, min(len(pages), MAX_LATER_PAGES + 1)))
-    listed = later_affiliations(texts, _unresolved(found))  # pages read until the list
-    made: dict[str, Affiliation] = {}
-    for author in found:
-        numbers = [k for k in author.markers if k.isdigit()]
-        if numbers and all(k in listed for k in numbers):
-            for key in numbers:
-                text, quote, page = listed[key]
-                made.setdefault(key, Affiliation(text=text, quote=quote, page=page))
-            author.affiliations = [made[k] for k in numbers]
-
-
-def _page_text(page: PageObject) -> str:
-    """A later page's plain text; empty when pypdf cannot read it (an aid only)."""
-    try:
-        return page.extract_text()
-    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-            ZeroDivisionError, RecursionError):  # fmt: skip
-        return ""
-
-
-def _without_sidebar(block: list[Line], found: list[Author]) -> list[Line] | None:
-    """The block without the cells printed wholly left of the byline in smaller type (a sidebar
-    beside it); None when there are none."""
-    if not found:
-        return None
-    # the byline: where most names start (a label in the sidebar may be read as a name too)
-    byline = Counter(round(a.x0) for a in found).most_common(1)[0][0]
-    left = byline - SIDEBAR_GAP
-    starts = {round(a.x0) for a in found}
-    names = max((c.size for line in block for c in line.cells if round(c.x0) in starts), default=0)
-
-    def sidebar(cell: Cell) -> bool:
-        return cell.x1 < left and cell.size < SIDEBAR_SIZE_RATIO * names
-
-    if not any(sidebar(c) for line in block for c in line.cells):
-        return None
-    out: list[Line] = []
-    for line in block:
-        cells = [c for c in line.cells if not sidebar(c)]
-        if cells:
-            segments = [s for c in cells for s in c.segments]
-            out.append(Line(y=line.y, page=line.page, segments=segments, cells=cells))
-    return out
+def _model_reading(
+    pages: Pages, first: list[Line], labelled: Labelled, known: list[str] | None
+) -> list[Author]:
+    """The learned reader's authors, with the footnotes' "... are with ..." affiliations."""
+    found = read_header(first, labelled, known)
+    attach_are_with(found, pages.lines)
+    attach_parenthesised(found, pages.lines)
+    return found
 
 
 def _display_name(name: str, page_text: str) -> str:
@@ -276,8 +246,8 @@ def _finish(found: list[Author], known: list[str] | None, page_text: str) -> lis
             locator=f"page {author.page}, author block, author {order[id(author)]}",
             affiliations=[
                 AffiliationLine(
-                    text=fix_accents(aff.text),
-                    organisation=organisation_of(fix_accents(aff.text)),
+                    text=tidy_affiliation(fix_accents(aff.text)),
+                    organisation=organisation_of(tidy_affiliation(fix_accents(aff.text))),
                     locator=f"page {aff.page}, author block, affiliation {aff.index}",
                     quote=aff.quote,
                 )

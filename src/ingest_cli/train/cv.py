@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from extractors.papers.linefeatures import line_features
-from extractors.papers.linemodel import LABELS, MODEL_FILE, LineModel
+from extractors.papers.linemodel import LABELS, MODEL_FILE, LineModel, transitions
 from ingest_cli.evaluate.arxiv import (
     DEFAULT_SETS,
     TEMPLATES,
@@ -114,6 +114,7 @@ def train(papers: list[Paper], calibration: dict[str, float] | None = None) -> L
         labels=LABELS,
         weights=fit(samples, targets, LABELS),
         calibration=dict(calibration or {"a": 1.0, "b": 0.0}),
+        transitions=transitions([p.labels for p in papers]),
     )
 
 
