@@ -33,6 +33,7 @@ def read(snapshot: Snapshot) -> list[Claim]:
         out.append(claim.model_copy(update={"qualifiers": kept}))
     return out
 
+
 # ============================================================================================
 # golden files
 
@@ -121,15 +122,11 @@ def test_seed_github_handles_come_from_link_targets() -> None:
 
 
 def test_generic_maintainer_mentions_in_the_foundation_post_yield_nothing() -> None:
-    assert (
-        read(snapshot("pytorch-blog-2022-9-12-PyTorchfoundation.1fd56f7e.md")) == []
-    )
+    assert read(snapshot("pytorch-blog-2022-9-12-PyTorchfoundation.1fd56f7e.md")) == []
 
 
 def test_glued_names_in_a_table_cell_are_skipped_not_guessed() -> None:
-    claims = read(
-        snapshot("pytorch-workshops-ASPLOS_2024-README.2024-03-18.65987ee1.md")
-    )
+    claims = read(snapshot("pytorch-workshops-ASPLOS_2024-README.2024-03-18.65987ee1.md"))
     names = {c.subject.name for c in claims}
     assert "Avik Chaudhuri Bin Bao" not in names and "Avik Chaudhuri" not in names
     assert {"Peng Wu", "Horace He", "Jason Ansel"} <= names
