@@ -69,6 +69,7 @@ class Context:
         self.title_of_body = body_name(of_body.group("body")) if of_body else None
         self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
         self.known: dict[str, names.Person] = {}  # first names of people named so far
+        names.remember(self.known, [names.Person(n) for n in post.people])  # mail headers
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
