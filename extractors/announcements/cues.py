@@ -6,9 +6,10 @@ under ("We're excited to welcome the following new members to the Committee:") o
 is nested in. A candidate (a person at a spot, with the rule readers' proposal if they made
 one) is described by cues, not by phrases keyed to posts:
 
-- `kind:` the spot's kind; `lead:`, `head:`, `title:`, `sent:` the lower-case words of the
-  lead-in, the heading, the post's title and the sentence itself (capitalised words are names
-  and proper nouns; the words left are verbs, role words and the like);
+- `kind:` the spot's kind; `lead:`, `head:`, `intro:`, `title:` the words of the lead-in, the
+  heading, the lead-in above the heading ("keynotes include:" over "Day 1, December 8") and the
+  post's title; `sent:` the lower-case words of the sentence itself (capitalised words there
+  are names and proper nouns; the words left are verbs, role words and the like);
 - `rule:` the class the rule readers proposed (`none` for a person only the person reader found);
 - `person:` what the person reader says of the person: the shared learned decision's score
   (`extractors.people.model`, the governance pages' model), a handle, one word, the post's author;
@@ -44,8 +45,9 @@ class Spot:
     kind: str  # paragraph (one sentence of it), item, term
     sentence: events.Sentence  # its quote (verbatim), display text, links, locator, date
     heading: str | None
-    lead: str | None  # a list item's lead-in (or its parent item), a sentence's paragraph start
+    lead: str | None  # a list item's lead-in (or its parent item)
     list_size: int = 1  # the items of the list it is in
+    intro: str | None = None  # the last lead-in ending in ":" above the heading it sits under
 
     @property
     def quote(self) -> str:
@@ -70,6 +72,7 @@ def spots(post: Post) -> list[Spot]:
     for section in post.sections:
         heading: str | None = None
         lead: str | None = None
+        intro: str | None = None
         current_list: int | None = None
         label: str | None = None
         sizes: dict[int, int] = {}
@@ -80,6 +83,8 @@ def spots(post: Post) -> list[Spot]:
             line = getattr(block, "line", None)
             where = f"line {line}" if line is not None else f"{section.prefix}block {number}"
             if isinstance(block, Heading):
+                if lead and lead.rstrip().endswith(":"):
+                    intro = lead
                 heading, lead = block.text, None
                 continue
             if isinstance(block, Para):
@@ -100,7 +105,7 @@ def spots(post: Post) -> list[Spot]:
                 label = lead if lead is not None else heading
             own = block.parent if block.depth and block.parent else label
             s = events.Sentence(block.quote, block.text, block.links, where, section.date)
-            out.append(Spot("item", s, heading, own, sizes.get(block.list_no, 1)))
+            out.append(Spot("item", s, heading, own, sizes.get(block.list_no, 1), intro))
     return out
 
 
@@ -118,8 +123,13 @@ def spot_of(quote: str, found: list[Spot]) -> Spot | None:
     return None
 
 
-def words(text: str | None) -> set[str]:
-    return {w.strip("'’-") for w in WORD.findall(text or "")} - STOP - {""}
+def words(text: str | None, *, any_case: bool = False) -> set[str]:
+    """The lower-case words of a text (every word, lower-cased, with `any_case`: a heading or
+    title is often in title case), a plural's "s" dropped."""
+    text = (text or "").lower() if any_case else (text or "")
+    found = {w.strip("'’-") for w in WORD.findall(text)} - STOP - {""}
+    return {w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+            for w in found}  # fmt: skip
 
 
 def cues(spot: Spot | None, name: str, github: str | None, post: Post, proposal: str,
@@ -129,11 +139,13 @@ def cues(spot: Spot | None, name: str, github: str | None, post: Post, proposal:
     f[f"rule:{proposal}"] = 1.0
     sentence = spot.sentence.display if spot else (post.title or "")
     f[f"kind:{spot.kind if spot else 'title'}"] = 1.0
-    for w in words(spot.lead if spot else None):
+    for w in words(spot.lead if spot else None, any_case=True):
         f[f"lead:{w}"] = 1.0
-    for w in words(spot.heading if spot else None):
+    for w in words(spot.heading if spot else None, any_case=True):
         f[f"head:{w}"] = 1.0
-    for w in words(post.title):
+    for w in words(spot.intro if spot else None, any_case=True):
+        f[f"intro:{w}"] = 1.0
+    for w in words(post.title, any_case=True):
         f[f"title:{w}"] = 1.0
     for w in words(sentence.replace(name, " ")):
         f[f"sent:{w}"] = 1.0

@@ -8,7 +8,10 @@
   only an optional event names is left out of the fit; any other is `none`. Its group is its
   project (the first word of the file name: `rust-blog-...` -> rust; `kubernetes-blog` and
   `kubernetes-dev` are one project).
-- **fit** (`fit_model`): a multinomial logistic regression (scikit-learn, lbfgs, fixed C: a
+- **fit** (`fit_model`): for the rule claims, a binary logistic regression (is the proposal
+  right?); for the event, a multinomial one over every candidate (the rule readers' too, so
+  what their lead-ins and sentences say of each class carries over to the person reader's);
+  both (scikit-learn, lbfgs, fixed C: a
   deterministic fit), word cues (`lead:`, `head:`, `title:`, `sent:`) kept only when seen in
   `MIN_GROUPS` projects or more; the weights go to JSON.
 - **cross-validation** (`cross_validate`): leave one project out: the decision is refitted
@@ -53,8 +56,9 @@ from ingest_cli.evaluate.announcements import (
 )
 
 C = 1.0
+EVENT_WEIGHT = 1.0  # the weight of an event example against a `none` one, in the event fit
 MIN_GROUPS = 2
-WORD_CUES = ("lead:", "head:", "title:", "sent:")
+WORD_CUES = ("lead:", "head:", "intro:", "title:", "sent:")
 ABSENT = -30.0  # the bias of a class no training post has
 
 
@@ -145,7 +149,7 @@ def _rows(posts: Sequence[PostData], rule: bool) -> tuple[list[dict[str, float]]
     rows, ys = [], []
     for p in posts:
         for c, y in zip(p.candidates, p.labels, strict=True):
-            if y is None or (c.claim is not None) != rule:
+            if y is None or (rule and c.claim is None):
                 continue
             if rule and c.proposal == "none":
                 continue  # not an event claim: given as it is
@@ -154,14 +158,16 @@ def _rows(posts: Sequence[PostData], rule: bool) -> tuple[list[dict[str, float]]
     return rows, ys
 
 
-def _logistic(rows: list[dict[str, float]], ys: list[str]) -> tuple[list[str], Any, Any, Any]:
+def _logistic(
+    rows: list[dict[str, float]], ys: list[str], event_weight: float = 1.0
+) -> tuple[list[str], Any, Any, Any]:
     from sklearn.feature_extraction import DictVectorizer  # training only: not on the CLI path
     from sklearn.linear_model import LogisticRegression
 
     vec = DictVectorizer(sort=True)
     x = vec.fit_transform(rows)
     lr = LogisticRegression(C=C, solver="lbfgs", max_iter=3000, random_state=0)
-    lr.fit(x, ys)
+    lr.fit(x, ys, sample_weight=[1.0 if y in ("none", "keep") else event_weight for y in ys])
     return [str(n) for n in vec.get_feature_names_out()], lr.classes_, lr.coef_, lr.intercept_
 
 
@@ -184,7 +190,7 @@ def fit_model(posts: Sequence[PostData]) -> Model:
     model.meta = {"rule_candidates": len(ys), "reader_candidates": len(reader_ys), "C": C}
     if len(set(reader_ys)) < 2:
         return model
-    names, classes, coef, intercept = _logistic(reader_rows, reader_ys)
+    names, classes, coef, intercept = _logistic(reader_rows, reader_ys, EVENT_WEIGHT)
     if len(classes) == 2:  # binary: one row of weights, for the second class
         coef, intercept = [-coef[0] / 2, coef[0] / 2], [-intercept[0] / 2, intercept[0] / 2]
     for i, klass in enumerate(classes):
