@@ -11,6 +11,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from extractors import choose
+from extractors.announcements import names
 from extractors.announcements import post as announcement
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
@@ -817,3 +818,33 @@ def test_a_month_is_not_a_project() -> None:
     assert project_in("Luca joined the team in April.") is None
     assert project_in("In April the team grew.") is None
     assert project_in("Jane Roe joined in the PyTorch project.") == "PyTorch"
+
+
+# -- nicknames inside names (constructed sentences) ---------------------------------------------
+
+
+def test_a_nickname_inside_a_name_is_part_of_the_name_as_printed() -> None:
+    links = (("Yuan (Terry) Tang", "https://www.linkedin.com/in/example-yt/"),)
+    text = "Please welcome Yuan (Terry) Tang (Example Labs) and Ann Lee as committers of Example."
+    _masked, people, _ = names.mask(text, links)
+    assert [(p.name, p.note) for p in people] == [
+        ("Yuan (Terry) Tang", "Example Labs"),
+        ("Ann Lee", None),
+    ]
+    assert [p.name for p in names.mask("Lee 'friedbob' Lowder has joined the team.")[1]] == [
+        "Lee 'friedbob' Lowder"
+    ]
+    assert names.without_nickname("Alyssa (Nick) Coghlan") == "Alyssa Coghlan"
+    assert names.printed_name("* Alyssa (Nick) Coghlan", "Alyssa Coghlan") == (
+        "Alyssa (Nick) Coghlan"
+    )
+    assert names.printed_name("* Ann Lee (Example Labs)", "Ann Lee") == "Ann Lee"
+
+
+def test_a_listed_name_keeps_its_nickname() -> None:
+    claims = md_post(
+        "The Example Council election results are in. The winners are:\n\n"
+        "* Alyssa (Nick) Coghlan\n* Bo Chen\n",
+        header='---\ntitle: "Example Council election results"\ndate: 2025-03-04\n---\n',
+    )
+    assert {c.subject.name for c in claims} == {"Alyssa (Nick) Coghlan", "Bo Chen"}

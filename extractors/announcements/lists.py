@@ -160,6 +160,8 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         for e in _entries.read(item.text, item.links)
         if _people.looks_like_name(e.name) or e.github
     ]
+    for entry in found:  # "Alyssa (Nick) Coghlan": the name as printed, nickname and all
+        entry.name = names.printed_name(item.text, entry.name)
     if found:
         return found
     masked, people, _ = names.mask(item.text, item.links)
