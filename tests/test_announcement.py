@@ -848,3 +848,45 @@ def test_a_listed_name_keeps_its_nickname() -> None:
         header='---\ntitle: "Example Council election results"\ndate: 2025-03-04\n---\n',
     )
     assert {c.subject.name for c in claims} == {"Alyssa (Nick) Coghlan", "Bo Chen"}
+
+
+# -- talk lists introduced by a sentence, a day heading, an anaphoric lead-in (constructed) ----
+
+
+def test_a_lead_in_sentence_ending_on_keynote_speakers_introduces_them() -> None:
+    claims = md_post(
+        "Without further ado, please allow us to introduce our keynote speakers:\n\n"
+        "- **Ann Lee** is a Professor of Examples at Example University.\n"
+        "- **Guy L. Steele, Jr.** is a Software Architect at Example Labs.\n",
+        header='---\ntitle: "An invitation to ExampleCon 2025"\ndate: 2025-03-04\n---\n',
+    )
+    got = {(c.subject.name, c.predicate, c.qualifiers["role"]) for c in claims}
+    assert got == {("Ann Lee", "keynote", "keynote"), ("Guy L. Steele, Jr.", "keynote", "keynote")}
+
+
+def test_keynotes_under_day_headings_take_the_day_and_these_include_reads_the_paragraph() -> None:
+    claims = md_post(
+        "ExampleCon 2025 keynotes include:\n\n### Day 1, March 10, 2025\n\n"
+        "- Ann Lee, Vice President at Example Labs\n\n### Day 2, March 11, 2025\n\n"
+        "- Bo Chen, Engineer at Example Corp, “Examples at scale”\n\n"
+        "In addition to keynotes, there will be breakout sessions with speakers.\n\n"
+        "**These include:**\n\n- Carla Diaz, Architect at Example Inc\n"
+        "- Panel - Examples in the Media with Example Corp, Mic and Bloomberg\n",
+        header='---\ntitle: "Keynotes for ExampleCon 2025 announced"\ndate: 2025-03-04\n---\n',
+    )
+    got = {(c.subject.name, c.predicate, c.qualifiers["date"]) for c in claims}
+    assert got == {
+        ("Ann Lee", "keynote", "2025-03-10"),
+        ("Bo Chen", "keynote", "2025-03-11"),
+        ("Carla Diaz", "speaker", "2025-03-04"),  # no day printed for it: the post's
+    }
+
+
+def test_a_name_suffix_stays_with_the_name() -> None:
+    assert [p.name for p in names.mask("Guy L. Steele, Jr. joined the Example board.")[1]] == [
+        "Guy L. Steele, Jr."
+    ]
+    assert names.with_suffix("- Guy L. Steele, Jr. is a professor", "Guy L. Steele") == (
+        "Guy L. Steele, Jr."
+    )
+    assert names.with_suffix("- Ann Lee, Example Labs", "Ann Lee") == "Ann Lee"

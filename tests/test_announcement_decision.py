@@ -22,7 +22,7 @@ title: "Example Conference keynotes"
 date: 2025-03-04
 ---
 
-We are delighted to announce our keynote speakers:
+Meet the people on stage at Example Conference this year:
 
 - Ann Lee, Example Labs
 - Bo Chen
@@ -47,11 +47,11 @@ def test_spots_know_their_lead_in_heading_and_the_lead_in_above_the_heading() ->
     post, _context, _found = _read()
     spots = {s.sentence.display: s for s in cues.spots(post)}  # type: ignore[arg-type]
     ann = spots["Ann Lee, Example Labs"]
-    assert ann.kind == "item" and ann.lead == "We are delighted to announce our keynote speakers:"
+    assert ann.kind == "item" and ann.lead == "Meet the people on stage at Example Conference this year:"
     assert ann.list_size == 2 and ann.heading is None
     carla = spots["Carla Diaz"]
     assert carla.heading == "Day 1" and carla.lead == "Day 1"
-    assert carla.intro == "We are delighted to announce our keynote speakers:"
+    assert carla.intro == "Meet the people on stage at Example Conference this year:"
     assert spots["Dan Evans"].intro == "Program committee:"
 
 
@@ -67,7 +67,7 @@ def _model(rule_bias: float, keynote: float) -> Model:
     bias = {k: -5.0 for k in cues.CLASSES}
     bias["none"] = 0.0
     return Model(
-        weights={"keynote": {"lead:keynote": keynote}},
+        weights={"keynote": {"lead:stage": keynote}},
         bias=bias,
         rule_bias=rule_bias,
         calibration=(1.0, 0.0),
@@ -80,7 +80,7 @@ def test_the_decision_gives_the_person_readers_events_once_with_a_confidence() -
     assert {c.person.name for c in people if c.person} >= {"Ann Lee", "Bo Chen"}
     claims = reader.decide(found, _model(-1.0, 10.0), context)  # type: ignore[arg-type]
     names = [c.subject.name for c in claims if c.predicate == "keynote"]
-    assert sorted(names) == ["Ann Lee", "Bo Chen"]  # under the keynote lead-in; once each
+    assert sorted(names) == ["Ann Lee", "Bo Chen"]  # under the lead-in the model weighs; once each
     for claim in claims:
         assert 0.5 < claim.qualifiers["confidence"] < 1.0
         assert claim.qualifiers["date"] == "2025-03-04" and claim.object
@@ -106,7 +106,7 @@ def test_a_rule_claim_is_kept_only_when_the_decision_says_its_proposal_is_right(
 def test_the_model_round_trips_through_json_and_loads_fast() -> None:
     model = _model(1.5, 3.0)
     again = Model.from_json(json.loads(json.dumps(model.to_json())))
-    features = {"lead:keynote": 1.0}
+    features = {"lead:stage": 1.0}
     assert again.best(features) == model.best(features) == ("keynote", 3.0 - 5.0)
     assert again.rule_margin(features) == 1.5
     p = again.probabilities(features)

@@ -74,6 +74,7 @@ NICKNAME = re.compile(
     r"['‘\"“](?P<q>[^\W\d][\w-]{1,24})['’\"”])\s+(?P<last>[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)*)"
     r"(?![\w@])"
 )
+SUFFIX = re.compile(r",?\s(?:Jr\.|Sr\.|Jr|Sr|II|III|IV)(?![\w])")
 AFTER_NAME = re.compile(r"\s*\((?P<inner>[^()]{1,60})\)")
 BARE_HANDLE = re.compile(r"^@?([a-z0-9]+(?:-[a-z0-9]+)+|[a-z][a-z0-9]*[0-9][a-z0-9]*)$")
 
@@ -119,6 +120,9 @@ def mask(
     for begin, end, github in spans:
         if begin < position:
             continue
+        suffix = SUFFIX.match(masked, end)
+        if suffix and github is None:  # "Guy L. Steele, Jr.": the suffix is the name's
+            end = suffix.end()
         name = masked[begin:end].lstrip("@")
         after = AFTER_NAME.match(masked, end)
         note = None
@@ -179,6 +183,13 @@ def printed_name(text: str, name: str) -> str:
         if f"{match.group('first')} {match.group('last')}" == name:
             return match.group(0)
     return name
+
+
+def with_suffix(text: str, name: str) -> str:
+    """The name with the suffix the text prints after it ("Guy L. Steele, Jr."), if any."""
+    at = text.find(name)
+    suffix = SUFFIX.match(text, at + len(name)) if at >= 0 else None
+    return name + suffix.group(0) if suffix else name
 
 
 def _nickname_spans(text: str) -> list[tuple[int, int, str | None]]:
