@@ -47,11 +47,12 @@ def test_spots_know_their_lead_in_heading_and_the_lead_in_above_the_heading() ->
     post, _context, _found = _read()
     spots = {s.sentence.display: s for s in cues.spots(post)}  # type: ignore[arg-type]
     ann = spots["Ann Lee, Example Labs"]
-    assert ann.kind == "item" and ann.lead == "Meet the people on stage at Example Conference this year:"
+    lead = "Meet the people on stage at Example Conference this year:"
+    assert ann.kind == "item" and ann.lead == lead
     assert ann.list_size == 2 and ann.heading is None
     carla = spots["Carla Diaz"]
     assert carla.heading == "Day 1" and carla.lead == "Day 1"
-    assert carla.intro == "Meet the people on stage at Example Conference this year:"
+    assert carla.intro == lead
     assert spots["Dan Evans"].intro == "Program committee:"
 
 
