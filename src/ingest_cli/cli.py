@@ -332,6 +332,11 @@ def evaluate(
     each post's misses.
 
     Example: ingest evaluate --announcements --gold fixtures/announcements-train/gold.json
+
+    The learned event decision, honestly: leave-one-project-out figures beside the training ones
+    (--fit also rewrites extractors/announcements/data/event_model.json).
+
+    Example: ingest evaluate --announcements --cv
     """
     if cv and not (governance or pages or announcements):
         if posts or gold or pdfs or metadata:
