@@ -890,3 +890,20 @@ def test_a_name_suffix_stays_with_the_name() -> None:
         "Guy L. Steele, Jr."
     )
     assert names.with_suffix("- Ann Lee, Example Labs", "Ann Lee") == "Ann Lee"
+
+
+def test_chosen_as_their_new_role_and_the_hosts_project_when_the_post_never_prints_it() -> None:
+    text = (
+        b'+++\ntitle = "Council representative selections"\n+++\n\n'
+        b"The infrastructure team has chosen Ann Lee as their new representative on the "
+        b"Leadership Council.\n"
+    )
+    url = "https://blog.example-lang.org/inside/2025/09/23/selections/"
+    claims = read(Snapshot(url=url, body=text))
+    assert [(c.subject.name, c.predicate, c.object, c.qualifiers["status"]) for c in claims] == [
+        ("Ann Lee", "maintainer", "Example Leadership Council", "current")
+    ]
+    from extractors.announcements.bodies import host_project
+
+    assert host_project(url) == "Example"
+    assert host_project("https://github.com/example/site/blob/main/post.md") is None
