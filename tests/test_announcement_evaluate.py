@@ -95,7 +95,7 @@ def test_a_whole_set_is_read_as_ingest_extract_reads_it(tmp_path: Path) -> None:
                          event("Carla Diaz"), event("Dan Evans", status="emeritus")])  # fmt: skip
     report = score([EvalSet("t", tmp_path, tmp_path / "gold.json")])
     [post] = report.set("t").posts
-    assert post.extractor == "announcement/4" and post.error is None
+    assert post.extractor == "announcement/5" and post.error is None
     assert (post.matched, post.gold) == (4, 4), format_report(report)
     assert post.dated == 4
 
@@ -125,3 +125,36 @@ def test_cli_refuses_mixed_options(tmp_path: Path) -> None:
     assert mixed.exit_code == 2 and "--posts goes with --announcements" in mixed.output
     folder = CliRunner().invoke(main, ["evaluate", "--announcements", "--gold", str(tmp_path)])
     assert folder.exit_code == 2 and "is not a file" in folder.output
+
+
+def test_cv_refits_per_project_and_reports_both_figures(tmp_path: Path) -> None:
+    """`--announcements --cv`: one fold per project (the file name's first word), training and
+    cross-validated figures side by side; the shipped model is not written (that is --fit)."""
+    from extractors.announcements.decision import MODEL_FILE
+
+    before = MODEL_FILE.read_bytes()
+    gold: dict[str, object] = {}
+    for project, people in (("alpha", ("Ann Lee", "Bo Chen")), ("beta", ("Carla Diaz",))):
+        name = f"{project}-blog-2025-03-04-news.md"
+        body = f"{' and '.join(people)} joined the {project.title()} Steering Committee.\n"
+        (tmp_path / name).write_text(POST + body, encoding="utf-8")
+        events = [event(p, quote=body.strip()) for p in people]
+        gold[name] = {"url": f"https://{project}.example.org/blog/news/", "events": events}
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    result = CliRunner().invoke(
+        main,
+        [
+            "evaluate",
+            "--announcements",
+            "--cv",
+            "--gold",
+            str(tmp_path / "gold.json"),
+            "--json",
+        ],  # fmt: skip
+    )
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert found["folds"] == ["alpha", "beta"]
+    assert found["training"]["total"]["gold"] == found["cv"]["total"]["gold"] == 3
+    assert found["training"]["total"]["matched"] == 3
+    assert MODEL_FILE.read_bytes() == before

@@ -110,6 +110,17 @@ def site_project(url: str, text: str) -> str | None:
     return None
 
 
+def host_project(url: str) -> str | None:
+    """The project a site's host name names, capitalised, when the post never prints it
+    ("blog.rust-lang.org": "Rust")."""
+    host = (urlsplit(url).hostname or "").casefold()
+    if host in ("github.com", "gitlab.com"):
+        return None
+    words = [w for label in host.split(".")[:-1] for w in label.split("-")]
+    good = [w for w in words if len(w) >= 3 and w not in GENERIC_HOST_WORDS and w.isalpha()]
+    return good[0].capitalize() if good else None
+
+
 def owned(body: str | None, site: str | None) -> str | None:
     """`body`, with the site's project before it when it names no owner ("Steering Council" on
     peps.python.org: "Python Steering Council")."""

@@ -27,6 +27,7 @@ from extractors.announcements.bodies import (
     body_of,
     clean_body,
     clean_role,
+    host_project,
     owned,
     site_project,
 )
@@ -64,11 +65,12 @@ class Context:
         self.title_level = level_in(title)
         match = BODY_IN_TITLE.search(title)
         self.title_body = body_name(match.group("body")) if match else None
-        self.site = site_project(snapshot.url, opening)
+        self.site = site_project(snapshot.url, opening) or host_project(snapshot.url)
         of_body = OF_BODY.search(title)  # "New core maintainers for Foobar": Foobar
         self.title_of_body = body_name(of_body.group("body")) if of_body else None
         self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
         self.known: dict[str, names.Person] = {}  # first names of people named so far
+        names.remember(self.known, [names.Person(n) for n in post.people])  # mail headers
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip

@@ -37,6 +37,14 @@ TALK_SECTION = re.compile(
     r"posters?|lightning\s+talks?|quick\s+talks?|sessions?|presentations?)\b",
     re.I,
 )
+# a lead-in that ends on what it introduces: "... please allow us to introduce our keynote
+# speakers:", "2015 Node.js Interactive keynotes include:"
+TALK_LEAD = re.compile(
+    r"\b(?P<kind>keynotes?|speakers?|presenters?)\b(?:\s+(?:speakers?|include|are|will\s+be))?"
+    r"\W*:\W*$",
+    re.I,
+)
+ANAPHORIC_LEAD = re.compile(r"^\W*(?:these|they|those|speakers)\s+(?:include|are)\W*:\W*$", re.I)
 TALK_WORD = re.compile(r"\b(?:keynotes?|talks?|speakers?|presentations?|tutorials?)\b", re.I)
 ROLE_CUE = re.compile(
     r"\b(?:new(?:ly)?|elected|re-elected|winners?|vote-getters|added|welcome|joined|joining|"
@@ -65,6 +73,8 @@ TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "titl
 
 def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     lead: str | None = None
+    before: str | None = None  # the paragraph before the lead-in ("These include:" needs it)
+    intro: str | None = None  # a lead-in ending in ":" above the heading the list is under
     heading: str | None = None
     current_list: int | None = None
     label: str | None = None
@@ -72,10 +82,14 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     header: Row | None = None
     for number, block in enumerate(section.blocks, start=1):
         if isinstance(block, Heading):
+            if lead and lead.rstrip().endswith(":"):
+                intro = lead
             heading, lead = block.text, None
+            if len(block.text) <= 60:  # "Day 1, December 8, 2015": the day of what follows
+                date_line = dates.full_date(block.text) or date_line
             continue
         if isinstance(block, Para):
-            lead = block.text
+            before, lead = lead, block.text
             date_line = dates.standalone_date(block.text) or date_line
             continue
         if isinstance(block, Row):
@@ -89,21 +103,35 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
         if block.list_no != current_list:
             current_list = block.list_no
             label = lead if lead is not None else heading
+            if lead is None and intro and TALK_LEAD.search(intro):
+                label = intro  # the heading only says when ("Day 1, ..."); the lead-in says what
+            elif lead and before and ANAPHORIC_LEAD.match(lead):
+                label = f"{before} {lead}"  # "... breakout sessions and panels ... These include:"
         own_label = block.parent if block.depth and block.parent else label
-        yield from _item_claims(block, own_label, heading, context, section, number)
+        when = date_line if lead is None and intro and label == intro else None
+        yield from _item_claims(block, own_label, heading, context, section, number, when)
 
 
 def _item_claims(item: Item, label: str | None, heading: str | None, context: Context,
-                 section: Section, number: int) -> Iterator[Claim]:  # fmt: skip
+                 section: Section, number: int, day: str | None = None,
+                 ) -> Iterator[Claim]:  # fmt: skip
     label = collapse(label or "")
     locator = f"{section.prefix}item {number}" if item.line is None else f"line {item.line}"
-    when = section.date
-    talk = TALK_SECTION.match(label) or TALK_SECTION.match(heading or "")
-    if talk and not TALK_SECTION.match(label) and label and not TALK_WORD.search(label):
+    when = day or section.date
+    talk = (TALK_SECTION.match(label) or TALK_LEAD.search(label)
+            or TALK_SECTION.match(heading or ""))  # fmt: skip
+    if (
+        talk
+        and not (TALK_SECTION.match(label) or TALK_LEAD.search(label))
+        and label
+        and (not TALK_WORD.search(label))
+    ):
         talk = None
     if talk:
         kind = talk.group("kind").lower()
         predicate = "keynote" if kind.startswith("keynote") else "speaker"
+        if TALK_LEAD.search(label) and not TALK_SECTION.match(label):
+            label = _singular(kind)  # the lead-in is a sentence: the role is what it introduces
         role = _singular(label.split(":")[0].split("(")[0].strip() or kind)
         event = clean_body(context.title_event) or ""
         for person in _speakers(item):
@@ -160,6 +188,8 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         for e in _entries.read(item.text, item.links)
         if _people.looks_like_name(e.name) or e.github
     ]
+    for entry in found:  # "Alyssa (Nick) Coghlan": the name as printed, nickname and all
+        entry.name = names.with_suffix(item.text, names.printed_name(item.text, entry.name))
     if found:
         return found
     masked, people, _ = names.mask(item.text, item.links)
@@ -186,6 +216,8 @@ def _item_role(text: str, name: str) -> str | None:
 
 
 def _speakers(item: Item) -> list[names.Person]:
+    """ "Title - Speaker, Speaker" items give the speakers after the dash; else the person the
+    item opens with ("Name, Title at Company", "**Name** is a Professor of ...")."""
     parts = SPEAKER_SPLIT.split(item.text)
     if len(parts) >= 2:
         tail = parts[-1]
@@ -194,9 +226,19 @@ def _speakers(item: Item) -> list[names.Person]:
             piece = collapse(piece).strip(" .")
             if piece and _people.looks_like_name(piece):
                 found.append(names.Person(piece))
-        return found
+        if found or not _opens_with_person(item):
+            return found
     entries = _entries.read(item.text, item.links)
-    return [names.Person(e.name, e.github) for e in entries[:1] if _people.looks_like_name(e.name)]
+    found = [names.Person(names.with_suffix(item.text, e.name), e.github)
+             for e in entries[:1] if _people.looks_like_name(e.name)]  # fmt: skip
+    if found or not _opens_with_person(item):
+        return found
+    return names.mask(item.text, item.links)[1][:1]
+
+
+def _opens_with_person(item: Item) -> bool:
+    masked, people, _ = names.mask(item.text, item.links)
+    return bool(people) and masked.startswith(names.PERSON_MARK)
 
 
 def _singular(text: str) -> str:

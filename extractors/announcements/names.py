@@ -68,6 +68,13 @@ PERSON_LINK = re.compile(
     re.IGNORECASE,
 )
 HANDLE = re.compile(r"^@?([A-Za-z0-9][A-Za-z0-9-]{0,38})$")
+# a nickname printed inside a name: "Yuan (Terry) Tang", "Lee 'friedbob' Lowder", "Alyssa "Nick" C."
+NICKNAME = re.compile(
+    r"(?<![\w@])(?P<first>[A-Z][^\W\d_]+)\s+(?:\((?P<p>[^\W\d][\w-]{1,24})\)|"
+    r"['‘\"“](?P<q>[^\W\d][\w-]{1,24})['’\"”])\s+(?P<last>[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)*)"
+    r"(?![\w@])"
+)
+SUFFIX = re.compile(r",?\s(?:Jr\.|Sr\.|Jr|Sr|II|III|IV)(?![\w])")
 AFTER_NAME = re.compile(r"\s*\((?P<inner>[^()]{1,60})\)")
 BARE_HANDLE = re.compile(r"^@?([a-z0-9]+(?:-[a-z0-9]+)+|[a-z][a-z0-9]*[0-9][a-z0-9]*)$")
 
@@ -93,6 +100,8 @@ def mask(
     masked = QUOTED.sub(quote_mark, display)
     resolved: dict[int, Person] = {}
     spans = _link_spans(masked, links)
+    spans += [n for n in _nickname_spans(masked) if not any(n[0] < e and b < n[1]
+              for b, e, _ in spans)]  # fmt: skip
     taken = [(b, e) for b, e, _ in spans]
     for begin, end in _name_spans(masked):
         if not any(begin < e and b < end for b, e in taken):
@@ -111,6 +120,9 @@ def mask(
     for begin, end, github in spans:
         if begin < position:
             continue
+        suffix = SUFFIX.match(masked, end)
+        if suffix and github is None:  # "Guy L. Steele, Jr.": the suffix is the name's
+            end = suffix.end()
         name = masked[begin:end].lstrip("@")
         after = AFTER_NAME.match(masked, end)
         note = None
@@ -160,13 +172,37 @@ def looks_like_person(text: str) -> bool:
     return len(spans) == 1 and spans[0] == (0, len(text))
 
 
+def without_nickname(text: str) -> str:
+    """The name with a nickname printed inside it left out ("Yuan (Terry) Tang" -> "Yuan Tang")."""
+    return NICKNAME.sub(lambda m: f"{m.group('first')} {m.group('last')}", text)
+
+
+def printed_name(text: str, name: str) -> str:
+    """The name as the text prints it, with the nickname inside it, when it does."""
+    for match in NICKNAME.finditer(text):
+        if f"{match.group('first')} {match.group('last')}" == name:
+            return match.group(0)
+    return name
+
+
+def with_suffix(text: str, name: str) -> str:
+    """The name with the suffix the text prints after it ("Guy L. Steele, Jr."), if any."""
+    at = text.find(name)
+    suffix = SUFFIX.match(text, at + len(name)) if at >= 0 else None
+    return name + suffix.group(0) if suffix else name
+
+
+def _nickname_spans(text: str) -> list[tuple[int, int, str | None]]:
+    return [(m.start(), m.end(), None) for m in NICKNAME.finditer(text)]
+
+
 def _link_spans(text: str, links: Links) -> list[tuple[int, int, str | None]]:
     spans: list[tuple[int, int, str | None]] = []
     for label, target in links:
         label = collapse(label)
         if not label or not PERSON_LINK.match(target.strip()):
             continue
-        if not (HANDLE.match(label) or looks_like_person(label)):
+        if not (HANDLE.match(label) or looks_like_person(without_nickname(label))):
             continue
         for match in re.finditer(rf"(?<![\w@]){re.escape(label)}(?![\w])", text):
             if any(match.start() < e and b < match.end() for b, e, _ in spans):

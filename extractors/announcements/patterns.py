@@ -227,6 +227,12 @@ ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"pleased|delighted)\s+to\s+(?:be\s+involved|serve|join)\s+as\s+{ROLE_PHRASE}",
         ),
         ("current", rf"(?i:hired|appointed|named)\s+{PEOPLE}\s+as\s+{ROLE_PHRASE}"),
+        (  # an appointment verb, the people, then their new role as an apposition or "as":
+            # "has chosen A as their new representative", "selected A, its new chair"
+            "current",
+            rf"(?i:chosen|chose|selected)\s+{PEOPLE}\s*(?:,|as)\s+"
+            rf"(?=(?:the|our|its|their)\s+new\s){ROLE_PHRASE}",
+        ),
         (
             "emeritus",
             rf"{PEOPLE}{APPOSITIVE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:stepping|"

@@ -15,13 +15,14 @@ import json
 import re
 from collections.abc import Iterator
 
-from extractors.announcements import events, lists, source
+from extractors.announcements import decision, events, lists, reader, source
 from extractors.document.model import Heading, Item, Para, Row, Term, collapse
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 4  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed
+VERSION = 5  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+# 5: the learned event decision over rule and person-reader candidates, `confidence`
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
@@ -82,16 +83,31 @@ def titled_as_news(url: str, snapshot: Snapshot) -> bool:
 
 
 def extract(snapshot: Snapshot) -> list[Claim]:
-    """Role and event claims of every sentence, list item and agenda row, in document order."""
+    """Role and event claims of every sentence, list item and agenda row, as the shipped
+    learned decision (`decision.shipped`) gives them."""
     return list(iter_claims(snapshot))
 
 
-def iter_claims(snapshot: Snapshot) -> Iterator[Claim]:
+def iter_claims(snapshot: Snapshot, model: decision.Model | None = None) -> Iterator[Claim]:
+    post, context, found = read_candidates(snapshot)
+    yield from reader.decide(found, model or decision.shipped(), context)
+
+
+def read_candidates(
+    snapshot: Snapshot,
+) -> tuple[source.Post, events.Context, list[reader.Candidate]]:
+    """The post, its context and its candidate events (what the decision is fitted on)."""
     try:
         post = source.read(snapshot)
     except UnsupportedFormatError:
         raise
     context = events.Context(post, snapshot, TAG)
+    rule = list(rule_claims(post, context))
+    return post, context, reader.candidates(post, context, rule)
+
+
+def rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
+    """The rule readers' claims: the same claim once, a person's same role and event once."""
     seen: set[str] = set()
     people_roles: set[tuple[str, str, str, str]] = set()
     for claim in _all_claims(post, context):

@@ -1,6 +1,8 @@
 """What an announcement is read from: the post's header, its date, author and title, and its
 body as document-layer blocks (`_document.parse`), one section per post of a Discourse topic.
 
+Mail (`.eml`, mbox): a section per message (`_document.mail`), the sender the author, the
+names of the From / To / Cc headers kept (`Post.people`) so the body's first names resolve.
 Headers: YAML front matter (`---`), TOML front matter (`+++`, Zola/Hugo), Franklin `@def` lines
 (Julia), PEP header fields, HTML meta tags (`article:published_time`, `og:title`, Discourse's
 `datePublished`). A header is read with PyYAML / tomllib and blanked out of the body (line
@@ -26,6 +28,7 @@ from extractors import document as _document
 from extractors.announcements import dates
 from extractors.document import feed as _doc_feed
 from extractors.document import html as _doc_html
+from extractors.document import mail as _doc_mail
 from extractors.document.model import Block, Heading, Item, Para, Row, Term, collapse, decode
 from ingest.documents import parse_html
 from ingest.errors import ExtractionError, UnsupportedFormatError
@@ -66,6 +69,7 @@ class Post:
     sections: list[Section]
     meta: dict[str, Any] = field(default_factory=dict)
     declared: bool = False  # dated by its header, page or URL (not by a date it prints)
+    people: list[str] = field(default_factory=list)  # full names its headers give (mail)
 
     def texts(self) -> list[str]:
         out = [self.title or ""]
@@ -92,8 +96,8 @@ def read(snapshot: Snapshot) -> Post:
         return _discourse_json(text, snapshot.url)
     if _doc_feed.is_feed(text):
         return _of_entries(_doc_feed.feed_entries(snapshot.body), None)
-    if _doc_feed.is_mbox(snapshot.body):
-        return _of_entries(_doc_feed.mbox_messages(snapshot.body), None)
+    if _doc_mail.is_mail(snapshot.body):
+        return _of_messages(_doc_mail.messages(snapshot.body))
     if _doc_feed.is_pipermail(text):
         message = _doc_feed.pipermail_message(text)
         return _of_entries([message] if message else [], None)
@@ -267,6 +271,19 @@ def _of_entries(entries: list[_doc_feed.Entry], title: str | None) -> Post:
     post = Post(title or (first.title if first else None), first.date if first else None, [],
                 sections, {})  # fmt: skip
     post.declared = post.date is not None
+    return post
+
+
+def _of_messages(found: list[_doc_mail.Message]) -> Post:
+    """Mail: a section per message, each with its own date; the first message's sender is the
+    author (a first-person message is theirs); every name the headers give, for the body's
+    first names."""
+    post = _of_entries([_doc_feed.Entry(m.title, m.date, m.blocks, m.label) for m in found], None)
+    first = found[0] if found else None
+    if first and first.author and first.author.name:
+        post.authors = [first.author.name]
+    for message in found:
+        post.people += [p.name for p in message.people if p.name and p.name not in post.people]
     return post
 
 

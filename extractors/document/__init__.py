@@ -6,6 +6,8 @@
     rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
     tree       any JSON; TOML people tables and YAML nested teams (a generic walk of the tree)
     feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
+    mail       `.eml` messages and mbox archives (stdlib `email`: headers decoded, the people of
+               From / To / Cc with their display names; the body through the readers above)
 
 This module is the dispatch: `format_of(snapshot)` says which reader, `parse(snapshot)` reads it
 (the readers are imported when first needed). May import: `ingest` (models, errors, sniff) and
@@ -33,6 +35,10 @@ def format_of(snapshot: Snapshot) -> str:
     if kind:
         return kind
     name = file_name(snapshot.url)
+    from extractors.document import mail as _doc_mail
+
+    if _doc_mail.is_mail(snapshot.body):
+        return "mail"
     if name.endswith((".yaml", ".yml")):
         return "yaml"
     if name.endswith(".toml"):
@@ -81,6 +87,10 @@ def parse(snapshot: Snapshot, fmt: str | None = None, *, lists_only: bool = Fals
 
 
 def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
+    if fmt == "mail":
+        from extractors.document import mail as _doc_mail
+
+        return _doc_mail.document(snapshot.body)
     text = decode(snapshot.body)
     if fmt == "html":
         from extractors.document import html as _doc_html

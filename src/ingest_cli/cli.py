@@ -261,7 +261,8 @@ def serve() -> None:
     is_flag=True,
     help="PDFs: leave-one-template-family-out figures (the line model refitted per fold) beside "
     "the training ones, both name modes (a few minutes). With --governance: the learned "
-    "decision refitted leave-one-project-out, beside the training figures.",
+    "decision refitted leave-one-project-out, beside the training figures; with "
+    "--announcements: the event decision refitted leave-one-project-out.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
@@ -280,7 +281,9 @@ def serve() -> None:
     "--fit",
     is_flag=True,
     help="With --governance: as --cv, then write the model fitted on every labelled page "
-    "(calibrated on the cross-validated scores) to extractors/people/data/governance_model.json.",
+    "(calibrated on the cross-validated scores) to extractors/people/data/governance_model.json. "
+    "With --announcements: the same for the event decision "
+    "(extractors/announcements/data/event_model.json).",
 )
 @click.option(
     "--announcements",
@@ -329,9 +332,14 @@ def evaluate(
     each post's misses.
 
     Example: ingest evaluate --announcements --gold fixtures/announcements-train/gold.json
+
+    The learned event decision, honestly: leave-one-project-out figures beside the training ones
+    (--fit also rewrites extractors/announcements/data/event_model.json).
+
+    Example: ingest evaluate --announcements --cv
     """
-    if cv and not (governance or pages):
-        if announcements or posts or gold or pdfs or metadata:
+    if cv and not (governance or pages or announcements):
+        if posts or gold or pdfs or metadata:
             raise click.UsageError(
                 "--cv scores the whole PDF corpus, or with --governance the "
                 "governance pages (and takes --json only)"
@@ -345,7 +353,10 @@ def evaluate(
             raise click.UsageError("--posts goes with --announcements (and --gold, --json only)")
         if gold is not None and not gold.is_file():
             raise click.BadParameter(f"'{gold}' is not a file", param_hint="'--gold'")
-        _evaluate_announcements(gold, posts, as_json)
+        if cv or fit:
+            _cross_validate_announcements(gold, posts, as_json, write=fit)
+        else:
+            _evaluate_announcements(gold, posts, as_json)
         return
     if gold is not None and not gold.is_dir():
         raise click.BadParameter(f"'{gold}' is a file, not a folder", param_hint="'--gold'")
@@ -358,7 +369,7 @@ def evaluate(
             _evaluate_governance(gold, pages, as_json)
         return
     if cv or fit:
-        raise click.UsageError("--cv and --fit go with --governance")
+        raise click.UsageError("--cv and --fit go with --governance or --announcements")
     from ingest_cli.evaluate import arxiv as scoring
 
     if as_json:
@@ -377,6 +388,24 @@ def _evaluate_announcements(gold: Path | None, posts: Path | None, as_json: bool
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(_safe(scoring.format_report(report)))
+
+
+@_fail_cleanly
+def _cross_validate_announcements(
+    gold: Path | None, posts: Path | None, as_json: bool, *, write: bool
+) -> None:
+    from ingest_cli.evaluate import announcements as scoring
+    from ingest_cli.evaluate import announcements_model as learned
+
+    result = learned.cross_validate(scoring.sets_for(gold, posts))
+    if write:
+        learned.write_model(result.model)
+    if as_json:
+        click.echo(json.dumps(learned.to_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_safe(scoring.format_report(result.cv)))
+        click.echo("")
+        click.echo(_safe(learned.format_comparison(result)))
 
 
 @_fail_cleanly
