@@ -137,9 +137,31 @@ def test_the_templates_escape_even_without_the_finalize_step() -> None:
     page = env.get_template("report.html").render(
         csp="", style="", title=HOSTILE, when="", sources_chart="", flags_chart="",
         notice=None, sources=[], alerts=[HOSTILE], facts=[], flagged=0, unknown=[], split=None,
-        unreachable=[], runs=[{"href": HOSTILE, "label": HOSTILE}],
+        unreachable=[], runs_list="",
     )  # fmt: skip
     assert "<script" not in page and "&lt;script&gt;" in page
+    runs = env.get_template("runs.html").render(runs=[{"href": HOSTILE, "label": HOSTILE}])
+    assert "<script" not in runs and "&lt;script&gt;" in runs and "<li><a href=" in runs
+
+
+def test_both_pages_rendered_once_are_the_pages_rendered_apart() -> None:
+    """write_run renders the report once for the run's page and the day's (the day's runs
+    spliced in): byte for byte what rendering each page on its own gives, hostile text too."""
+    from ingest.report.html import render_pages
+
+    data = Path(__file__).parent / "data"
+    golden_input = json.loads((data / "report_html.input.json").read_text(encoding="utf-8"))
+    runs = [
+        {"href": "2026-12-01/r2.html", "label": f"r2: finished f; 3 flags {HOSTILE}"},
+        {"href": f"2026-12-01/{HOSTILE}.html", "label": "r1: finished e; 0 flags"},
+    ]
+    for report in (golden_input, _report().to_json()):
+        bare, listed = render_pages(report, runs)
+        assert bare == render_html(report)
+        assert listed == render_html(report, runs)
+        assert "Runs on this day (2)" in listed and "Runs on this day" not in bare
+        assert "<!--runs" not in bare + listed
+    assert render_pages(golden_input, [])[1] == render_html(golden_input)
 
 
 def test_the_days_page_links_every_run_of_the_day(tmp_path: Path) -> None:
