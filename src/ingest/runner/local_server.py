@@ -15,6 +15,12 @@ second):
 INGEST_HOME/server/state.json   {"pid", "port", "token", "api_url", "fingerprint", ...} (0600)
 INGEST_HOME/logs/runner.log     the runner's own log: Prefect's logs of every run, tracebacks
 
+INGEST_HOME/server/starting.pid  a runner started in the background and not up yet
+
+A command that finds no runner up need not wait for one: `up` says whether one answers, and
+`start_in_background` starts it for the next command (the CLI then runs its one-off in its own
+process); `ensure` starts one and waits, or waits for the one starting.
+
 A request carries a secret token from the state file (readable by the owner only). The runner
 stops after INGEST_RUNNER_IDLE seconds without a request, on `ingest server stop`, or when the
 code it runs has changed on disk (the next command starts a fresh one). A state file whose
