@@ -183,3 +183,19 @@ def test_the_days_page_links_every_run_of_the_day(tmp_path: Path) -> None:
     # a run's own page lists no runs; the report data is unchanged by the list
     assert "Runs on this day" not in latest.read_text()
     assert json.loads((tmp_path / "2026-12-01.json").read_text())["run_id"] == "r2"
+
+
+def test_write_run_with_the_texts_made_already_writes_the_same_files(tmp_path: Path) -> None:
+    """publish_nightly hands write_run the report's JSON and Markdown it made for the artifact:
+    the files are those write_run makes alone."""
+    from ingest.report.run import write_run
+
+    report = _report()
+    write_run(report, tmp_path / "alone", "2026-12-01")
+    write_run(report, tmp_path / "given", "2026-12-01", texts=(report.to_json(), report.markdown()))
+    alone = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*.*"))
+    given = sorted(p.relative_to(tmp_path / "given") for p in (tmp_path / "given").rglob("*.*"))
+    assert alone == given and len(alone) == 6  # the run's 3 files, the day's 3 (.md: its index)
+    for name in alone:
+        written = (tmp_path / "given" / name).read_bytes()
+        assert written == (tmp_path / "alone" / name).read_bytes(), name

@@ -257,18 +257,21 @@ def _write_texts(folder: Path, name: str, text: str, dumped: bytes) -> Path:
     return md
 
 
-def write_run(report: RunReport, folder: Path, day: str) -> Path:
+def write_run(
+    report: RunReport, folder: Path, day: str, texts: tuple[dict[str, Any], str] | None = None
+) -> Path:
     """Keep every run's report: `<day>/<run_id>.md/.json/.html` in `folder`; `<day>.json` and
     `<day>.html` are the day's latest run (the HTML page listing the day's runs, linked, at its
     top), and `<day>.md` the day's index (a link to each run's files, newest first) followed by
-    the latest run's report. Returns the run's .html path."""
+    the latest run's report. Returns the run's .html path. `texts`: the report's `to_json()`
+    and `markdown()` when the caller has them already."""
     from ingest.report.html import render_pages  # it imports this module
 
     runs = folder / day
     # the report's JSON, Markdown and HTML page, made once: written under the run's name, the
     # day's, and after the day's index (each made anew cost seconds at 10,000 sources; the page
     # of the day is the run's with the day's runs listed at its top, spliced in)
-    texts = (report.to_json(), report.markdown())
+    texts = texts or (report.to_json(), report.markdown())
     dumped = _dump(texts[0])
     _write_texts(runs, report.run_id, texts[1], dumped)  # listed below with the day's runs
     done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
