@@ -9,8 +9,10 @@ PREFECT_API_URL, exactly as a user runs it; a fresh INGEST_HOME per scenario:
 - `extract_pdf`: `ingest extract P --url https://arxiv.org/pdf/ID` of an arXiv PDF (median of
   --repeat), beside `import_floor`: the interpreter starting and importing pypdf alone, the
   least any PDF command can cost;
-- `run_first`: `ingest run U --file F` in a fresh workspace (starts the local runner);
-- `run_again`: the same command once the runner is up (median of --repeat);
+- `run_first`: `ingest run U --file F` in a fresh workspace (no runner up: run in the command's
+  own process, the local runner started in the background);
+- `run_again`: the same command again (median of --repeat; in the command's process while the
+  runner starts, through it once it is up);
 - `review_list`: `ingest review list` (median of --repeat);
 - `nightly_first` / `nightly_second`: `ingest nightly --replay fixtures/web` in a fresh workspace,
   twice (the first starts the runner);

@@ -258,6 +258,14 @@ def run_request(op: str, args: dict[str, Any], cancelled: threading.Event) -> di
     raise RuntimeError(f"the flow run ended {state.type.value}: {state.message}")
 
 
+def forget_starting(settings: Settings) -> None:
+    """Up (or stopping): the workspace's `starting` file no longer means this process."""
+    path = local_server.starting_file(settings)
+    with contextlib.suppress(OSError, ValueError):
+        if int(path.read_text()) == os.getpid():
+            path.unlink()
+
+
 def still_ours(settings: Settings) -> bool:
     """Whether the workspace's state file still names this process: a workspace deleted (a
     temporary one), or a state file removed or taken over, leaves nothing to serve."""
@@ -399,10 +407,12 @@ def start() -> None:
             prefect_pid=server.pid,
         )
         local_server.write_state(settings, state)
+        forget_starting(settings)
         log.info("runner %s on port %s, Prefect API %s", os.getpid(), state.port, api_url)
         serve(settings, listener, token, api_url)
     finally:
         listener.close()
+        forget_starting(settings)
         mine = local_server.read_state(settings)
         if mine is not None and mine.pid == os.getpid():
             local_server.state_file(settings).unlink(missing_ok=True)

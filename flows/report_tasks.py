@@ -36,9 +36,11 @@ def publish_nightly(ctx: RunContext, report: RunReport, name: str) -> Path:
     # quote(): the report of a big run is large, and Prefect need not look inside it
     report.notification = notify_editors(ctx.settings, quote(told))  # type: ignore[call-overload]
     ctx.store.finish_run(report.run_id, summary | {"notification": report.notification})
-    path = write_run(report, ctx.settings.reports_dir, name)
+    # its Markdown made once, for the files and the artifact (~0.3 s at 1,000 sources)
+    texts = (report.to_json(), report.markdown())
+    path = write_run(report, ctx.settings.reports_dir, name, texts=texts)
     create_markdown_artifact(
-        report.markdown(), key="nightly-report", description=f"ingest nightly refresh {name}"
+        texts[1], key="nightly-report", description=f"ingest nightly refresh {name}"
     )
     create_table_artifact(
         report.summary_rows(),

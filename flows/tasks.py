@@ -12,27 +12,24 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 import extractors
+from flows import steps
 from flows.context import open_client, replay_of
 from ingest.errors import IngestError
-from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
 from ingest.fetch.transient import is_transient
 from ingest.fetch.warc import WarcWriter
-from ingest.models import Profile, Snapshot, Source
+from ingest.models import Profile, Source
 from ingest.pipeline.batches import (
     FetchAnswer,
     FetchJob,
-    feed_fetched,
     fetch_all,
     process_fetched,
-    source_fetched,
 )
-from ingest.pipeline.local_file import file_warnings, refuse_older_file
-from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
-from ingest.pipeline.process import process_snapshot, record_failure
+from ingest.pipeline.outcome import SourceOutcome
+from ingest.pipeline.process import record_failure
 from ingest.profiles.references import record_reachable
 from ingest.settings import Settings
-from ingest.storage import SourceRow, Store
+from ingest.storage import Store
 
 
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
@@ -44,11 +41,10 @@ def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     return False
 
 
-@task(name="fetch-source", cache_policy=NO_CACHE)
-def fetch_source(fetcher: PoliteFetcher, source: Source, state: SourceRow | None) -> FetchResult:
-    """The network step. Its retries (transient errors only, backoff with jitter, Retry-After
-    honoured) are the PoliteFetcher's: Prefect retries nothing here, so nothing is stacked."""
-    return fetcher.revalidate(source.url, state)
+fetch_source = task(name="fetch-source", cache_policy=NO_CACHE)(steps.fetch_source)
+process_source = task(name="process-source", cache_policy=NO_CACHE)(steps.process_source)
+process_file = task(name="process-file", cache_policy=NO_CACHE)(steps.process_file)
+process_feed = task(name="process-feed", cache_policy=NO_CACHE)(steps.process_feed)
 
 
 @task(name="fetch-batch", cache_policy=NO_CACHE)
@@ -97,62 +93,6 @@ def process_batch(
     )
 
 
-@task(name="process-source", cache_policy=NO_CACHE)
-def process_source(
-    store: Store,
-    settings: Settings,
-    source: Source,
-    fetched: FetchResult,
-    profiles: dict[str, Profile],
-    accessed: date | None = None,
-) -> SourceOutcome:
-    """Store, extract (unless unchanged), diff and enqueue one fetched source."""
-    return source_fetched(
-        store, settings, source, fetched, profiles, accessed, extractors=extractors
-    )
-
-
-@task(name="process-file", cache_policy=NO_CACHE)
-def process_file(
-    store: Store,
-    settings: Settings,
-    source: Source,
-    snapshot: Snapshot,
-    profiles: dict[str, Profile],
-    extractor: str | None,
-    file: str | None = None,
-) -> SourceOutcome:
-    """A one-off run on a body the editor supplied (`file`): no fetch, same pipeline. A file
-    older than the newest stored snapshot of the URL is refused before anything is stored
-    (OlderFileError; see ingest.pipeline.local_file)."""
-    refuse_older_file(store, source.url, snapshot, file)
-    state = store.source_state(source.url)
-    status: OutcomeStatus = (
-        "unchanged" if state and state.last_sha256 == snapshot.sha256 else "fetched"
-    )
-    outcome = process_snapshot(
-        store,
-        settings,
-        source,
-        snapshot,
-        profiles,
-        status=status,
-        extractor_name=extractor,
-        extractors=extractors,
-    )
-    store.record_fetch(source.url, status, sha256=snapshot.sha256)
-    state = store.source_state(source.url)
-    if state and state.last_sha256 == snapshot.sha256 and (state.etag or state.last_modified):
-        # the page's validators belong to the page's last fetched version, no longer its last
-        # snapshot: a 304 for them would keep the file's reading; the next nightly reads it all
-        store.update_source_state(source.url, etag=None, last_modified=None)
-    outcome.file = file
-    outcome.origin = snapshot.origin
-    outcome.evidence_date = snapshot.evidence_date
-    outcome.warnings += file_warnings(snapshot, file)
-    return outcome
-
-
 @task(name="check-reference", cache_policy=NO_CACHE)
 def check_reference(
     store: Store, settings: Settings, fetcher: PoliteFetcher, url: str, accessed: date | None
@@ -163,9 +103,3 @@ def check_reference(
     except IngestError as exc:
         return record_failure(store, Source(url=url), exc, fetch=True)
     return record_reachable(store, settings.profiles_dir, url, fetched, accessed)
-
-
-@task(name="process-feed", cache_policy=NO_CACHE)
-def process_feed(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
-    """A feed: stored, and its new entries registered as sources."""
-    return feed_fetched(store, source, fetched, extractors=extractors)

@@ -94,7 +94,9 @@ def workspace(
     yield Settings()
     from ingest.runner import local_server
 
-    if (home / "server" / "state.json").exists():  # never leave a runner behind
+    server = home / "server"
+    if (server / "state.json").exists() or (server / "starting.pid").exists():
+        # never leave a runner behind, one still starting (started in the background) included
         local_server.stop(Settings(home=home))
 
 

@@ -85,16 +85,49 @@ def test_nightly_twice_in_a_fresh_workspace_is_quiet_and_reuses_one_runner(
     assert not _alive(state.pid) and not _alive(state.prefect_pid)
 
 
-def test_one_off_runs_through_the_runner_and_a_dead_runner_is_cleaned_up(
+def _wait_up(workspace: Settings, timeout: float = 240) -> local_server.RunnerState:
+    """The runner a command started in the background, once it answers."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = local_server.status(workspace)
+        if state is not None:
+            return state
+        time.sleep(0.2)
+    raise AssertionError(f"no runner answered within {timeout:.0f} s")
+
+
+def test_one_off_runs_locally_first_then_through_the_runner_and_a_dead_runner_is_cleaned_up(
     workspace: Settings,
 ) -> None:
+    """No runner up: the run in the command's own process ("run locally"), the runner started in
+    the background (not waited for); once it is up, the next run is its Prefect flow run."""
+    import httpx
+
     page = str(GOVERNANCE / "docs-main.persons_of_interest.4bc782c2.md")
     done = ingest("run", STABLE_URL, "--file", page, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["status"] == "fetched" and result["claims"] == 257
-    state = local_server.read_state(workspace)
-    assert state is not None
+    assert result["ran"] == "locally" and len(result["changes"]) == 5
+    assert "Traceback" not in done.stderr and "ERROR" not in done.stderr, done.stderr
+    # the command did not wait: the runner was only starting when it returned
+    starting = local_server.starting_file(workspace)
+    assert starting.exists() or local_server.read_state(workspace) is not None
+    # a second command while it starts runs locally too, and starts no second runner
+    said = ingest("run", STABLE_URL, "--file", page)
+    assert said.returncode == 0, said.stderr
+    assert "run locally" in said.stdout and "unchanged" in said.stdout
+    state = _wait_up(workspace)
+    assert not starting.exists()  # up: the runner took its `starting` file away
+    runners = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _runner_of(p, workspace)]
+    assert len(runners) == 1, runners
+    # up: the next run is the runner's flow run, recorded by its Prefect server
+    through = ingest("run", STABLE_URL, "--file", page, "--json")
+    assert through.returncode == 0, through.stderr
+    assert "ran" not in json.loads(through.stdout)
+    assert json.loads(through.stdout)["status"] == "unchanged"
+    runs = httpx.post(f"{state.api_url}/flow_runs/filter", json={}).json()
+    assert [r["state_type"] for r in runs] == ["COMPLETED"]
     # a runner killed without a word leaves a stale state file: found, removed, replaced
     os.kill(state.pid, signal.SIGKILL)
     _wait_gone(state.pid)
@@ -104,12 +137,42 @@ def test_one_off_runs_through_the_runner_and_a_dead_runner_is_cleaned_up(
     again = ingest("run", STABLE_URL, "--file", page, "--json")
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["status"] == "unchanged"
-    fresh = local_server.read_state(workspace)
-    assert fresh is not None and fresh.pid != state.pid
+    assert json.loads(again.stdout)["ran"] == "locally"
+    fresh = _wait_up(workspace)
+    assert fresh.pid != state.pid
     # a failed one-off: exit 1, one line naming the URL, no traceback
     missing = ingest("run", "https://example.org/none", "--file", "/dev/null")
     assert missing.returncode == 1
     assert "Traceback" not in missing.stderr
+
+
+def _runner_of(proc: Path, workspace: Settings) -> bool:
+    """Whether /proc/PID is a local runner of `workspace`."""
+    try:
+        cmdline = (proc / "cmdline").read_bytes()
+        environ = (proc / "environ").read_bytes()
+    except OSError:
+        return False
+    home = f"INGEST_HOME={workspace.home.resolve()}".encode()
+    return b"flows.local_runner" in cmdline and home in environ.split(b"\0")
+
+
+def test_the_plain_one_off_path_imports_no_prefect(workspace: Settings) -> None:
+    """The run a command makes when no runner is up does not pay Prefect's import (~2 s)."""
+    page = str(GOVERNANCE / "docs-main.persons_of_interest.4bc782c2.md")
+    code = (
+        "import json, sys\n"
+        "from flows.one_off_core import run_locally\n"
+        f"result = run_locally({{'url': {STABLE_URL!r}, 'file': {page!r}}})\n"
+        "print(json.dumps([result['status'], result['claims'], result['ran'],"
+        " sorted(m for m in sys.modules if m.split('.')[0] == 'prefect')]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["fetched", 257, "locally", []]
 
 
 def test_code_fingerprint_follows_the_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -137,9 +137,31 @@ def test_the_templates_escape_even_without_the_finalize_step() -> None:
     page = env.get_template("report.html").render(
         csp="", style="", title=HOSTILE, when="", sources_chart="", flags_chart="",
         notice=None, sources=[], alerts=[HOSTILE], facts=[], flagged=0, unknown=[], split=None,
-        unreachable=[], runs=[{"href": HOSTILE, "label": HOSTILE}],
+        unreachable=[], runs_list="",
     )  # fmt: skip
     assert "<script" not in page and "&lt;script&gt;" in page
+    runs = env.get_template("runs.html").render(runs=[{"href": HOSTILE, "label": HOSTILE}])
+    assert "<script" not in runs and "&lt;script&gt;" in runs and "<li><a href=" in runs
+
+
+def test_both_pages_rendered_once_are_the_pages_rendered_apart() -> None:
+    """write_run renders the report once for the run's page and the day's (the day's runs
+    spliced in): byte for byte what rendering each page on its own gives, hostile text too."""
+    from ingest.report.html import render_pages
+
+    data = Path(__file__).parent / "data"
+    golden_input = json.loads((data / "report_html.input.json").read_text(encoding="utf-8"))
+    runs = [
+        {"href": "2026-12-01/r2.html", "label": f"r2: finished f; 3 flags {HOSTILE}"},
+        {"href": f"2026-12-01/{HOSTILE}.html", "label": "r1: finished e; 0 flags"},
+    ]
+    for report in (golden_input, _report().to_json()):
+        bare, listed = render_pages(report, runs)
+        assert bare == render_html(report)
+        assert listed == render_html(report, runs)
+        assert "Runs on this day (2)" in listed and "Runs on this day" not in bare
+        assert "<!--runs" not in bare + listed
+    assert render_pages(golden_input, [])[1] == render_html(golden_input)
 
 
 def test_the_days_page_links_every_run_of_the_day(tmp_path: Path) -> None:
@@ -161,3 +183,19 @@ def test_the_days_page_links_every_run_of_the_day(tmp_path: Path) -> None:
     # a run's own page lists no runs; the report data is unchanged by the list
     assert "Runs on this day" not in latest.read_text()
     assert json.loads((tmp_path / "2026-12-01.json").read_text())["run_id"] == "r2"
+
+
+def test_write_run_with_the_texts_made_already_writes_the_same_files(tmp_path: Path) -> None:
+    """publish_nightly hands write_run the report's JSON and Markdown it made for the artifact:
+    the files are those write_run makes alone."""
+    from ingest.report.run import write_run
+
+    report = _report()
+    write_run(report, tmp_path / "alone", "2026-12-01")
+    write_run(report, tmp_path / "given", "2026-12-01", texts=(report.to_json(), report.markdown()))
+    alone = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*.*"))
+    given = sorted(p.relative_to(tmp_path / "given") for p in (tmp_path / "given").rglob("*.*"))
+    assert alone == given and len(alone) == 6  # the run's 3 files, the day's 3 (.md: its index)
+    for name in alone:
+        written = (tmp_path / "given" / name).read_bytes()
+        assert written == (tmp_path / "alone" / name).read_bytes(), name

@@ -110,6 +110,8 @@ def run(url: str, file: Path | None, as_of: Any, extractor: str | None, as_json:
     summary["claims"] = result["claims"]
     summary["changes"] = result["changes"]
     summary["alerts"] = result["alerts"]
+    if result.get("ran"):  # run in this process (no runner was up): said
+        summary["ran"] = result["ran"]
     for key in ("final_url", "extractor", "people", "unknown_people", "error", "report_file"):
         summary[key] = result.get(key)
     if result.get("origin") == "file":  # read from a local file: said, with its day
@@ -122,7 +124,8 @@ def run(url: str, file: Path | None, as_of: Any, extractor: str | None, as_json:
     else:
         _print_run(summary)
     if result["status"] in ("failed", "skipped"):
-        error(str(result.get("error")), log=_runner_log())
+        # a run in the runner keeps its details in the runner's log, one here in ingest.log
+        error(str(result.get("error")), log=None if result.get("ran") else _runner_log())
         sys.exit(1)
     if not as_json:
         _next_steps()
@@ -151,6 +154,8 @@ def _print_run(summary: dict[str, Any]) -> None:
         click.echo(f"  {len(summary['unknown_people'])} people on the page have no profile")
     if summary.get("report_file"):
         click.echo(f"  report: {summary['report_file']}")
+    if summary.get("ran") == "locally":
+        click.echo("  run locally (no local runner was up; it is starting for the next command)")
 
 
 @main.command()

@@ -163,16 +163,53 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
             return _run_in_process(op, args)
         from ingest.runner import local_server
 
-        state = local_server.ensure(
-            settings,
-            on_wait=lambda note: progress.report(note, 0, None),
-            on_notice=lambda note: click.echo(f"notice: {_safe(note)}", err=True),
-        )
+        def notice(note: str) -> None:
+            click.echo(f"notice: {_safe(note)}", err=True)
+
+        state = local_server.up(settings)
+        if state is None and op == "run":
+            from flows.one_off_core import run_locally, runs_locally
+
+            if runs_locally(args["url"], args.get("file")):
+                # no runner up: the run here, now, and the runner started for the next command
+                local_server.start_in_background(settings, on_notice=notice)
+                return _run_locally(run_locally, args)
+        if state is None:
+            state = local_server.ensure(
+                settings, on_wait=lambda note: progress.report(note, 0, None), on_notice=notice
+            )
         progress.report("waiting for the local runner", 0, None)
         return local_server.call(
             state, op, args, on_progress=progress.report, verbose=_verbose(), on_log=_echo_log,
             workspace=settings.home,
         )  # fmt: skip
+
+
+def _run_locally(
+    run: Callable[[dict[str, Any]], dict[str, Any]], args: dict[str, Any]
+) -> dict[str, Any]:
+    """`run(args)` in this process, its log records in INGEST_HOME/logs/ingest.log (on stderr
+    with --verbose), as the runner's go to its log."""
+    import logging
+
+    progress.report("running locally (the local runner starts for the next command)", 0, None)
+    root = logging.getLogger()
+    handler: logging.Handler
+    if _verbose():
+        handler = logging.StreamHandler(sys.stderr)
+    else:
+        path = _log_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s | %(levelname)-7s | %(name)s - %(message)s")
+    )
+    root.addHandler(handler)
+    try:
+        return run(args)
+    finally:
+        root.removeHandler(handler)
+        handler.close()
 
 
 def _echo_log(line: str) -> None:

@@ -1,6 +1,7 @@
 """A run report as one self-contained HTML page: no external assets, every string escaped.
 
     render_html(report_json) -> str       the page (RunReport.to_json() in, text out; pure)
+    render_pages(report_json, runs)       the page without and with the day's runs, rendered once
     bar_chart_svg(title, bars) -> str     a small inline SVG bar chart, drawn by hand
 
 The page is `templates/report.html` and the chart `templates/bar_chart.svg`,
@@ -15,6 +16,7 @@ images.
 
 from __future__ import annotations
 
+import secrets
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -119,6 +121,23 @@ def bar_chart_svg(title: str, bars: list[tuple[str, int, str]]) -> str:
 def render_html(report: dict[str, Any], runs: list[dict[str, str]] | None = None) -> str:
     """The report page for `report` (RunReport.to_json()): summary, two charts, the tables;
     with `runs` (`href` relative to the page, `label`), the day's runs linked at the top."""
+    return _render(report, _runs_list(runs or []))
+
+
+def render_pages(report: dict[str, Any], runs: list[dict[str, str]]) -> tuple[str, str]:
+    """The page for `report` without and with `runs` listed at its top (render_html(report)
+    and render_html(report, runs)), the report rendered once: the list is spliced in where a
+    mark, random per call (no source text can hold it), stood."""
+    mark = f"<!--runs {secrets.token_hex(16)}-->"
+    page = _render(report, Markup(mark))
+    return page.replace(mark, "", 1), page.replace(mark, _runs_list(runs), 1)
+
+
+def _runs_list(runs: list[dict[str, str]]) -> Markup:
+    return Markup(_environment().get_template("runs.html").render(runs=runs))
+
+
+def _render(report: dict[str, Any], runs_list: Markup) -> str:
     counts: dict[str, int] = report.get("counts", {})
     flags: dict[str, int] = report.get("flags", {})
     kind, run_id = str(report.get("kind", "")), str(report.get("run_id", ""))
@@ -154,7 +173,7 @@ def render_html(report: dict[str, Any], runs: list[dict[str, str]] | None = None
             style=Markup(STYLE),
             title=f"ingest {kind} run {run_id}",
             when=when,
-            runs=runs or [],
+            runs_list=runs_list,
             **{name: Markup(svg) for name, svg in charts.items()},
             notice={"error": notice.get("error"), "message": notice.get("message", "")}
             if notice

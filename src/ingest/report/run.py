@@ -228,34 +228,52 @@ class RunReport:
         name: str,
         runs: list[dict[str, str]] | None = None,
         texts: tuple[dict[str, Any], str] | None = None,
+        page: str | None = None,
+        dumped: bytes | None = None,
     ) -> Path:
         """`<name>.md`, `.json` and `.html` (self-contained) in `folder`; returns the .md path.
         `runs` (`href`, `label`): the day's runs, listed at the top of the HTML page; `texts`:
-        this report's `to_json()` and `markdown()` when the caller has them already."""
+        this report's `to_json()` and `markdown()`, `page` its HTML page and `dumped` its JSON
+        file's bytes, when the caller has them already."""
         from ingest.report.html import render_html  # it imports this module
 
-        folder.mkdir(parents=True, exist_ok=True)
-        md = folder / f"{name}.md"
         data, text = texts or (self.to_json(), self.markdown())
-        write_atomic(md, text.encode("utf-8"))
-        write_atomic(
-            folder / f"{name}.json",
-            (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode(),
-        )
-        write_atomic(folder / f"{name}.html", render_html(data, runs).encode("utf-8"))
+        md = _write_texts(folder, name, text, dumped or _dump(data))
+        html = page if page is not None else render_html(data, runs)
+        write_atomic(folder / f"{name}.html", html.encode("utf-8"))
         return md
 
 
-def write_run(report: RunReport, folder: Path, day: str) -> Path:
+def _dump(data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def _write_texts(folder: Path, name: str, text: str, dumped: bytes) -> Path:
+    """`<name>.md` and `<name>.json` in `folder`; the .md path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    md = folder / f"{name}.md"
+    write_atomic(md, text.encode("utf-8"))
+    write_atomic(folder / f"{name}.json", dumped)
+    return md
+
+
+def write_run(
+    report: RunReport, folder: Path, day: str, texts: tuple[dict[str, Any], str] | None = None
+) -> Path:
     """Keep every run's report: `<day>/<run_id>.md/.json/.html` in `folder`; `<day>.json` and
     `<day>.html` are the day's latest run (the HTML page listing the day's runs, linked, at its
     top), and `<day>.md` the day's index (a link to each run's files, newest first) followed by
-    the latest run's report. Returns the run's .html path."""
+    the latest run's report. Returns the run's .html path. `texts`: the report's `to_json()`
+    and `markdown()` when the caller has them already."""
+    from ingest.report.html import render_pages  # it imports this module
+
     runs = folder / day
-    # the report's JSON and Markdown, made once: written under the run's name, the day's, and
-    # after the day's index (each made anew cost seconds at 10,000 sources)
-    texts = (report.to_json(), report.markdown())
-    report.write(runs, report.run_id, texts=texts)
+    # the report's JSON, Markdown and HTML page, made once: written under the run's name, the
+    # day's, and after the day's index (each made anew cost seconds at 10,000 sources; the page
+    # of the day is the run's with the day's runs listed at its top, spliced in)
+    texts = texts or (report.to_json(), report.markdown())
+    dumped = _dump(texts[0])
+    _write_texts(runs, report.run_id, texts[1], dumped)  # listed below with the day's runs
     done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     index = [f"# ingest runs on {day}", ""]
     listed: list[dict[str, str]] = []
@@ -282,7 +300,10 @@ def write_run(report: RunReport, folder: Path, day: str) -> Path:
             f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): {label}"
         )
         listed.append({"href": f"{day}/{path.stem}.html", "label": f"{run_id}: {label}"})
-    report.write(folder, day, runs=listed, texts=texts)  # the latest run under the day's name
+    page, day_page = render_pages(texts[0], listed)
+    write_atomic(runs / f"{report.run_id}.html", page.encode("utf-8"))
+    # the latest run under the day's name
+    report.write(folder, day, texts=texts, page=day_page, dumped=dumped)
     text = "\n".join(index) + "\n\n## Latest run\n\n" + texts[1]
     write_atomic(folder / f"{day}.md", text.encode("utf-8"))
     return runs / f"{report.run_id}.html"

@@ -15,6 +15,12 @@ second):
 INGEST_HOME/server/state.json   {"pid", "port", "token", "api_url", "fingerprint", ...} (0600)
 INGEST_HOME/logs/runner.log     the runner's own log: Prefect's logs of every run, tracebacks
 
+INGEST_HOME/server/starting.pid  a runner started in the background and not up yet
+
+A command that finds no runner up need not wait for one: `up` says whether one answers, and
+`start_in_background` starts it for the next command (the CLI then runs its one-off in its own
+process); `ensure` starts one and waits, or waits for the one starting.
+
 A request carries a secret token from the state file (readable by the owner only). The runner
 stops after INGEST_RUNNER_IDLE seconds without a request, on `ingest server stop`, or when the
 code it runs has changed on disk (the next command starts a fresh one). A state file whose
@@ -192,28 +198,74 @@ def _zombie(pid: int) -> bool:
         return False
 
 
+def starting_file(settings: Settings) -> Path:
+    """The pid of a runner started and not up yet (so that no second one is started meanwhile)."""
+    return server_dir(settings) / "starting.pid"
+
+
+def up(settings: Settings) -> RunnerState | None:
+    """The workspace's runner if it answers and runs today's code; else None (nothing waited
+    for, nothing started)."""
+    state = status(settings)
+    return state if state is not None and state.fingerprint == code_fingerprint() else None
+
+
 def ensure(
     settings: Settings,
     on_wait: Callable[[str], None] | None = None,
     on_notice: Callable[[str], None] | None = None,
 ) -> RunnerState:
-    """The workspace's runner, started if none answers or if the code changed since it started.
-    Before a start, its Prefect database is checked (`ingest.runner.prefect_database`): a
-    malformed one is rebuilt, said in one line to `on_notice`."""
+    """The workspace's runner, started if none answers or if the code changed since it started
+    (one already starting, see start_in_background, is waited for). Before a start, its Prefect
+    database is checked (`ingest.runner.prefect_database`): a malformed one is rebuilt, said in
+    one line to `on_notice`."""
     with exclusive(server_dir(settings) / "start.lock"):  # two commands share one runner
         state = status(settings)
         if state is not None and state.fingerprint == code_fingerprint():
             return state
         if state is not None:  # it runs older code: replace it
             stop(settings)
-        return _launch(settings, on_wait, on_notice)
+        elif (pid := _starting(settings)) is not None:
+            if on_wait:
+                on_wait("waiting for the local runner to start")
+            return _wait_up(settings, pid, lambda: None if _alive(pid) else -1)
+        process = _spawn(settings, on_wait, on_notice)
+        return _wait_up(settings, process.pid, process.poll)
 
 
-def _launch(
+def start_in_background(
+    settings: Settings, on_notice: Callable[[str], None] | None = None
+) -> int | None:
+    """Start the workspace's runner for the next command, not waiting for it: its pid, or None
+    when one is up with today's code or already starting."""
+    with exclusive(server_dir(settings) / "start.lock"):
+        state = status(settings)
+        if state is not None and state.fingerprint == code_fingerprint():
+            return None
+        if state is not None:  # it runs older code: replace it
+            stop(settings)
+        elif _starting(settings) is not None:
+            return None
+        return _spawn(settings, None, on_notice).pid
+
+
+def _starting(settings: Settings) -> int | None:
+    """The runner started and not up yet, if its process is still there."""
+    try:
+        pid = int(starting_file(settings).read_text())
+    except (OSError, ValueError):
+        return None
+    if _alive(pid) and not _zombie(pid) and _is_ours(pid):
+        return pid
+    starting_file(settings).unlink(missing_ok=True)
+    return None
+
+
+def _spawn(
     settings: Settings,
     on_wait: Callable[[str], None] | None,
     on_notice: Callable[[str], None] | None,
-) -> RunnerState:
+) -> subprocess.Popen[bytes]:
     logs_dir(settings).mkdir(parents=True, exist_ok=True)
     state_file(settings).unlink(missing_ok=True)
     prefect_home = server_dir(settings) / "prefect"
@@ -238,9 +290,16 @@ def _launch(
             stderr=subprocess.STDOUT,
             start_new_session=True,  # not in the terminal's process group: Ctrl-C spares it
         )
+    write_atomic(starting_file(settings), str(process.pid).encode())
+    return process
+
+
+def _wait_up(settings: Settings, pid: int, exited: Callable[[], int | None]) -> RunnerState:
+    """Wait for runner `pid` to answer; `exited` is its exit status once it is gone (-1 when
+    it is not this process's child and its status is unknown)."""
     deadline = time.monotonic() + settings.runner_start_timeout
     while time.monotonic() < deadline:
-        code = process.poll()
+        code = exited()
         if code == DISK_FULL_STATUS:
             raise ServerError(
                 f"the local runner could not start: {no_space(server_dir(settings))}; "
@@ -252,10 +311,10 @@ def _launch(
                 f"see {runner_log(settings)} and {prefect_log(settings)}"
             )
         state = read_state(settings)
-        if state is not None and state.pid == process.pid and ping(state) is not None:
+        if state is not None and state.pid == pid and ping(state) is not None:
             return state
         time.sleep(0.1)
-    _terminate(process.pid)
+    _terminate(pid)
     raise ServerError(
         f"the local runner did not answer within {settings.runner_start_timeout:.0f} s "
         f"(INGEST_RUNNER_START_TIMEOUT); see {runner_log(settings)}"
@@ -263,9 +322,14 @@ def _launch(
 
 
 def stop(settings: Settings) -> RunnerState | None:
-    """Stop the workspace's runner (and its Prefect server); None if none was running."""
+    """Stop the workspace's runner (and its Prefect server); None if none was running (one
+    still starting is ended too)."""
     state = read_state(settings)
     if state is None:
+        starting = _starting(settings)
+        if starting is not None:
+            _terminate(starting)
+            starting_file(settings).unlink(missing_ok=True)
         return None
     if _alive(state.pid):
         try:
