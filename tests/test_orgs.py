@@ -83,15 +83,16 @@ def test_the_wikis_profiles_affiliations_resolve(resolver: Resolver) -> None:
 
 def test_a_thousand_strings_resolve_in_under_ten_seconds(resolver: Resolver) -> None:
     """Bulk speed on real registry names (one organisation in 50 of the bundled index), half of
-    them behind a department, as `orgs match` reads them: the resolver loaded once."""
+    them behind a department, as `orgs match` reads them: the resolver loaded once. CPU time,
+    not wall time: the machine running the tests may be shared."""
     import time
 
     names = resolver.registry.columns["name"][::50][:1000]
     lines = [f"Department of Physics, {n}" if i % 2 else n for i, n in enumerate(names)]
     assert len(lines) == 1000
-    started = time.perf_counter()
+    started = time.process_time()
     found = [resolver.match(line) for line in lines]
-    assert time.perf_counter() - started < 10.0
+    assert time.process_time() - started < 10.0
     # most display names resolve to their own organisation (a measure, not a speed check)
     ids = resolver.registry.columns["id"][::50][:1000]
     right = sum(f.org is not None and f.org.id == i for f, i in zip(found, ids, strict=True))
@@ -233,3 +234,20 @@ def test_review_page_and_report_show_the_resolved_organisation() -> None:
     line = describe({"kind": "added", "claim": claim})
     assert "Oxford University [= University of Oxford" in line
     assert f"ingest orgs people {OXFORD}" in line
+
+
+def test_the_race_knows_who_is_whose_unit(resolver: Resolver) -> None:
+    """Meta (United States) is the parent of Meta (United Kingdom) in ROR; the second stage's
+    features say so for both, and carry the prior of each (leave-one-out in training)."""
+    from ingest.orgs.rerank import REL_NAMES, Runner, race_features
+
+    reg = resolver.registry
+    us, uk = reg.by_id["01zbnvs85"], reg.by_id["020ye1821"]
+    x = tuple(0.0 for _ in range(len(resolver.model.weights)))
+    race = [Runner(us, 2.0, x, 1, 1), Runner(uk, 1.5, x, 2, 1)]
+    rows = race_features(race, reg, {"020ye1821": (3, 10)})
+    rel = [dict(zip(REL_NAMES, row[len(x) :], strict=True)) for row in rows]
+    assert (rel[0]["ancestor_of"], rel[0]["descendant_of"], rel[0]["units_in_race"]) == (1, 0, 1)
+    assert (rel[1]["ancestor_of"], rel[1]["descendant_of"], rel[1]["s1_gap"]) == (0, 1, -0.5)
+    assert rel[1]["prior_share"] == pytest.approx(3.5 / 12) and rel[0]["prior_share"] == 0.25
+    assert rel[1]["doors"] == 2 and rel[1]["depth"] == 1
