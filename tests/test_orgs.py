@@ -39,12 +39,94 @@ def test_respellings_resolve_to_one_organisation(resolver: Resolver, text: str) 
     assert 0.5 < found.confidence <= 1.0
 
 
-@pytest.mark.parametrize("text", ["Department of Computer Science", "Paris", "Bloomberg L.P.", ""])
+@pytest.mark.parametrize(
+    "text",
+    ["Department of Computer Science", "Paris", "Bloomberg L.P.", "", "Defense Unicorns"],
+)
 def test_no_answer_for_a_unit_a_city_or_an_organisation_the_registry_lacks(
     resolver: Resolver, text: str
 ) -> None:
     found = resolver.match(text)
     assert found.org is None and found.to_json()["ror"] is None
+
+
+# ROR: Meta (United States) 01zbnvs85 and its units Meta (United Kingdom), Meta (Israel); Nvidia
+# (United States) 03jdj4y14 and Nvidia (United Kingdom), NVIDIA (Italy); Red Hat (United States)
+# 03ncs3316 and Red Hat (Canada); "Facebook" is an alias of Meta (United States)
+@pytest.mark.parametrize(
+    ("text", "ror"),
+    [("Meta", "01zbnvs85"), ("NVIDIA", "03jdj4y14"), ("Red Hat", "03ncs3316"),
+     ("Facebook AI Research", "01zbnvs85"), ("OpenAI", "05wx9n238")],
+)  # fmt: skip
+def test_a_company_printed_alone_is_the_company_not_a_national_unit(
+    resolver: Resolver, text: str, ror: str
+) -> None:
+    found = resolver.match(text)
+    assert found.org is not None and found.org.id == ror, found
+    assert found.confidence >= resolver.model.threshold
+
+
+def test_the_wikis_profiles_affiliations_resolve(resolver: Resolver) -> None:
+    """The bundled profiles print "Meta", "NVIDIA", "OpenAI" and "Oxford University" alone."""
+    folder = ROOT / "fixtures" / "profiles"
+    profiles = {p.id: p for p in (load_profile(f) for f in sorted(folder.glob("*.json")))}
+    resolved = profiles_with_orgs(profiles, resolver)
+    found = {
+        c.object: c.qualifiers["org"]["ror"]
+        for p in resolved.values()
+        for c in p.claims
+        if c.predicate == "affiliation" and isinstance(c.qualifiers.get("org"), dict)
+    }
+    want = {"Meta": "01zbnvs85", "NVIDIA": "03jdj4y14", "OpenAI": "05wx9n238"}
+    assert {k: found.get(k) for k in want} == want and found.get("Oxford University") == OXFORD
+
+
+def test_a_thousand_strings_resolve_in_under_ten_seconds(resolver: Resolver) -> None:
+    """Bulk speed on real registry names (one organisation in 50 of the bundled index), half of
+    them behind a department, as `orgs match` reads them: the resolver loaded once. CPU time,
+    not wall time: the machine running the tests may be shared."""
+    import time
+
+    names = resolver.registry.columns["name"][::50][:1000]
+    lines = [f"Department of Physics, {n}" if i % 2 else n for i, n in enumerate(names)]
+    assert len(lines) == 1000
+    started = time.process_time()
+    found = [resolver.match(line) for line in lines]
+    assert time.process_time() - started < 10.0
+    # most display names resolve to their own organisation (a measure, not a speed check)
+    ids = resolver.registry.columns["id"][::50][:1000]
+    right = sum(f.org is not None and f.org.id == i for f, i in zip(found, ids, strict=True))
+    assert right >= 700, right
+
+
+def test_the_model_loads_in_well_under_a_second() -> None:
+    import time
+
+    from ingest.orgs.model import load_model
+
+    started = time.perf_counter()
+    model = load_model()
+    assert time.perf_counter() - started < 1.0
+    assert len(model.forest.trees) > 10 and model.prior
+
+
+def test_the_exported_forest_is_the_fitted_one() -> None:
+    """The second stage's trees leave scikit-learn as plain arrays; on constructed data the
+    exported forest must give scikit-learn's own decision function."""
+    import random
+
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from ingest.orgs.train import _export
+
+    rng = random.Random(0)
+    xs = [[rng.random(), rng.random(), float(rng.randint(0, 3))] for _ in range(400)]
+    ys = [int(x[0] + 0.3 * x[2] > 1.0) for x in xs]
+    clf = HistGradientBoostingClassifier(max_iter=20, max_depth=3, random_state=0).fit(xs, ys)
+    forest = _export(clf)
+    for x, want in zip(xs, clf.decision_function(xs), strict=True):
+        assert forest.logit(x) == pytest.approx(float(want), abs=1e-9)
+    assert {round(forest.logit(x)) > 0 for x in xs} == {True, False}
 
 
 def test_match_reads_stdin_in_order_as_json_lines() -> None:
@@ -60,7 +142,7 @@ def test_match_reads_stdin_in_order_as_json_lines() -> None:
 def test_the_shipped_model_keeps_its_held_out_figures() -> None:
     model = json.loads(BUNDLED_MODEL.read_text())
     held = model["held_out"]
-    assert held["strings"] > 1000 and held["precision"] >= 0.94 and held["recall"] >= 0.6
+    assert held["strings"] > 1000 and held["precision"] >= 0.95 and held["recall"] >= 0.67
 
 
 def _oxford_claim(text: str):
@@ -152,3 +234,20 @@ def test_review_page_and_report_show_the_resolved_organisation() -> None:
     line = describe({"kind": "added", "claim": claim})
     assert "Oxford University [= University of Oxford" in line
     assert f"ingest orgs people {OXFORD}" in line
+
+
+def test_the_race_knows_who_is_whose_unit(resolver: Resolver) -> None:
+    """Meta (United States) is the parent of Meta (United Kingdom) in ROR; the second stage's
+    features say so for both, and carry the prior of each (leave-one-out in training)."""
+    from ingest.orgs.rerank import REL_NAMES, Runner, race_features
+
+    reg = resolver.registry
+    us, uk = reg.by_id["01zbnvs85"], reg.by_id["020ye1821"]
+    x = tuple(0.0 for _ in range(len(resolver.model.weights)))
+    race = [Runner(us, 2.0, x, 1, 1), Runner(uk, 1.5, x, 2, 1)]
+    rows = race_features(race, reg, {"020ye1821": (3, 10)})
+    rel = [dict(zip(REL_NAMES, row[len(x) :], strict=True)) for row in rows]
+    assert (rel[0]["ancestor_of"], rel[0]["descendant_of"], rel[0]["units_in_race"]) == (1, 0, 1)
+    assert (rel[1]["ancestor_of"], rel[1]["descendant_of"], rel[1]["s1_gap"]) == (0, 1, -0.5)
+    assert rel[1]["prior_share"] == pytest.approx(3.5 / 12) and rel[0]["prior_share"] == 0.25
+    assert rel[1]["doors"] == 2 and rel[1]["depth"] == 1

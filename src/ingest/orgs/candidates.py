@@ -108,7 +108,7 @@ def candidates(ctx: Context, registry: Registry) -> list[Candidate]:
 def _overlap(words: list[str], registry: Registry) -> list[int]:
     """Name rows sharing the segment's rarest words, best IDF-weighted overlap first."""
     score: dict[int, float] = {}
-    for word in set(words):
+    for word in sorted(set(words)):  # sorted: float sums independent of the hash seed
         if word in STOP or registry.df(word) > RARE_DF:
             continue
         weight = registry.token_idf(word)
@@ -126,4 +126,4 @@ def _overlap(words: list[str], registry: Registry) -> list[int]:
 
 
 def _weight(name: str, registry: Registry) -> float:
-    return sum(registry.token_idf(w) for w in name.split() if w not in STOP)
+    return sum(registry.token_idf(w) for w in name.split() if w not in STOP)  # in word order

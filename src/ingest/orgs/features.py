@@ -76,7 +76,8 @@ NAMES = (
 
 
 def _weight(words: set[str], registry: Registry) -> float:
-    return sum(registry.token_idf(w) for w in words if w not in STOP)
+    # sorted: a float sum in set order would depend on the hash seed, and so would the answers
+    return sum(registry.token_idf(w) for w in sorted(words) if w not in STOP)
 
 
 def describe(cands: list[Candidate], ctx: Context, registry: Registry) -> list[dict[str, float]]:

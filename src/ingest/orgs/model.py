@@ -1,13 +1,19 @@
 """The model decides: fitted weights (`data/model.json`, written by `ingest orgs train`) score
-every candidate, and a calibration on the best one gives `confidence`, the chance that the
-answer is right; below the fitted threshold the resolver answers "no match".
+every candidate, a second stage picks one organisation among the best few, and a calibration
+gives `confidence`, the chance that the answer is right; below the fitted threshold the resolver
+answers "no match".
 
-Two stages, both logistic regressions stored as plain weights:
-- `scorer`: candidate features (features.NAMES) -> logit that this is the organisation printed;
-- `calibration`: [1, best logit, best minus the runner-up organisation's logit, and the best
-  candidate's CALIBRATION_FEATURES] -> the
-  probability that the best candidate is right, fitted on out-of-fold scores, so the string that
-  names an organisation absent from the registry, or none, learns to get a low one.
+Three parts, stored as plain numbers:
+- `weights` (the scorer, a logistic regression): candidate features (features.NAMES) -> logit;
+  each organisation keeps its best candidate, and the TOP_K organisations go on;
+- `forest` (rerank.py, gradient-boosted trees): those organisations seen together (who is whose
+  unit, how often each was the label in training: `prior`) -> logit that this is the one;
+- `calibration`: [1, the winner's logit, its lead over the runner-up, its lead over the best
+  organisation outside its own family (parents and units), whether the runner-up is family,
+  and the winner's
+  CALIBRATION_FEATURES] -> the probability that the winner is right, fitted on out-of-fold
+  scores, so the string that names an organisation absent from the registry, or none, learns to
+  get a low one.
 """
 
 from __future__ import annotations
@@ -23,9 +29,12 @@ from ingest.errors import ConfigError
 from ingest.orgs.candidates import candidates, context
 from ingest.orgs.features import NAMES, describe, vector
 from ingest.orgs.registry import Org, Registry
+from ingest.orgs.rerank import RERANK_NAMES, TOP_K, Forest, Runner, ancestors, race_features
 
 BUNDLED_MODEL = Path(__file__).resolve().parent / "data" / "model.json"
-MODEL_FORMAT = "ingest-org-model/1"
+MODEL_FORMAT = "ingest-org-model/2"
+# (org index, features, door, segment) of one candidate
+Pair = tuple[int, list[float], str, int]
 # the best candidate's own features the calibration sees beside its logit and margin
 CALIBRATION_FEATURES = (
     "exact",
@@ -71,6 +80,8 @@ def _dot(w: list[float], x: list[float]) -> float:
 @dataclass(frozen=True)
 class Model:
     weights: list[float]
+    forest: Forest
+    prior: dict[str, tuple[int, int]]
     calibration: list[float]
     threshold: float
     meta: dict[str, Any]
@@ -79,10 +90,13 @@ class Model:
         return {
             "format": MODEL_FORMAT,
             "features": list(NAMES),
+            "rerank_features": list(RERANK_NAMES),
             "weights": self.weights,
             "calibration": self.calibration,
             "threshold": self.threshold,
             **self.meta,
+            "prior": {k: list(v) for k, v in sorted(self.prior.items())},
+            "forest": self.forest.to_json(),
         }
 
 
@@ -91,54 +105,108 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"organisation model '{path}' cannot be read: {exc}") from exc
-    if data.get("format") != MODEL_FORMAT or list(data.get("features", [])) != list(NAMES):
+    if (
+        data.get("format") != MODEL_FORMAT
+        or list(data.get("features", [])) != list(NAMES)
+        or list(data.get("rerank_features", [])) != list(RERANK_NAMES)
+    ):
         raise ConfigError(
             f"organisation model '{path}' does not fit this code: run ingest orgs train"
         )
-    meta = {
-        k: v
-        for k, v in data.items()
-        if k not in ("format", "features", "weights", "calibration", "threshold")
-    }
-    return Model(list(data["weights"]), list(data["calibration"]), float(data["threshold"]), meta)
+    parts = ("format", "features", "rerank_features", "weights", "calibration", "threshold")
+    meta = {k: v for k, v in data.items() if k not in (*parts, "prior", "forest")}
+    prior = {k: (int(v[0]), int(v[1])) for k, v in data["prior"].items()}
+    return Model(
+        list(data["weights"]),
+        Forest.from_json(data["forest"]),
+        prior,
+        list(data["calibration"]),
+        float(data["threshold"]),
+        meta,
+    )
 
 
 @dataclass(frozen=True)
 class Scored:
-    """The best candidate of a string with its scores (what calibration is fitted on)."""
+    """The winner of a string with its scores (what calibration is fitted on)."""
 
     org: int | None
     logit: float
     margin: float
+    apart: float = 10.0  # lead over the best organisation outside the winner's family
     features: tuple[float, ...] = ()
+    kin: float = 0.0  # 1.0 when the runner-up is of the winner's family ("Red Hat (Canada)")
 
     def calibration_input(self) -> list[float]:
         f = dict(zip(NAMES, self.features, strict=True)) if self.features else {}
-        return [1.0, self.logit, self.margin, *(f.get(n, 0.0) for n in CALIBRATION_FEATURES)]
+        return [
+            1.0,
+            self.logit,
+            self.margin,
+            self.apart,
+            self.kin,
+            *(f.get(n, 0.0) for n in CALIBRATION_FEATURES),
+        ]
 
 
-def best(text: str, registry: Registry, weights: list[float]) -> Scored:
+NOTHING = Scored(None, -20.0, 0.0, 0.0)
+
+
+def pairs_of(text: str, registry: Registry) -> list[Pair]:
     ctx = context(text, registry)
     cands = candidates(ctx, registry)
-    if not cands:
-        return Scored(None, -20.0, 0.0)
     rows = describe(cands, ctx, registry)
-    return rank([(c.org, vector(row)) for c, row in zip(cands, rows, strict=True)], weights)
+    return [(c.org, vector(row), c.door, c.segment) for c, row in zip(cands, rows, strict=True)]
 
 
-def rank(pairs: list[tuple[int, list[float]]], weights: list[float]) -> Scored:
-    """The best organisation among (org index, features) candidates, and its lead."""
-    per_org: dict[int, tuple[float, list[float]]] = {}
-    for org, x in pairs:
+def race(pairs: list[Pair], weights: list[float]) -> list[Runner]:
+    """The TOP_K organisations by their best candidate's first-stage logit, best first."""
+    best: dict[int, tuple[float, list[float]]] = {}
+    doors: dict[int, set[str]] = {}
+    segs: dict[int, set[int]] = {}
+    for org, x, door, segment in pairs:
         z = _dot(weights, x)
-        if org not in per_org or z > per_org[org][0]:
-            per_org[org] = (z, x)
-    if not per_org:
-        return Scored(None, -20.0, 0.0)
-    ranked = sorted(per_org.items(), key=lambda kv: (-kv[1][0], kv[0]))
-    top, (z, x) = ranked[0]
-    second = ranked[1][1][0] if len(ranked) > 1 else z - 10.0
-    return Scored(top, z, min(z - second, 10.0), tuple(x))
+        if org not in best or z > best[org][0]:
+            best[org] = (z, x)
+        doors.setdefault(org, set()).add(door)
+        segs.setdefault(org, set()).add(segment)
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:TOP_K]
+    return [Runner(o, z, tuple(x), len(doors[o]), len(segs[o])) for o, (z, x) in ranked]
+
+
+def decide(runners: list[Runner], logits: list[float], registry: Registry) -> Scored:
+    """The winner among runners given the second stage's logits, and its leads."""
+    if not runners:
+        return NOTHING
+    order = sorted(range(len(runners)), key=lambda i: (-logits[i], runners[i].org))
+    top = order[0]
+    z = logits[top]
+    second = logits[order[1]] if len(order) > 1 else z - 10.0
+    winner = runners[top].org
+    family = ancestors(winner, registry)
+
+    def kin(i: int) -> bool:
+        return runners[i].org in family or winner in ancestors(runners[i].org, registry)
+
+    apart = [logits[i] for i in order[1:] if not kin(i)]
+    return Scored(
+        winner,
+        z,
+        min(z - second, 10.0),
+        min(z - (apart[0] if apart else z - 10.0), 10.0),
+        runners[top].x,
+        float(len(order) > 1 and kin(order[1])),
+    )
+
+
+def best(text: str, registry: Registry, model: Model) -> Scored:
+    return score_pairs(pairs_of(text, registry), registry, model)
+
+
+def score_pairs(pairs: list[Pair], registry: Registry, model: Model) -> Scored:
+    runners = race(pairs, model.weights)
+    rows = race_features(runners, registry, model.prior)
+    return decide(runners, [model.forest.logit(r) for r in rows], registry)
 
 
 def calibrated(calibration: list[float], scored: Scored) -> float:
@@ -167,7 +235,7 @@ class Resolver:
         return cls(load_registry(dump), load_model(model))
 
     def match(self, text: str) -> OrgMatch:
-        scored = best(text, self.registry, self.model.weights)
+        scored = best(text, self.registry, self.model)
         confidence = calibrated(self.model.calibration, scored)
         if scored.org is None or confidence < self.model.threshold:
             return OrgMatch(text, None, confidence if scored.org is not None else 0.0)
