@@ -109,12 +109,18 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
         if person is None:
             continue
         name, github, emeritus = person
-        qualifiers: dict[str, str] = {"level": group.level, "section": heading.text}
+        status = "emeritus" if emeritus else "current"
+        qualifiers: dict[str, str]  # one literal a branch (the key order is the claim's)
         if group.subsections:
-            qualifiers["scope"] = scope_of(config, heading.text)
-        qualifiers["status"] = "emeritus" if emeritus else "current"
-        if group.subsections:
-            qualifiers["group"] = top[0].text
+            qualifiers = {
+                "level": group.level,
+                "section": heading.text,
+                "scope": scope_of(config, heading.text),
+                "status": status,
+                "group": top[0].text,
+            }
+        else:
+            qualifiers = {"level": group.level, "section": heading.text, "status": status}
         yield {
             "subject": {"name": name, "github": github},
             "predicate": config.predicate,
@@ -132,9 +138,11 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
 
 def person_of(item: Item) -> tuple[str, str | None, bool] | None:
     """(name, github user, emeritus) of a list item, or None when it names nobody."""
-    text, markers = EMERITUS.subn(" ", item.text)  # item texts come collapsed from the layer
-    if markers:
-        text = collapse(text)
+    text, markers = item.text, 0
+    if "(" in text:  # the marker is parenthesised
+        text, markers = EMERITUS.subn(" ", text)  # item texts come collapsed from the layer
+        if markers:
+            text = collapse(text)
     github: str | None = None
     handle_label: str | None = item.links[0][0] if item.links else None
     for label, target in item.links:
@@ -145,7 +153,13 @@ def person_of(item: Item) -> tuple[str, str | None, bool] | None:
     if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
         span = _last_handle_group(text, handle_label)
         if span is not None:
-            text = text[: span[0]] + " " + text[span[1] :]
+            left, right = text[: span[0]], text[span[1] :]
+            if "  " not in text and text.isprintable():
+                # single-spaced printable text: collapsing the joined parts only merges the
+                # spaces where they meet (the edges go with NAME_EDGE_PUNCT)
+                name = f"{left.rstrip(' ')} {right.lstrip(' ')}".strip(NAME_EDGE_PUNCT)
+                return (name, github, markers > 0) if name else None
+            text = left + " " + right
     if span_or_controls(text):
         text = collapse(without_controls(text))
     name = text.strip(NAME_EDGE_PUNCT)
