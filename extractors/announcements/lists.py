@@ -24,8 +24,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from extractors.announcements import dates, names
+from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
-from extractors.announcements.events import Context, role_level
+from extractors.announcements.events import ROLE_WORD, Context, role_level
 from extractors.announcements.source import Section
 from extractors.document.model import Heading, Item, Para, Row, collapse
 from extractors.people import entries as _entries
@@ -40,7 +41,7 @@ TALK_SECTION = re.compile(
 # a lead-in that ends on what it introduces: "... please allow us to introduce our keynote
 # speakers:", "2015 Node.js Interactive keynotes include:"
 TALK_LEAD = re.compile(
-    r"\b(?P<kind>keynotes?|speakers?|presenters?)\b(?:\s+(?:speakers?|include|are|will\s+be))?"
+    r"\b(?P<kind>keynotes?|speakers?|presenters?|talks?|sessions?|presentations?)\b(?:\s+(?:speakers?|include|are|will\s+be))?"
     r"\W*:\W*$",
     re.I,
 )
@@ -56,6 +57,7 @@ COMMITTEE = re.compile(
     r"directors?|team\s+leads?|leads?|collaborators?|committers?|maintainers?|pmc|tsc|members?))\b",
     re.I,
 )
+NEW_ROLE = re.compile(rf"\bnew(?:ly\s+elected)?\s+((?:[\w-]+\s+){{0,2}}?{pat.ROLE_WORDS})\b")
 THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?)\b", re.I)
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
 ENDED = re.compile(r"\b(?:outgoing|retiring|former|emeritus|stepping\s+down|departing)\b", re.I)
@@ -63,7 +65,7 @@ CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising
                                   r"committee\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
 TITLE_BODY = re.compile(r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Council|Committee|Board|PMC|TSC))")
-SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*")
+SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*|:\s+")  # "Title - Speaker", "Title: Speaker"
 CHAIR = re.compile(r"\bchair\b", re.I)
 TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
                         "presenters": "speaker", "panelist": "panelist",
@@ -169,7 +171,7 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
             yield context.claim(person, predicate, clean_body(context.title_event) or role,
                                 qualifiers, locator, item.quote)  # fmt: skip
             continue
-        role = collapse(body.group("body")) if body else (context.title_body or "member")
+        role = _role_of(label, body) if body else (context.title_body or "member")
         if ELECTION.search(label) and context.title_body:
             role = f"{context.title_body} member"
         if extra or titles:
@@ -179,6 +181,21 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
         found = context.title_body or context.title_project or context.title_event
         obj = owned(clean_body(found), context.site) or role
         yield context.claim(person, "maintainer", obj, qualifiers, locator, item.quote)
+
+
+def _role_of(label: str, body: re.Match[str]) -> str:
+    """The role a lead-in gives: its first role noun, or, when that is only "members" ("the
+    following new members to the Project Management Committee:"), the body they are members of."""
+    role = collapse(body.group("body"))
+    new = NEW_ROLE.search(label)  # "The PMC has invited two new committers:": the committers
+    if new and not re.search(r"\bmembers?$", new.group(1), re.I) and new.group(1) not in role:
+        return _singular(new.group(1))
+    if re.search(r"\bmembers?$", role, re.I):
+        later = COMMITTEE.search(label, body.end())
+        if later and not re.search(r"\bmembers?$", later.group("body"), re.I):
+            found = re.sub(r"^(?:(?:to|of|on|the)\s+)+", "", collapse(later.group("body")))
+            return f"{found} member"
+    return role
 
 
 def _item_people(item: Item) -> list[_entries.Entry]:
@@ -205,6 +222,7 @@ def _item_role(text: str, name: str) -> str | None:
     if (
         paren
         and re.search(r"[A-Z]", paren.group(1))
+        and (ROLE_WORD.search(paren.group(1)) or pat.LEAD_WORDS.search(paren.group(1)))
         and not re.search(r"\bfor\b|@", paren.group(1))
     ):
         return paren.group(1)
