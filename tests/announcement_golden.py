@@ -46,6 +46,8 @@ GOLDEN_URLS: dict[str, str] = {
     "examplecon-europe-2026-keynotes/",
     "constructed-mbox-new-committer.mbox": "https://lists.example.apache.org/archives/dev/"
     "2025-02.mbox",
+    "constructed-handles-new-reviewers.md": "https://example.dev/blog/2025/11/04/new-reviewers/",
+    "constructed-html-br-list-new-maintainers.html": "https://example.dev/blog/new-maintainers/",
 }
 
 

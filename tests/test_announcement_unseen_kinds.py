@@ -94,3 +94,25 @@ def test_keynote_bullets_title_speaker_bullets_and_prose_speaker() -> None:
 def test_every_constructed_post_routes_to_the_announcement_reader(file: str) -> None:
     snapshot = Snapshot(url=GOLDEN_URLS[file], body=(FIXTURES / file).read_bytes())
     assert extractors.choose(snapshot.url, snapshot).NAME == "announcement"
+
+
+def test_bare_handles_get_the_names_the_post_prints_with_them() -> None:
+    claims = claims_of("constructed-handles-new-reviewers.md")
+    got = {(c.subject.github, c.subject.name, c.predicate, c.qualifiers["status"]) for c in claims}
+    assert got == {
+        ("friedbob", "Lee 'friedbob' Lowder", "maintainer", "current"),  # nickname, not handle
+        ("sarahk", "Sarah Kim", "maintainer", "current"),
+        ("tkowalczyk", "Tomasz Kowalczyk", "maintainer", "current"),
+    }
+    assert {c.qualifiers["date"] for c in claims} == {"2025-11-04"}
+
+
+def test_grid_of_linked_names_under_a_lead_in_is_a_list() -> None:
+    claims = claims_of("constructed-html-br-list-new-maintainers.html")
+    got = {(c.subject.name, c.subject.github, c.qualifiers["level"]) for c in claims}
+    assert {
+        ("Kaito Matsuda", "kmatsuda", "core"),
+        ("Erik Hansen", "ehansen", "core"),
+        ("Lucie Bernard", "lbernard", "core"),
+    } <= got
+    assert {c.qualifiers["date"] for c in claims} == {"2025-10-07"}
