@@ -34,6 +34,20 @@ GOLDEN_URLS: dict[str, str] = {
     "constructed-pytorch-blog-gtc-2026.html": "https://pytorch.org/blog/pytorch-at-nvidia-gtc-2026/",
     "constructed-pytorch-blog-conference-europe-2026.html": "https://pytorch.org/blog/"
     "pytorch-conference-europe-2026-a-landmark-moment-for-open-source-ai-in-paris/",
+    "constructed-apache-blog-new-pmc-members.md": "https://example.apache.org/blog/2025/06/12/"
+    "new-pmc-members/",
+    "constructed-release-post-new-committers.md": "https://example.apache.org/blog/2025/09/03/"
+    "example-4.2.0/",
+    "constructed-foundation-board-election-results.md": "https://example.org/news/"
+    "2025-board-election-results/",
+    "constructed-discourse-stepping-down-first-person.md": "https://discuss.example.org/t/"
+    "stepping-down-as-release-manager/4412",
+    "constructed-kubecon-keynotes.md": "https://example.io/blog/2026/01/15/"
+    "examplecon-europe-2026-keynotes/",
+    "constructed-mbox-new-committer.mbox": "https://lists.example.apache.org/archives/dev/"
+    "2025-02.mbox",
+    "constructed-handles-new-reviewers.md": "https://example.dev/blog/2025/11/04/new-reviewers/",
+    "constructed-html-br-list-new-maintainers.html": "https://example.dev/blog/new-maintainers/",
 }
 
 

@@ -40,7 +40,10 @@ MONTH_YEAR = re.compile(rf"\b(?:in|as\s+of|on)\s+(?P<month>{MONTH_RE})\s+"
 MONTH_DAY = re.compile(rf"\b(?:as\s+of|effective|starting|from|on)\s+(?P<month>{MONTH_RE})\s+"
                        rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!,?\s*\d)")  # fmt: skip
 YEAR_ONLY = re.compile(r"\bin\s+(?P<year>(?:19|20)\d\d)\b(?![-/]\d)")  # not "since 2019"
-RELATIVE_YEAR = re.compile(r"\b(?P<words>this year|last year|next year)\b", re.IGNORECASE)
+# "last year" is a year; "over the last year", "in the past year" a span of time ending now
+RELATIVE_YEAR = re.compile(
+    r"(?<!\bthe\s)\b(?P<words>this year|last year|next year)\b", re.IGNORECASE
+)
 DATE_LINE = re.compile(r"^[\W\d]*(?:[A-Za-z-]+\s+){0,2}?(?:on\s+)?" + MONTH_RE, re.IGNORECASE)
 ISO_PREFIX = re.compile(r"((?:19|20)\d\d)-(\d{1,2})-(\d{1,2})")
 JULIA_DATE = re.compile(r"Date\(\s*((?:19|20)\d\d)\s*,\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")

@@ -24,8 +24,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from extractors.announcements import dates, names
+from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
-from extractors.announcements.events import Context, role_level
+from extractors.announcements.events import ROLE_WORD, Context, role_level
 from extractors.announcements.source import Section
 from extractors.document.model import Heading, Item, Para, Row, collapse
 from extractors.people import entries as _entries
@@ -40,7 +41,7 @@ TALK_SECTION = re.compile(
 # a lead-in that ends on what it introduces: "... please allow us to introduce our keynote
 # speakers:", "2015 Node.js Interactive keynotes include:"
 TALK_LEAD = re.compile(
-    r"\b(?P<kind>keynotes?|speakers?|presenters?)\b(?:\s+(?:speakers?|include|are|will\s+be))?"
+    r"\b(?P<kind>keynotes?|speakers?|presenters?|talks?|sessions?|presentations?)\b(?:\s+(?:speakers?|include|are|will\s+be))?"
     r"\W*:\W*$",
     re.I,
 )
@@ -53,8 +54,18 @@ ROLE_CUE = re.compile(
 )
 COMMITTEE = re.compile(
     r"\b(?P<body>(?:[\w&'’-]+\s+){0,3}?(?:committee|council|board(?:\s+of\s+directors)?|"
-    r"directors?|team\s+leads?|leads?|collaborators?|committers?|maintainers?|pmc|tsc|members?))\b",
+    r"directors?|team\s+leads?|leads?|collaborators?|committers?|maintainers?|reviewers?|pmc|tsc|"
+    r"members?|team))\b",
     re.I,
+)
+NEW_ROLE = re.compile(rf"\bnew(?:ly\s+elected)?\s+((?:[\w-]+\s+){{0,2}}?{pat.ROLE_WORDS})\b")
+LEADING_VERBS = re.compile(
+    r"^(?:(?:have|has|had|joined|joining|join|been|are|is|will|be|the|our)\s+)+", re.I
+)
+# a handle's person as the same post prints them: "Lee 'friedbob' Lowder", "Sarah Kim (@sarahk)"
+HANDLE_NAME = re.compile(
+    r"(?P<nicked>[A-Z][\w-]+\s+['\"‘“](?P<nick>[\w.-]+)['\"’”]\s+[A-Z][\w'-]+)"
+    r"|(?P<named>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})\s+\(@(?P<handle>[\w-]+)\)"
 )
 THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?)\b", re.I)
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
@@ -63,7 +74,7 @@ CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising
                                   r"committee\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
 TITLE_BODY = re.compile(r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Council|Committee|Board|PMC|TSC))")
-SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*")
+SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*|:\s+")  # "Title - Speaker", "Title: Speaker"
 CHAIR = re.compile(r"\bchair\b", re.I)
 TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
                         "presenters": "speaker", "panelist": "panelist",
@@ -89,6 +100,11 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 date_line = dates.full_date(block.text) or date_line
             continue
         if isinstance(block, Para):
+            grid = _linked_names(block) if lead and lead.rstrip().endswith(":") else []
+            if grid:  # a grid of linked names under a lead-in: a list without list markup
+                for item in grid:
+                    yield from _item_claims(item, lead, heading, context, section, number)
+                continue
             before, lead = lead, block.text
             date_line = dates.standalone_date(block.text) or date_line
             continue
@@ -150,7 +166,10 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
     if thanked and status == "current":
         return  # "Thanks to our maintainers:", "Sponsors": people thanked hold no new role
     for entry in _item_people(item):
-        person = names.Person(entry.name, entry.github)
+        name = entry.name
+        if entry.github and name.lower() == entry.github.lower():  # a bare handle
+            name = _handle_names(context).get(name.lower(), name)
+        person = names.Person(name, entry.github)
         titles = " ".join(entry.titles)
         extra = _item_role(item.text, entry.name)
         if prize:
@@ -169,7 +188,7 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
             yield context.claim(person, predicate, clean_body(context.title_event) or role,
                                 qualifiers, locator, item.quote)  # fmt: skip
             continue
-        role = collapse(body.group("body")) if body else (context.title_body or "member")
+        role = _role_of(label, body) if body else (context.title_body or "member")
         if ELECTION.search(label) and context.title_body:
             role = f"{context.title_body} member"
         if extra or titles:
@@ -179,6 +198,47 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
         found = context.title_body or context.title_project or context.title_event
         obj = owned(clean_body(found), context.site) or role
         yield context.claim(person, "maintainer", obj, qualifiers, locator, item.quote)
+
+
+def _role_of(label: str, body: re.Match[str]) -> str:
+    """The role a lead-in gives: its first role noun, or, when that is only "members" ("the
+    following new members to the Project Management Committee:"), the body they are members of."""
+    role = LEADING_VERBS.sub("", collapse(body.group("body"))) or collapse(body.group("body"))
+    new = NEW_ROLE.search(label)  # "The PMC has invited two new committers:": the committers
+    if new and not re.search(r"\bmembers?$", new.group(1), re.I) and new.group(1) not in role:
+        return _singular(new.group(1))
+    if re.search(r"\bmembers?$", role, re.I):
+        later = COMMITTEE.search(label, body.end())
+        if later and not re.search(r"\bmembers?$", later.group("body"), re.I):
+            found = re.sub(r"^(?:(?:to|of|on|the)\s+)+", "", collapse(later.group("body")))
+            return f"{found} member"
+    return role
+
+
+def _linked_names(para: Para) -> list[Item]:
+    """A paragraph that is nothing but links, each a person's name, as one item per link."""
+    texts = [collapse(text) for text, _ in para.links]
+    if len(texts) < 2 or collapse(para.text) != " ".join(texts):
+        return []
+    if not all(_people.looks_like_name(t) for t in texts):
+        return []
+    urls = [url for _, url in para.links]
+    return [
+        Item(quote=t, text=t, links=((t, u),), list_no=-1, depth=0, parent=None, line=para.line)
+        for t, u in zip(texts, urls, strict=True)
+    ]
+
+
+def _handle_names(context: Context) -> dict[str, str]:
+    """Handle (lower case) -> the full name the post prints with it, for lists of bare handles."""
+    found: dict[str, str] = {}
+    for section in context.post.sections:
+        for block in section.blocks:
+            for m in HANDLE_NAME.finditer(str(getattr(block, "text", ""))):
+                handle, name = (m.group("nick"), m.group("nicked")) if m.group("nicked") else (
+                    m.group("handle"), m.group("named"))  # fmt: skip
+                found.setdefault(handle.lower(), name)
+    return found
 
 
 def _item_people(item: Item) -> list[_entries.Entry]:
@@ -205,6 +265,7 @@ def _item_role(text: str, name: str) -> str | None:
     if (
         paren
         and re.search(r"[A-Z]", paren.group(1))
+        and (ROLE_WORD.search(paren.group(1)) or pat.LEAD_WORDS.search(paren.group(1)))
         and not re.search(r"\bfor\b|@", paren.group(1))
     ):
         return paren.group(1)

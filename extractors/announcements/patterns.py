@@ -268,7 +268,9 @@ CONGRATULATE = re.compile(
 JOINED_BY = re.compile(rf"(?i:will\s+be\s+joined\s+by|joined\s+by)\s+.{{0,80}}?{PEOPLE}")
 FIRST_PERSON_LEFT = re.compile(
     r"\bI\b[^.]{0,80}?\b(?:step(?:ping)?|stepped)\s+(?:down|back)\s+(?:as|from)\s+"
-    r"(?P<role>(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:lead|leader|chair|maintainer|member)\b"
+    r"(?:(?:my|the)\s+(?:role|position|seat)\s+(?:as|of)\s+)?"
+    r"(?P<role>(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:lead|leader|chair|maintainer|member|manager|"
+    r"committer|reviewer|director|treasurer|secretary|president|owner|representative)\b"
     r"(?:\s+of\s+(?:the\s+)?[\w\s]{0,30}?)?)(?=\W)"
 )
 PRESENTED = re.compile(
