@@ -116,3 +116,36 @@ def test_grid_of_linked_names_under_a_lead_in_is_a_list() -> None:
         ("Lucie Bernard", "lbernard", "core"),
     } <= got
     assert {c.qualifiers["date"] for c in claims} == {"2025-10-07"}
+
+
+def test_a_long_list_of_bare_handles_reads_the_post_for_their_names_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The names printed with handles are gathered on the first bare handle and kept for the
+    post: 300 handles do not rescan every block 300 times (quadratic on a long post)."""
+    from extractors.announcements import lists
+
+    handles = [f"user{i:03d}" for i in range(300)]
+    body = (
+        '---\ntitle: "Welcome our new reviewers"\ndate: 2025-11-04\n---\n\n'
+        "We're happy to announce that the following contributors have joined the reviewers team:\n\n"
+        + "".join(f"- @{h}\n" for h in handles)
+        + "\n"
+        + " ".join(f"Person Number{i:03d} (@{h}) works on part {i}." for i, h in enumerate(handles))
+        + "\n"
+    )
+    scans = 0
+    pattern = lists.HANDLE_NAME
+
+    class Counting:
+        def finditer(self, text: str):  # type: ignore[no-untyped-def]
+            nonlocal scans
+            scans += 1
+            return pattern.finditer(text)
+
+    monkeypatch.setattr(lists, "HANDLE_NAME", Counting())
+    snapshot = Snapshot(url="https://example.org/blog/new-reviewers.md", body=body.encode())
+    claims = announcement.extract(snapshot)
+    names = {c.subject.github: c.subject.name for c in claims}
+    assert names["user000"] == "Person Number000" and names["user299"] == "Person Number299"
+    assert scans <= 310  # once per block of the post (302), not once per handle (300 x 302)

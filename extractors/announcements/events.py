@@ -71,6 +71,7 @@ class Context:
         self.title_is_news = bool(TITLE_ROLE_CUES.search(title))
         self.known: dict[str, names.Person] = {}  # first names of people named so far
         names.remember(self.known, [names.Person(n) for n in post.people])  # mail headers
+        self.handle_names: dict[str, str] | None = None  # lists.handle names, read once a post
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip

@@ -230,7 +230,10 @@ def _linked_names(para: Para) -> list[Item]:
 
 
 def _handle_names(context: Context) -> dict[str, str]:
-    """Handle (lower case) -> the full name the post prints with it, for lists of bare handles."""
+    """Handle (lower case) -> the full name the post prints with it, for lists of bare handles
+    (the post is read once, on the first bare handle: not once per handle)."""
+    if context.handle_names is not None:
+        return context.handle_names
     found: dict[str, str] = {}
     for section in context.post.sections:
         for block in section.blocks:
@@ -238,6 +241,7 @@ def _handle_names(context: Context) -> dict[str, str]:
                 handle, name = (m.group("nick"), m.group("nicked")) if m.group("nicked") else (
                     m.group("handle"), m.group("named"))  # fmt: skip
                 found.setdefault(handle.lower(), name)
+    context.handle_names = found
     return found
 
 
