@@ -128,7 +128,8 @@ def test_a_long_list_of_bare_handles_reads_the_post_for_their_names_once(
     handles = [f"user{i:03d}" for i in range(300)]
     body = (
         '---\ntitle: "Welcome our new reviewers"\ndate: 2025-11-04\n---\n\n'
-        "We're happy to announce that the following contributors have joined the reviewers team:\n\n"
+        "We're happy to announce that the following contributors have joined the reviewers"
+        " team:\n\n"
         + "".join(f"- @{h}\n" for h in handles)
         + "\n"
         + " ".join(f"Person Number{i:03d} (@{h}) works on part {i}." for i, h in enumerate(handles))
