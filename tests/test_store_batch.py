@@ -103,3 +103,35 @@ def test_sync_files_flushes_what_was_written_unsynced(tmp_path: Path) -> None:
     ingest.files.sync_files(paths)
     assert [p.read_bytes() for p in paths] == [b"a", b"b"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]  # no temporary left
+
+
+def test_a_new_sources_previous_page_is_one_index_range(store: Store) -> None:
+    """latest_sha_for_extractor runs once per new source: on the index (migration 11), never
+    a scan and sort of every source."""
+    import sqlalchemy as sa
+
+    for n in range(3):
+        store.upsert_source(Source(url=f"https://example.org/{n}"))
+        store.update_source_state(
+            f"https://example.org/{n}",
+            extractor="pytorch_governance",
+            last_sha256=_snap(n).sha256,
+            last_checked=f"2026-01-0{n + 1}T00:00:00Z",
+        )
+    assert store.latest_sha_for_extractor("pytorch_governance", "https://example.org/2") == (
+        _snap(1).sha256
+    )
+    with store.begin() as conn:
+        if conn.dialect.name != "sqlite":
+            indexes = {i["name"] for i in sa.inspect(conn).get_indexes("sources")}
+            assert "ix_sources_extractor_checked" in indexes
+            return
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.exec_driver_sql(
+                "EXPLAIN QUERY PLAN SELECT last_sha256 FROM sources WHERE extractor = ? "
+                "AND url != ? AND last_sha256 IS NOT NULL ORDER BY last_checked DESC LIMIT 1",
+                ("pytorch_governance", "x"),
+            )
+        )
+    assert "ix_sources_extractor_checked" in plan and "TEMP B-TREE" not in plan
