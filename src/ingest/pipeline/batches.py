@@ -196,12 +196,11 @@ def source_fetched(
             status=status,
             accessed=accessed,
             extractors=extractors,
-        )
-        store.update_source_state(
-            source.url,
-            etag=fetched.etag,
-            last_modified=fetched.last_modified,
-            final_url=fetched.final_url,
+            source_state={
+                "etag": fetched.etag,
+                "last_modified": fetched.last_modified,
+                "final_url": fetched.final_url,
+            },
         )
         store.record_fetch(
             source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status
