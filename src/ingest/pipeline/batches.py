@@ -94,8 +94,26 @@ def process_fetched(
 ) -> list[SourceOutcome]:
     """Store, extract, diff and enqueue one fetched batch, source by source (one writer). An
     unchanged source whose last check still holds (ingest.pipeline.settled) is only recorded as
-    checked: no extraction, no diff, no queue writes; those records go in one transaction per batch.
-    `extractors`: the set the sources' extractors come from."""
+    checked: no extraction, no diff, no queue writes. The whole batch is stored in one
+    transaction, its new snapshot bodies flushed to disk once before it commits (`Store.batch`):
+    a crash loses at most this batch. `extractors`: the set the sources' extractors come from."""
+    with store.batch():
+        return _process_fetched(
+            store, settings, jobs, answers, profiles, accessed, run_id, extractors=extractors
+        )
+
+
+def _process_fetched(
+    store: Store,
+    settings: Settings,
+    jobs: list[FetchJob],
+    answers: list[FetchAnswer],
+    profiles: dict[str, Profile],
+    accessed: date | None,
+    run_id: str,
+    *,
+    extractors: ExtractorSet,
+) -> list[SourceOutcome]:
     # read again, not taken from the jobs: a row may have changed since the batch was planned
     # (an editor's one-off run of the same URL, say); one query per batch
     states = store.source_states([source.url for source, _state in jobs])
@@ -178,12 +196,11 @@ def source_fetched(
             status=status,
             accessed=accessed,
             extractors=extractors,
-        )
-        store.update_source_state(
-            source.url,
-            etag=fetched.etag,
-            last_modified=fetched.last_modified,
-            final_url=fetched.final_url,
+            source_state={
+                "etag": fetched.etag,
+                "last_modified": fetched.last_modified,
+                "final_url": fetched.final_url,
+            },
         )
         store.record_fetch(
             source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status

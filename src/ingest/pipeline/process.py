@@ -88,6 +88,7 @@ def process_snapshot(
     accessed: date | None = None,
     extract: Callable[[Snapshot], list[Claim]] | None = None,
     extractors: ExtractorSet,
+    source_state: dict[str, Any] | None = None,
 ) -> SourceOutcome:
     """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue.
     `extractors`: the set the source's extractor is chosen from (the caller's: ingest does not
@@ -96,7 +97,9 @@ def process_snapshot(
 
     Bounded: a text document over INGEST_MAX_PARSE_BYTES is refused before any parser reads it
     (DocumentTooLargeError: the caller records the source as failed, nothing stored changes);
-    at most INGEST_MAX_CLAIMS claims are kept, with an alert (and then no removals)."""
+    at most INGEST_MAX_CLAIMS claims are kept, with an alert (and then no removals).
+    `source_state`: more of the source's row to write with the check's own update (the fetch's
+    validators): one write, not two."""
     check_parse_size(snapshot, settings)
     store.put_snapshot(snapshot)
     name = extractor_name or source.extractor or _stored_choice(store, snapshot, extractors)
@@ -118,6 +121,7 @@ def process_snapshot(
         tag=tag,
         accessed=accessed,
         alerts=[cap_alert(snapshot, extracted)] if extracted.dropped else [],
+        source_state=source_state,
     )
 
 
@@ -180,6 +184,7 @@ def process_claims(
     layout_guard: bool = True,
     accessed: date | None = None,
     alerts: list[str] | None = None,
+    source_state: dict[str, Any] | None = None,
 ) -> SourceOutcome:
     """Resolve, guard, diff and enqueue the claims one source states in a stored snapshot.
 
@@ -189,6 +194,7 @@ def process_claims(
     profiles' references to it get that `accessed` date when the snapshot holds.
     `alerts`: what the extraction already had to say (claims capped): the snapshot is then not
     healthy (no removals), as with a layout alert.
+    `source_state`: more of the source's row, written in the same update.
 
     The snapshot may hold more than this source's claims (an arXiv batch answer covers up to
     100 papers): the caller passes only this source's share in `found`.
@@ -275,6 +281,7 @@ def process_claims(
     outcome.changes = [store_change(store, c.id) for c in proposed if c.id in pending]
 
     update: dict[str, Any] = {
+        **(source_state or {}),
         "last_status": status,
         "last_checked": iso_z(utcnow()),
         "fail_streak": 0,

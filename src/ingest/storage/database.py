@@ -3,25 +3,69 @@ StoreError naming the database (never its password)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ingest.errors import StoreError
+from ingest.files import sync_files
 
 
 class Database:
-    """An engine and its transactions; every storage part works through one."""
+    """An engine and its transactions; every storage part works through one.
+
+    Inside `batch()` every `begin()` of the same thread joins the batch's one transaction (on
+    PostgreSQL as a savepoint, so a failed step rolls back only itself; SQLite rolls back the
+    failed statement), and files whose flush to disk was deferred (`defer_sync`) are flushed once,
+    just before that transaction commits: a crash loses at most the unfinished batch."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._local = threading.local()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for everything this thread stores until the block ends (a block
+        inside a batch is part of it)."""
+        if getattr(self._local, "conn", None) is not None:
+            yield
+            return
+        try:
+            with self.engine.begin() as conn:
+                self._local.conn, self._local.unsynced = conn, []
+                try:
+                    yield
+                    sync_files(self._local.unsynced)  # the bodies before the rows naming them
+                finally:
+                    self._local.conn, self._local.unsynced = None, []
+        except sa.exc.OperationalError as exc:
+            raise StoreError(f"database error: {exc.orig}") from exc
+
+    def defer_sync(self, path: Path) -> bool:
+        """True when `path` will be flushed to disk before this thread's batch commits (the
+        caller may then skip its own fsync); False outside a batch."""
+        if getattr(self._local, "conn", None) is None:
+            return False
+        self._local.unsynced.append(path)
+        return True
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
-        """A transaction (committed at the end, rolled back on error)."""
+        """A transaction (committed at the end, rolled back on error); inside a batch, part
+        of the batch's."""
+        shared: Connection | None = getattr(self._local, "conn", None)
+        if shared is not None:
+            if shared.dialect.name == "sqlite":
+                yield shared
+            else:
+                with shared.begin_nested():
+                    yield shared
+            return
         try:
             with self.engine.begin() as conn:
                 yield conn

@@ -32,6 +32,7 @@ from ingest.storage.schema import (
     FACT_KEY_INDEX,
     QUEUE_FACT_INDEXES,
     REVIEW_INDEXES,
+    SOURCES_EXTRACTOR_INDEX,
     applied_migrations,
     changes,
     editors,
@@ -298,6 +299,14 @@ def queue_facts_kept_on_write(conn: Connection) -> None:
     conn.exec_driver_sql(FACT_KEY_INDEX)
     queue_index.install_triggers(conn)
     queue_index.rebuild(conn)
+
+
+@MIGRATIONS.register
+def sources_extractor_index(conn: Connection) -> None:
+    """An index on the sources by extractor and last check: a new source's previous page of the
+    same kind is then found without scanning every source (issue 30: no per-source work that
+    grows with the database)."""
+    _create_index(conn, SOURCES_EXTRACTOR_INDEX)
 
 
 def migrate(conn: Connection) -> int:

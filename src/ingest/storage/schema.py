@@ -200,6 +200,11 @@ _APPEND_ONLY_POSTGRESQL = [
 
 FACT_INDEX = sa.Index("ix_changes_status_fact", changes.c.status, changes.c.fact)
 BULK_INDEX = sa.Index("ix_decisions_bulk", decisions.c.bulk)
+# the last page read by an extractor (a new source's "before", Sources.latest_sha_for_extractor):
+# one index range, not a scan and sort of every source per new source (migration 11)
+SOURCES_EXTRACTOR_INDEX = sa.Index(
+    "ix_sources_extractor_checked", sources.c.extractor, sources.c.last_checked
+)
 
 # The review queue by fact (migration 10, `queue_facts_kept_on_write`): one row per fact and
 # status, kept by triggers on `changes` (ingest.storage.queue_index), so that counting, paging

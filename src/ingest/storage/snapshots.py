@@ -25,15 +25,19 @@ class Snapshots:
         return self.folder / sha256[:2] / sha256
 
     def put(self, snap: Snapshot) -> bool:
-        """Store a snapshot once; True when it was new."""
+        """Store a snapshot once; True when it was new. The body is on disk before its row is
+        committed (in a batch, flushed once for the batch: `Database.batch`); a body without a
+        row (a crash between the two) is never trusted, but written again."""
         path = self.body_path(snap.sha256)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, snap.body)
         with self.db.begin() as conn:
             exists = conn.execute(
                 sa.select(snapshots.c.sha256).where(snapshots.c.sha256 == snap.sha256)
             ).first()
+            if exists and path.exists():
+                return False
+            path.parent.mkdir(parents=True, exist_ok=True)
+            deferred = self.db.defer_sync(path)
+            write_atomic(path, snap.body, sync=not deferred)
             if exists:
                 return False
             conn.execute(

@@ -87,6 +87,13 @@ class Store:
         with self._db.begin() as conn:
             yield conn
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Everything stored in this thread until the block ends, in one transaction, with the
+        snapshot bodies it wrote flushed to disk once before it commits (`Database.batch`)."""
+        with self._db.batch():
+            yield
+
     # -- sources -----------------------------------------------------------------------------
 
     def upsert_source(self, source: Source) -> None:

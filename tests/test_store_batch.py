@@ -1,0 +1,137 @@
+"""Store.batch: one transaction per batch of sources, snapshot bodies flushed to disk once
+before it commits; a crash loses at most the unfinished batch and never trusts a body whose row
+was not committed (issue 30)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import ingest.files
+import ingest.storage.database
+from ingest.models import Snapshot, Source
+from ingest.settings import Settings
+from ingest.storage import Store
+from ingest.storage.sources import UnchangedCheck
+
+pytestmark = pytest.mark.postgres
+
+
+def _snap(n: int) -> Snapshot:
+    return Snapshot(
+        url=f"https://example.org/{n}", headers={"content-type": "text/html"}, body=b"<p>%d</p>" % n
+    )
+
+
+class Crash(Exception):
+    pass
+
+
+def test_a_batch_is_one_transaction_lost_whole_on_a_crash(store: Store) -> None:
+    url = "https://example.org/page"
+    store.upsert_source(Source(url=url))
+    with pytest.raises(Crash), store.batch():
+        assert store.put_snapshot(_snap(1)) is True
+        store.update_source_state(url, last_status="fetched", fail_streak=4)
+        assert store.snapshot_meta(_snap(1).sha256) is not None  # the batch sees its own writes
+        raise Crash
+    assert store.snapshot_meta(_snap(1).sha256) is None
+    state = store.source_state(url)
+    assert state is not None and state.fail_streak != 4
+    with store.batch():
+        store.put_snapshot(_snap(2))
+        store.update_source_state(url, fail_streak=5)
+    assert store.get_snapshot(_snap(2).sha256).body == _snap(2).body
+    state = store.source_state(url)
+    assert state is not None and state.fail_streak == 5
+
+
+def test_bodies_are_flushed_once_per_batch_not_once_per_file(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flushed: list[list[Path]] = []
+    fsyncs = [0]
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        fsyncs[0] += 1
+        real_fsync(fd)
+
+    monkeypatch.setattr(ingest.storage.database, "sync_files", lambda paths: flushed.append(paths))
+    monkeypatch.setattr(ingest.files.os, "fsync", counting_fsync)
+    with store.batch():
+        for n in range(5):
+            store.put_snapshot(_snap(n))
+        store.record_unchanged(
+            [
+                UnchangedCheck(
+                    url="https://example.org/0",
+                    sha256=_snap(0).sha256,
+                    http_status=304,
+                    etag=None,
+                    last_modified=None,
+                    final_url=None,
+                )
+            ],
+            "run",
+        )
+    assert fsyncs[0] == 0
+    assert len(flushed) == 1 and sorted(p.name for p in flushed[0]) == sorted(
+        _snap(n).sha256 for n in range(5)
+    )
+    store.put_snapshot(_snap(9))  # outside a batch: flushed by itself, as before
+    assert fsyncs[0] == 1 and len(flushed) == 1
+
+
+def test_a_body_left_without_its_row_is_written_again(store: Store, workspace: Settings) -> None:
+    snap = _snap(7)
+    with pytest.raises(Crash), store.batch():
+        store.put_snapshot(snap)
+        raise Crash
+    path = workspace.snapshots_dir / snap.sha256[:2] / snap.sha256
+    path.write_bytes(b"")  # what an unflushed file may be after a power loss
+    assert store.put_snapshot(snap) is True
+    assert store.get_snapshot(snap.sha256).body == snap.body
+
+
+def test_sync_files_flushes_what_was_written_unsynced(tmp_path: Path) -> None:
+    paths = [tmp_path / "a", tmp_path / "b"]
+    for path in paths:
+        ingest.files.write_atomic(path, path.name.encode(), sync=False)
+    ingest.files.sync_files(paths)
+    assert [p.read_bytes() for p in paths] == [b"a", b"b"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]  # no temporary left
+
+
+def test_a_new_sources_previous_page_is_one_index_range(store: Store) -> None:
+    """latest_sha_for_extractor runs once per new source: on the index (migration 11), never
+    a scan and sort of every source."""
+    import sqlalchemy as sa
+
+    for n in range(3):
+        store.upsert_source(Source(url=f"https://example.org/{n}"))
+        store.update_source_state(
+            f"https://example.org/{n}",
+            extractor="pytorch_governance",
+            last_sha256=_snap(n).sha256,
+            last_checked=f"2026-01-0{n + 1}T00:00:00Z",
+        )
+    assert store.latest_sha_for_extractor("pytorch_governance", "https://example.org/2") == (
+        _snap(1).sha256
+    )
+    with store.begin() as conn:
+        if conn.dialect.name != "sqlite":
+            indexes = {i["name"] for i in sa.inspect(conn).get_indexes("sources")}
+            assert "ix_sources_extractor_checked" in indexes
+            return
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.exec_driver_sql(
+                "EXPLAIN QUERY PLAN SELECT last_sha256 FROM sources WHERE extractor = ? "
+                "AND url != ? AND last_sha256 IS NOT NULL ORDER BY last_checked DESC LIMIT 1",
+                ("pytorch_governance", "x"),
+            )
+        )
+    assert "ix_sources_extractor_checked" in plan and "TEMP B-TREE" not in plan
