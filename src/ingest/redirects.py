@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ingest.documents import parse_html
 
@@ -38,8 +38,22 @@ def stub_target_in(tree: LexborHTMLParser, base_url: str) -> str | None:
     canonical = tree.css_first(CANONICAL)
     if canonical is not None and canonical.attributes.get("href"):
         body_node = tree.body
+        if body_node is not None and _more_text_than(body_node, STUB_MAX_TEXT):
+            return None  # a real page: most pages stop here, without reading all their text
         text = body_node.text(separator=" ", strip=True) if body_node is not None else ""
         target = urljoin(base_url, canonical.attributes["href"] or "")
         if len(text) <= STUB_MAX_TEXT and target != base_url:
             return target
     return None
+
+
+def _more_text_than(node: LexborNode, limit: int) -> bool:
+    """True once the node's text nodes, stripped, hold more than `limit` characters: a lower
+    bound of the length of `node.text(separator=" ", strip=True)`, read only as far as needed."""
+    seen = 0
+    for child in node.traverse(include_text=True):
+        if child.tag == "-text":
+            seen += len((child.text_content or "").strip())
+            if seen > limit:
+                return True
+    return False
