@@ -760,3 +760,17 @@ def test_markdown_shapes_read_in_linear_time(unit: str) -> None:
         return lambda: governance.extract(snap)
 
     assert_linear(extract, 1_000)
+
+
+def test_a_plain_text_page_of_long_prose_lines_is_sniffed_in_linear_time() -> None:
+    """A page sniffed as plain text is tried as CODEOWNERS: a prose line of N words that is no
+    rule must be rejected in time linear in N (the owners pattern let every word split in two
+    anywhere, so 14 words took 15 s, a real post's 30-word line hours)."""
+    from extractors.document import data as _data
+
+    words = [f"word{i}" for i in range(14)]
+    line = " ".join(words * 3) + " (the end)."  # 42 words, ends in what no owner may hold
+    started = time.process_time()
+    assert _data.sniff("\n".join([line] * 50)) is None
+    assert _data.CODEOWNERS_RULE.match("docs/** @org/docs-team user@example.com  ")
+    assert time.process_time() - started < 0.5

@@ -22,7 +22,12 @@ from typing import Any
 from extractors.document import tree as _tree
 from extractors.document.model import Block, Document, Heading, Item, Para, Record, collapse
 
-CODEOWNERS_RULE = re.compile(r"^(?P<pattern>[^\s#]\S*)(?P<owners>(?:\s+@?[\w./-]+@?[\w.-]*)+)\s*$")
+# An owner is "@login", "@org/team" or "name@host": one way to split a line into owners (the
+# earlier "[\w./-]+@?[\w.-]*" let every word split in two anywhere, so a prose line of 14 words
+# that is not a rule took 15 s to reject: exponential backtracking).
+CODEOWNERS_RULE = re.compile(
+    r"^(?P<pattern>[^\s#]\S*)(?P<owners>(?:\s+@?[\w./-]+(?:@[\w.-]*)?)+)\s*$"
+)
 MAINTAINERS_FIELD = re.compile(r"^(?P<tag>[A-Z]):\s*(?P<value>.*)$")
 TOML_TABLE = re.compile(r"^\s*\[\[?[\w.\"' -]+\]\]?\s*$", re.MULTILINE)
 YAML_KEY = re.compile(r"^[\w.-]+:\s*(?:#.*)?$", re.MULTILINE)
