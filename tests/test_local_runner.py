@@ -54,15 +54,15 @@ def test_nightly_twice_in_a_fresh_workspace_is_quiet_and_reuses_one_runner(
         assert lines[-3].startswith("nightly refresh: ")
         assert lines[-2].startswith("report: ") and lines[-2].endswith(".html")
         command = invocation()  # as the README's `uv run ingest` (the test's own start) types it
-        assert lines[-1] == f"10 flags pending: {command} review serve, or {command} review list"
+        assert lines[-1] == f"9 flags pending: {command} review serve, or {command} review list"
     assert "0 fetched, 25 unchanged" in second.stdout
-    # a re-run that found nothing new says so: the 10 flags are the backlog, not tonight's
-    assert "new tonight: 10 added, 0 changed, 0 removed; still pending: 0 flags" in first.stdout
-    assert "new tonight: 0 added, 0 changed, 0 removed; still pending: 10 flags" in second.stdout
+    # a re-run that found nothing new says so: the 9 flags are the backlog, not tonight's
+    assert "new tonight: 9 added, 0 changed, 0 removed; still pending: 0 flags" in first.stdout
+    assert "new tonight: 0 added, 0 changed, 0 removed; still pending: 9 flags" in second.stdout
     reports = sorted(workspace.reports_dir.glob("20*/*.json"), key=lambda p: p.stat().st_mtime)
     rerun = json.loads(reports[-1].read_text())
-    assert sum(rerun["flags"].values()) == rerun["facts"] == 10  # the old keys, as they were
-    assert rerun["new"]["facts"] == 0 and rerun["still_pending"]["facts"] == 10
+    assert sum(rerun["flags"].values()) == rerun["facts"] == 9  # the old keys, as they were
+    assert rerun["new"]["facts"] == 0 and rerun["still_pending"]["facts"] == 9
     again = local_server.read_state(workspace)
     assert again is not None and again.pid == state.pid  # the same runner, not a new start
     # Prefect recorded both flow runs on the runner's server, with their task runs
