@@ -31,17 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from extractors.announcements.cues import CLASSES
+from extractors.people.model import sigmoid
 
 MODEL_FILE = Path(__file__).resolve().parent / "data" / "event_model.json"
 
 Features = Mapping[str, float]
-
-
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
 
 
 @dataclass
@@ -88,7 +82,7 @@ class Model:
 
     def confidence(self, margin: float) -> float:
         a, b = self.calibration
-        return round(_sigmoid(a * margin + b), 3)
+        return round(sigmoid(a * margin + b), 3)
 
     def to_json(self) -> dict[str, Any]:
         return {

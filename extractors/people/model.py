@@ -36,7 +36,8 @@ MIN_GROUPS = 2  # a heading word counts when seen in this many projects
 Features = Mapping[str, float]
 
 
-def _sigmoid(z: float) -> float:
+def sigmoid(z: float) -> float:
+    """The logistic function, without overflow for large |z|."""
     if z >= 0:
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
@@ -56,11 +57,11 @@ class Linear:
         return self.bias + sum(w.get(k, 0.0) * v for k, v in features.items())
 
     def score(self, features: Features) -> float:
-        return _sigmoid(self.logit(features))
+        return sigmoid(self.logit(features))
 
     def confidence(self, features: Features) -> float:
         a, b = self.calibration
-        return _sigmoid(a * self.logit(features) + b)
+        return sigmoid(a * self.logit(features) + b)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -151,7 +152,7 @@ def fit(samples: Sequence[Sample]) -> Linear:
         gbias = 0.0
         for key, (neg, pos) in rows:
             z = bias + sum(weights[k] * v for k, v in key)
-            p = _sigmoid(z)
+            p = sigmoid(z)
             g = (p * (neg + pos) - pos) / total
             gbias += g
             for k, v in key:
@@ -178,7 +179,7 @@ def platt(pairs: Iterable[tuple[float, bool]]) -> tuple[float, float]:
     for _ in range(50):
         ga = gb = haa = hab = hbb = 0.0
         for z, y in data:
-            p = _sigmoid(a * z + b)
+            p = sigmoid(a * z + b)
             t = hi if y else lo
             d = p - t
             w = max(p * (1 - p), 1e-9)
@@ -206,7 +207,7 @@ def platt(pairs: Iterable[tuple[float, bool]]) -> tuple[float, float]:
 def _platt_loss(data: list[tuple[float, bool]], a: float, b: float, hi: float, lo: float) -> float:
     loss = 0.0
     for z, y in data:
-        p = min(max(_sigmoid(a * z + b), 1e-12), 1 - 1e-12)
+        p = min(max(sigmoid(a * z + b), 1e-12), 1 - 1e-12)
         t = hi if y else lo
         loss -= t * math.log(p) + (1 - t) * math.log(1 - p)
     return loss

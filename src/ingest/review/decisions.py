@@ -10,6 +10,7 @@ gets AlreadyDecidedError saying who decided it.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -34,7 +35,7 @@ from ingest.profiles.locks import profile_lock
 from ingest.review.apply import apply_fact
 from ingest.storage import HistoryEntry, QueueFilter, Store
 from ingest.storage.decisions import NewDecision
-from ingest.storage.rows import DecisionRow, SourceRow
+from ingest.storage.rows import ChangeRow, DecisionRow, SourceRow
 
 
 @dataclass
@@ -142,10 +143,7 @@ def decide(
         if not won:
             decider = store.last_decider(conn, change_id)
             raise AlreadyDecidedError(change_id, row.status, decider)
-        rows = [row]
-        for other in store.fact_members(row, QueueFilter(status="pending"), conn):
-            if store.move_change(conn, other.id, "pending", status, now):
-                rows.append(other)
+        rows = [row, *claim_members(store, conn, row, status, now)]
         group = [r.to_change() for r in rows]
         change = group[0]
         if len(group) > 1 and bulk is None:
@@ -161,21 +159,13 @@ def decide(
                 for c, r in zip(group, rows, strict=True)
             ]
             after = render(apply_fact(profile, group, refs, today or utcnow().date()))
-        for member in group:
-            store.record_decision(
-                conn,
-                NewDecision(
-                    change_id=member.id,
-                    status=status,
-                    editor=editor,
-                    note=note,
-                    decided_at=now,
-                    profile_path=str(path) if path else None,
-                    profile_before=before,
-                    profile_after=after,
-                    bulk=bulk,
-                ),
-            )
+        record_group(
+            store, conn, group, NewDecision(
+                change_id="", status=status, editor=editor, note=note, decided_at=now,
+                profile_path=str(path) if path else None, profile_before=before,
+                profile_after=after, bulk=bulk,
+            ),
+        )  # fmt: skip
         if audit:
             extra: dict[str, Any] = {}
             if len(group) > 1:
@@ -245,10 +235,7 @@ def decide_many(
                 decider = store.last_decider(conn, change_id)
                 out.conflicts.append(AlreadyDecidedError(change_id, row.status, decider))
                 continue
-            rows = [row]
-            for other in store.fact_members(row, QueueFilter(status="pending"), conn):
-                if store.move_change(conn, other.id, "pending", status, now):
-                    rows.append(other)
+            rows = [row, *claim_members(store, conn, row, status, now)]
             group = [r.to_change() for r in rows]
             change = group[0]
             path: Path | None = None
@@ -270,21 +257,13 @@ def decide_many(
                 profiles[path] = apply_fact(profile, group, refs, today or utcnow().date())
                 after = render(profiles[path])
                 texts[path] = (texts[path][0] if path in texts else before, after)
-            for member in group:
-                store.record_decision(
-                    conn,
-                    NewDecision(
-                        change_id=member.id,
-                        status=status,
-                        editor=editor,
-                        note=note,
-                        decided_at=now,
-                        profile_path=str(path) if path else None,
-                        profile_before=before,
-                        profile_after=after,
-                        bulk=bulk,
-                    ),
-                )
+            record_group(
+                store, conn, group, NewDecision(
+                    change_id="", status=status, editor=editor, note=note, decided_at=now,
+                    profile_path=str(path) if path else None, profile_before=before,
+                    profile_after=after, bulk=bulk,
+                ),
+            )  # fmt: skip
             for member in group:
                 member.status = status  # type: ignore[assignment]
             out.done.append(Decided(change=change, status=status, profile_file=path, group=group))
@@ -461,3 +440,23 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
     lead = next(c for c in back if c.id == last.change_id)
     path_of = Path(last.profile_path) if last.profile_path else None
     return Undone(change=lead, undid=last.status, profile_file=path_of, group=back)
+
+
+def claim_members(
+    store: Store, conn: Connection, row: ChangeRow, status: str, now: str
+) -> list[ChangeRow]:
+    """The other pending changes of `row`'s fact, each moved to `status` in `conn` (those another
+    editor decided meanwhile are left out): one decision takes the whole fact."""
+    return [
+        other
+        for other in store.fact_members(row, QueueFilter(status="pending"), conn)
+        if store.move_change(conn, other.id, "pending", status, now)
+    ]
+
+
+def record_group(
+    store: Store, conn: Connection, group: list[Change], decision: NewDecision
+) -> None:
+    """`decision` recorded once for every change of the group (its change_id set per member)."""
+    for member in group:
+        store.record_decision(conn, dataclasses.replace(decision, change_id=member.id))
