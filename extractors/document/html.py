@@ -43,8 +43,11 @@ CONTENT_ROOTS = (
 )
 DROPPED_TAGS = ["script", "style", "template", "noscript"]
 HEADERLINK = "a.headerlink"
-HEADING_ANCHORS = "h1 a[href^='#'], h2 a[href^='#'], h3 a[href^='#'], h4 a[href^='#']"
 HEADERLINK_MARKS = frozenset({"¶", "#", "§", "🔗"})
+PAGE_ANCHORS = "a[href^='#']"
+PERMALINK_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+NESTED_LISTS = "li ul, li ol"
+DROPPED_QUERY = ", ".join(DROPPED_TAGS)
 SKIPPED_SUBTREES = frozenset({"nav", "footer", "header", "aside", "form", "svg", "button"})
 HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LIST_TAGS = frozenset({"ul", "ol"})
@@ -54,6 +57,16 @@ CARD_PARTS = frozenset({"p", "div", "h4", "h5", "h6"})  # what a person card is 
 CARD_MAX_BLOCKS = 4
 CARD_MAX_CHARS = 160
 BLOCK_TAGS = frozenset({"p", "div", "section", "pre", "table", "ul", "ol", "dl", "blockquote"})
+
+
+def _tag_id(tag: str) -> int:
+    """lexbor's number for a tag name (comparing numbers decodes no name per element)."""
+    node = LexborHTMLParser(f"<{tag}>").css_first(tag)
+    assert node is not None
+    return int(node.tag_id)
+
+
+_A, _LI = _tag_id("a"), _tag_id("li")
 
 
 def document(text: str, url: str, *, lists_only: bool = False) -> Document:
@@ -95,13 +108,38 @@ def prepared_root(
     root = content_root(tree, roots)
     if root is None:
         return None
-    root.strip_tags(DROPPED_TAGS)
+    # strip_tags(DROPPED_TAGS) in one query, not one a tag; the last first (a style before the
+    # noscript holding it); a selector list names an element once per selector it matches
+    for node in _unique_reversed(root.css(DROPPED_QUERY)):
+        node.decompose(recursive=False)  # as strip_tags does
     for anchor in root.css(HEADERLINK):
         anchor.decompose()
-    for anchor in root.css(HEADING_ANCHORS):
-        if anchor.text(deep=True).strip() in HEADERLINK_MARKS:
+    # the in-page links inside h1..h4 that print only a mark: one query of the in-page links
+    # (not one a heading level), the text read first (most are no mark: no look at headings)
+    for anchor in root.css(PAGE_ANCHORS):
+        if anchor.text(deep=True).strip() in HEADERLINK_MARKS and _in_heading(anchor):
             anchor.decompose()
     return root
+
+
+def _in_heading(node: LexborNode) -> bool:
+    """Inside an h1..h4 (as a descendant selector sees it: any ancestor, in the whole tree)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.tag in PERMALINK_HEADINGS:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _unique_reversed(nodes: list[LexborNode]) -> list[LexborNode]:
+    seen: set[int] = set()
+    found = []
+    for node in reversed(nodes):
+        if node.mem_id not in seen:
+            seen.add(node.mem_id)
+            found.append(node)
+    return found
 
 
 def node_text(node: LexborNode, separator: str = "") -> str:
@@ -112,9 +150,8 @@ def links_of(node: LexborNode) -> Links:
     """The `a[href]` descendants in document order (one walk, not a CSS query)."""
     found = []
     for a in node.traverse(include_text=False):
-        if a.tag == "a":
-            attributes = a.attributes
-            href = attributes.get("href")
+        if a.tag_id == _A:  # the tag's number: no name decoded per element
+            href = a.attributes.get("href")
             if href is not None:
                 found.append((collapse(a.text(deep=True, separator="")), href or ""))
     return tuple(found)
@@ -128,8 +165,10 @@ class Walk:
         self.lists = 0
         self.tables = 0
         self.lists_only = lists_only
+        self.nesting: set[int] = set()  # the elements holding a list nested in an item
 
     def blocks(self, root: LexborNode) -> Iterator[Block]:
+        self.nesting = _holding_nested_lists(root)
         stack: list[LexborNode | list[Item]] = list(reversed(self._inside(root)))
         while stack:  # document order, without recursion (hostile nesting depth)
             node = stack.pop()
@@ -220,10 +259,11 @@ class Walk:
     def _list(self, node: LexborNode, list_no: int) -> Iterator[Item]:
         """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
         of the list: an item's own text and links are those not inside a list nested in it."""
-        if node.css_first("li ul, li ol") is None:  # no nested list: each item read whole
-            for li in _children(node, "li"):
-                text = node_text(li)
-                yield Item(text, text, links_of(li), list_no)
+        if node.mem_id not in self.nesting:  # no nested list: each item read whole
+            for li in node.iter(include_text=False):
+                if li.tag_id == _LI:
+                    text = node_text(li)
+                    yield Item(text, text, links_of(li), list_no)
             return
         found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []
         # (node, depth, the item whose own text it is or -1, the item enclosing its list or -1)
@@ -280,6 +320,23 @@ class Walk:
             )
 
 
+def _holding_nested_lists(root: LexborNode) -> set[int]:
+    """The `mem_id` of every element under `root` that `css_first("li ul, li ol")` would find
+    something in (itself such a list, or holding one), from one query of the whole tree instead
+    of one query a list: each list found, then its ancestors up to the root (or to one already
+    marked: those above it are marked too)."""
+    marked: set[int] = set()
+    top = root.mem_id
+    for inner in root.css(NESTED_LISTS):
+        node: LexborNode | None = inner
+        while node is not None and node.mem_id not in marked:
+            marked.add(node.mem_id)
+            if node.mem_id == top:
+                break
+            node = node.parent
+    return marked
+
+
 def _card_text(node: LexborNode) -> str:
     """A div's text, its blocks joined by ", " ("Jane Roe, Example Labs": a card's name and
     organisation are two parts, not one name)."""
@@ -305,10 +362,6 @@ def _cell(node: LexborNode) -> Cell:
         raw = body.text(deep=True, separator="") if body is not None else ""
         lines = tuple(collapse(line) for line in raw.splitlines() if line.strip())
     return Cell(node_text(node, " "), links_of(node), lines)
-
-
-def _children(node: LexborNode, tag: str) -> list[LexborNode]:
-    return [c for c in node.iter(include_text=False) if (c.tag or "").lower() == tag]
 
 
 def _own_rows(table: LexborNode) -> Iterator[LexborNode]:

@@ -84,26 +84,32 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
     section: Heading | None = None
     blocked = False
     index = 0
+    predicate, obj, tag = config.predicate, config.object, config.tag
+    # what every item under the current heading shares, worked out once a heading
+    level = text = scope = group_text = locator = ""
     for block in document.blocks:
         if isinstance(block, Heading):
             index = 0
             if top is not None and block.level > top[0].level:
                 if top[1].subsections and block.level == top[0].level + 1:
                     section, blocked = block, False
+                    text, scope = block.text, scope_of(config, block.text)
+                    locator = f"h{block.level} '{block.text}' > li "
                 else:  # a deeper heading: its lists are not this group's
                     blocked = True
                 continue
             group = group_of(config, block.text)
             top = (block, group) if group else None
             section, blocked = None, False
+            if group:
+                level, group_text = group.level, block.text
+                text, locator = block.text, f"h{block.level} '{block.text}' > li "
             continue
         if not isinstance(block, Item) or block.depth > 0 or top is None or blocked:
             continue
-        heading, group = top
-        if group.subsections:
-            if section is None:
-                continue
-            heading = section
+        subsections = top[1].subsections
+        if subsections and section is None:
+            continue
         index += 1
         person = person_of(block)
         if person is None:
@@ -111,28 +117,28 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
         name, github, emeritus = person
         status = "emeritus" if emeritus else "current"
         qualifiers: dict[str, str]  # one literal a branch (the key order is the claim's)
-        if group.subsections:
+        if subsections:
             qualifiers = {
-                "level": group.level,
-                "section": heading.text,
-                "scope": scope_of(config, heading.text),
+                "level": level,
+                "section": text,
+                "scope": scope,
                 "status": status,
-                "group": top[0].text,
+                "group": group_text,
             }
         else:
-            qualifiers = {"level": group.level, "section": heading.text, "status": status}
+            qualifiers = {"level": level, "section": text, "status": status}
         yield {
             "subject": {"name": name, "github": github},
-            "predicate": config.predicate,
-            "object": config.object,
+            "predicate": predicate,
+            "object": obj,
             "qualifiers": qualifiers,
             "evidence": {
                 "url": url,
                 "sha256": sha256,
-                "locator": f"h{heading.level} '{heading.text}' > li {index}",
+                "locator": f"{locator}{index}",
                 "quote": block.quote,
             },
-            "extractor": config.tag,
+            "extractor": tag,
         }
 
 
