@@ -157,6 +157,17 @@ def person_of(item: Item) -> tuple[str, str | None, bool] | None:
             github, handle_label = match.group(1).lower(), label
             break
     if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
+        if (
+            text[-1:] == ")"
+            and handle_label
+            and text.endswith(f"({handle_label})")
+            and "(" not in handle_label
+            and ")" not in handle_label
+            and "  " not in text
+            and text.isprintable()
+        ):  # the usual "Name (handle)": what the general case below gives, without a search
+            name = text[: len(text) - len(handle_label) - 2].strip(NAME_EDGE_PUNCT)
+            return (name, github, markers > 0) if name else None
         span = _last_handle_group(text, handle_label)
         if span is not None:
             left, right = text[: span[0]], text[span[1] :]

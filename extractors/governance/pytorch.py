@@ -46,6 +46,7 @@ HTML: the `li` text content with whitespace collapsed. `<script>`, `<style>`, `<
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -141,10 +142,5 @@ def _parse(snapshot: Snapshot) -> Document:
 
 
 def _validated(rows: Iterator[dict[str, Any]]) -> Iterator[Claim]:
-    batch: list[dict[str, Any]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= VALIDATE_BATCH:
-            yield from _CLAIMS.validate_python(batch)
-            batch = []
-    yield from _CLAIMS.validate_python(batch)
+    while batch := list(itertools.islice(rows, VALIDATE_BATCH)):
+        yield from _CLAIMS.validate_python(batch)
