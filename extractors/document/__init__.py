@@ -73,7 +73,7 @@ def parse(snapshot: Snapshot, fmt: str | None = None, *, lists_only: bool = Fals
     (documents are not changed by their readers), so a page is parsed once for both.
 
     `lists_only`: only headings and list items are wanted (the PyTorch page's reader); an HTML
-    page is then walked for those alone."""
+    page is then walked for those alone (and its title: no header fields are read)."""
     fmt = fmt or format_of(snapshot)
     lists_only = lists_only and fmt == "html"
     key = (snapshot.sha256, snapshot.url, fmt, lists_only)

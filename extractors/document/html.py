@@ -84,7 +84,7 @@ def from_tree(
     node = tree.css_first("head title")
     title = collapse(node.text(deep=True)) if node is not None else None
     meta = {}
-    for tag in tree.css("head meta[property], head meta[name]"):
+    for tag in () if lists_only else tree.css("head meta[property], head meta[name]"):
         key = tag.attributes.get("property") or tag.attributes.get("name") or ""
         value = tag.attributes.get("content")
         if key and value and key not in meta:
