@@ -116,7 +116,9 @@ class ReviewQueue:
                     .order_by(column)
                 )
                 out[name] = [(str(v), int(n)) for v, n in conn.execute(query) if v is not None]
-            rated = sa.select(sa.func.sum(_F.rated)).where(_F.status == filters.status)
+            rated = sa.select(sa.func.sum(_F.rated)).where(  # ix_queue_facts_rated
+                _F.status == filters.status, _F.rated > 0
+            )
             out["confidence"] = [("rated", int(conn.execute(rated).scalar() or 0))]
         return out
 

@@ -114,5 +114,12 @@ def queue_context(
 
 
 def profile_name_of(request: Request, profile_id: str) -> dict[str, str]:
-    found = load_profile_or_none(request.app.state.settings.profiles_dir, profile_id)
-    return {profile_id: found.name} if found else {}
+    """{id: the profile's name} ({} when it cannot be read), read once per request (a bulk
+    names one person in many statements; a decision never changes a profile's name)."""
+    names: dict[str, dict[str, str]] | None = getattr(request.state, "profile_names", None)
+    if names is None:
+        names = request.state.profile_names = {}
+    if profile_id not in names:
+        found = load_profile_or_none(request.app.state.settings.profiles_dir, profile_id)
+        names[profile_id] = {profile_id: found.name} if found else {}
+    return names[profile_id]
