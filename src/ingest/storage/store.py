@@ -267,6 +267,12 @@ class Store:
     def fact_position(self, filters: QueueFilter, change: Mapping[str, Any]) -> int:
         return self._queue.fact_position(filters, _row(change))
 
+    def fact_place(
+        self, filters: QueueFilter, change: Mapping[str, Any]
+    ) -> tuple[str | None, str | None, int]:
+        """(the fact before's leading change, the fact after's, this fact's position)."""
+        return self._queue.fact_place(filters, _row(change))
+
     # -- the audit log -----------------------------------------------------------------------
 
     def audit(

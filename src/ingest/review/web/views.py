@@ -188,6 +188,7 @@ def change_view(
         members = [row, *members]
     decisions = history(store, row.id)
     decided_by = decisions[-1] if row.status != "pending" and decisions else None
+    prev_id, next_id, position = store.fact_place(filters, row)
     return ChangeView(
         row=row,
         summary=change_sentence(row),
@@ -208,9 +209,9 @@ def change_view(
         profile_name=profile.name if profile else row.profile,
         decisions=decisions,
         decided_by=decided_by,
-        prev_id=store.fact_neighbour(filters, row, forward=False),
-        next_id=store.fact_neighbour(filters, row, forward=True),
-        position=store.fact_position(filters, row),
+        prev_id=prev_id,
+        next_id=next_id,
+        position=position,
         total=store.count_facts(filters),
         sources=source_rows(store, members, cache),
         when=snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256")),
