@@ -206,7 +206,7 @@ class _Items:
     """The indented text of the items (claims, references: any dict in a list at the top) seen
     lately, by their compact JSON (C-encoded, some times faster than the indented encoder)."""
 
-    _MAX = 20_000  # items kept; past it the cache starts over
+    _MAX = 8_000  # items kept (a few MB); past it the cache starts over
     _MARK = "\ue000item-list-" + secrets.token_hex(8)  # stands for a list while the rest is dumped
 
     def __init__(self) -> None:
