@@ -4,6 +4,7 @@ each refused in about a second with an error naming the file."""
 from __future__ import annotations
 
 import json
+import os
 import resource
 import time
 from pathlib import Path
@@ -73,3 +74,24 @@ def test_a_bounded_profile_still_loads(tmp_path: Path) -> None:
     claims = [{"id": f"c{i}", "predicate": "maintainer", "object": "X"} for i in range(100)]
     path.write_text(json.dumps({"id": "ok", "name": "Ok", "claims": claims}))
     assert len(load_profile(path).claims) == 100
+
+
+def test_a_file_read_again_is_checked_again_once_its_bytes_change(tmp_path: Path) -> None:
+    """Bytes that passed the bounds are not walked again (profiles.io._Checked, issue 30), but
+    a file rewritten with the same size and times is checked again (the key is its content),
+    and the same bytes under tighter bounds are refused."""
+    path = tmp_path / "ann.json"
+    path.write_text(json.dumps({"id": "ann", "name": "Ann", "aliases": ["x" * 600, "y" * 600]}))
+    limits = ProfileLimits(max_string=1000)
+    first, again = load_profile(path, limits), load_profile(path, limits)
+    assert first == again and first is not again  # each read is its own copy to change
+    first.aliases.append("changed")
+    assert load_profile(path, limits).aliases == ["x" * 600, "y" * 600]
+    with pytest.raises(ProfileError, match=r"aliases\.0.*INGEST_MAX_PROFILE_STRING"):
+        load_profile(path, ProfileLimits(max_string=500))
+    stat = path.stat()
+    path.write_text(json.dumps({"id": "ann", "name": "Ann", "aliases": ["z" * 1204]}))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
+    with pytest.raises(ProfileError, match=r"aliases\.0.*INGEST_MAX_PROFILE_STRING"):
+        load_profile(path, limits)

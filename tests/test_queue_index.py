@@ -140,6 +140,13 @@ def test_the_queue_by_fact_is_kept_on_every_write(store: Store, seed: int) -> No
         assert facets["confidence"] == [("rated", rated)]
         for source, fact_ids in by_source.items():
             assert store.count_facts(QueueFilter(status=status, source_url=source)) == len(fact_ids)
+            of_source = QueueFilter(status=status, source_url=source)  # grouped from `changes`
+            for entry in store.queue_facts(of_source, limit=3):
+                assert store.fact_place(of_source, entry[0]) == (
+                    store.fact_neighbour(of_source, entry[0], forward=False),
+                    store.fact_neighbour(of_source, entry[0], forward=True),
+                    store.fact_position(of_source, entry[0]),
+                )
         for person in PROFILES:
             mine = [f for f in order if store.get_change(members[f][0]).profile == person]  # type: ignore[union-attr]
             assert store.count_facts(QueueFilter(status=status, profile=person)) == len(mine)
@@ -151,6 +158,7 @@ def test_the_queue_by_fact_is_kept_on_every_write(store: Store, seed: int) -> No
             before = store.fact_neighbour(filters, lead, forward=False)
             assert after == (members[order[n + 1]][0] if n + 1 < len(order) else None)
             assert before == (members[order[n - 1]][0] if n > 0 else None)
+            assert store.fact_place(filters, lead) == (before, after, n + 1)  # at once
             assert [m.id for m in store.fact_members(lead, filters)] == members[fact]
         since = "2026-11-15T00:00:00Z"
         new = {r.fact_id for r in rows if r.created >= since}

@@ -49,6 +49,17 @@ def test_a_fact_from_two_sources_is_one_claim_citing_both() -> None:
     assert (after.references[1].url, after.references[1].title) == (OTHER, "Announcement")
 
 
+def test_in_place_changes_the_profile_given_to_what_the_pure_call_returns() -> None:
+    """`in_place=True` (a caller that owns its copy: a bulk accept, 100 facts on one profile)
+    gives what the pure call gives, on the object given; the pure call leaves its input."""
+    infos = [{"url": URL}, {"url": OTHER, "title": "Announcement"}]
+    given, owned = profile(), profile()
+    pure = apply_fact(given, [added(), added(OTHER)], infos, TODAY)
+    assert given == profile() and pure != given
+    assert apply_fact(owned, [added(), added(OTHER)], infos, TODAY, in_place=True) is owned
+    assert owned == pure
+
+
 def test_a_removal_drops_the_profile_claim() -> None:
     change = Change(id="y", profile="ada", kind="removed", previous={"id": "c1"}, source_url=URL)
     assert apply_change(profile(), change, {"url": URL}, TODAY).claims == []

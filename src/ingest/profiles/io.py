@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,8 +60,13 @@ def profile_path(folder: Path, profile_id: str) -> Path:
 
 def load_profile(path: Path, limits: ProfileLimits | None = None) -> Profile:
     """The profile in `path`, read within `limits` (ProfileError naming the file otherwise)."""
+    return read_profile(path, limits)[0]
+
+
+def read_profile(path: Path, limits: ProfileLimits | None = None) -> tuple[Profile, str]:
+    """`load_profile`, with the file's exact text (read once: the profile is what it states)."""
     limits = limits or ProfileLimits()
-    data = _read_bounded(path, limits)
+    data, text = _read_bounded(path, limits)
     try:
         profile = Profile.model_validate(data)
     except ValidationError as exc:
@@ -67,7 +75,7 @@ def load_profile(path: Path, limits: ProfileLimits | None = None) -> Profile:
         raise ProfileError(str(path), f"not a valid profile ({where}: {first['msg']})") from exc
     if profile.id != path.stem:
         raise ProfileError(str(path), f"file name does not match its id '{profile.id}'")
-    return profile
+    return profile, text
 
 
 def load_profiles(folder: Path, limits: ProfileLimits | None = None) -> dict[str, Profile]:
@@ -77,13 +85,49 @@ def load_profiles(folder: Path, limits: ProfileLimits | None = None) -> dict[str
     return {p.stem: load_profile(p, limits) for p in sorted(folder.glob("*.json"))}
 
 
-def _read_bounded(path: Path, limits: ProfileLimits) -> Any:
-    """The file's JSON, refused past any bound before the model (or json) would be slow."""
+class _Checked:
+    """The bytes of the profile files read lately that passed the bounds, by path: the same
+    bytes under the same bounds pass again, so a file read again unchanged (by each request of
+    the review page, each decision) is parsed without walking its nesting and strings. Keyed by
+    the file's whole content, never by its time or size: a rewritten file is checked again."""
+
+    def __init__(self, max_bytes: int = 32 << 20) -> None:
+        self.max_bytes = max_bytes
+        self._files: OrderedDict[Path, tuple[ProfileLimits, bytes]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def passed(self, path: Path, limits: ProfileLimits, raw: bytes) -> bool:
+        with self._lock:
+            return self._files.get(path) == (limits, raw)
+
+    def add(self, path: Path, limits: ProfileLimits, raw: bytes) -> None:
+        with self._lock:
+            old = self._files.pop(path, None)
+            self._size -= len(old[1]) if old else 0
+            if len(raw) > self.max_bytes:
+                return
+            self._files[path] = (limits, raw)
+            self._size += len(raw)
+            while self._size > self.max_bytes:
+                _path, (_limits, dropped) = self._files.popitem(last=False)
+                self._size -= len(dropped)
+
+
+_CHECKED = _Checked()
+
+
+def _read_bounded(path: Path, limits: ProfileLimits) -> tuple[Any, str]:
+    """The file's JSON and text, refused past any bound before the model (or json) would be
+    slow (bytes that passed the bounds before are not walked again: _Checked)."""
     try:
         with path.open("rb") as stream:
             raw = stream.read(limits.max_bytes + 1)
     except OSError as exc:
         raise ProfileError(str(path), f"cannot read: {exc.strerror or exc}") from exc
+    if _CHECKED.passed(path, limits, raw):
+        text = raw.decode("utf-8")
+        return json.loads(text), text
     if len(raw) > limits.max_bytes:
         raise ProfileError(
             str(path), f"larger than {limits.max_bytes} bytes (INGEST_MAX_PROFILE_BYTES)"
@@ -112,7 +156,8 @@ def _read_bounded(path: Path, limits: ProfileLimits) -> Any:
             f"a string at {where or 'the top'} is longer than {limits.max_string} characters "
             "(INGEST_MAX_PROFILE_STRING)",
         )
-    return data
+    _CHECKED.add(path, limits, raw)
+    return data, text
 
 
 def _long_string(value: Any, limit: int, where: str = "") -> str | None:
@@ -151,7 +196,58 @@ def profile_names(folder: Path) -> dict[str, str]:
 
 
 def render(profile: Profile) -> str:
-    return json.dumps(profile.to_json(), ensure_ascii=False, indent=2) + "\n"
+    """A profile file's text: `json.dumps(profile.to_json(), ensure_ascii=False, indent=2)`
+    and a newline, with each claim and reference rendered once and kept (_Items): rendering a
+    profile again after one decision (each of a bulk accept's) renders only what it changed."""
+    return _ITEMS.indented(profile.to_json()) + "\n"
+
+
+class _Items:
+    """The indented text of the items (claims, references: any dict in a list at the top) seen
+    lately, by their compact JSON (C-encoded, some times faster than the indented encoder)."""
+
+    _MAX = 8_000  # items kept (a few MB); past it the cache starts over
+    _MARK = "\ue000item-list-" + secrets.token_hex(8)  # stands for a list while the rest is dumped
+
+    def __init__(self) -> None:
+        self._text: dict[str, str] = {}
+
+    def indented(self, data: Any) -> str:
+        if not isinstance(data, dict):
+            return json.dumps(data, ensure_ascii=False, indent=2)
+        lists = {
+            key: value
+            for key, value in data.items()
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
+        }
+        marks = {key: f"{self._MARK}-{n}" for n, key in enumerate(lists)}
+        text = json.dumps(
+            {key: marks.get(key, value) for key, value in data.items()},
+            ensure_ascii=False,
+            indent=2,
+        )
+        for key, items in lists.items():
+            mark = json.dumps(marks[key], ensure_ascii=False)
+            if text.count(mark) != 1:  # never: the mark is no one's text
+                return json.dumps(data, ensure_ascii=False, indent=2)
+            body = ",\n".join(f"    {self._item(item)}" for item in items)
+            text = text.replace(mark, f"[\n{body}\n  ]")
+        return text
+
+    def _item(self, item: dict[str, Any]) -> str:
+        """The item as json.dumps indents it two levels down (a list's item in the top dict)."""
+        key = _COMPACT.encode(item)
+        found = self._text.get(key)
+        if found is None:
+            found = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            if len(self._text) >= self._MAX:
+                self._text.clear()
+            self._text[key] = found
+        return found
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False)  # json.dumps(..., ensure_ascii=False), made once
+_ITEMS = _Items()
 
 
 def write_profile_text(path: Path, text: str) -> None:

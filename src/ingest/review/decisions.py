@@ -30,7 +30,7 @@ from ingest.errors import (
     StoreError,
 )
 from ingest.models import Change, Profile, iso_z, utcnow
-from ingest.profiles.io import load_profile, profile_path, render, write_profile_text
+from ingest.profiles.io import profile_path, read_profile, render, write_profile_text
 from ingest.profiles.locks import profile_lock
 from ingest.review.apply import apply_fact
 from ingest.storage import HistoryEntry, QueueFilter, Store
@@ -133,16 +133,34 @@ def decide(
         raise ReviewError(f"unknown decision '{status}' (accept or reject)")
     if not editor.strip():
         raise ReviewError("a decision needs the editor's name")
-    change_id = resolve_id(store, change_id)
+    try:  # a full id is claimed at once; else it may be a prefix of one
+        return _decide(store, profiles_dir, change_id, status, editor, note, today, bulk, audit)
+    except ChangeNotFoundError:
+        full = resolve_id(store, change_id)
+    return _decide(store, profiles_dir, full, status, editor, note, today, bulk, audit)
+
+
+def _decide(
+    store: Store,
+    profiles_dir: Path,
+    change_id: str,
+    status: str,
+    editor: str,
+    note: str | None,
+    today: date | None,
+    bulk: str | None,
+    audit: bool,
+) -> Decided:
+    """`decide` for a full change id (ChangeNotFoundError when there is no such change)."""
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
-        won = store.move_change(conn, change_id, "pending", status, now)
-        row = store.get_change(change_id, conn)
+        row = store.claim_change(conn, change_id, "pending", status, now)
         if row is None:
-            raise ChangeNotFoundError(change_id)
-        if not won:
+            found = store.get_change(change_id, conn)
+            if found is None:
+                raise ChangeNotFoundError(change_id)
             decider = store.last_decider(conn, change_id)
-            raise AlreadyDecidedError(change_id, row.status, decider)
+            raise AlreadyDecidedError(change_id, found.status, decider)
         rows = [row, *claim_members(store, conn, row, status, now)]
         group = [r.to_change() for r in rows]
         change = group[0]
@@ -152,13 +170,13 @@ def decide(
         before = after = None
         if status == "accepted":
             path = profile_path(profiles_dir, change.profile)
-            profile = load_profile(path)
-            before = path.read_text(encoding="utf-8")
+            profile, before = read_profile(path)  # read here: this decision's own copy
             refs = [
                 reference_for_change(store, c, r.snapshot_sha256)
                 for c, r in zip(group, rows, strict=True)
             ]
-            after = render(apply_fact(profile, group, refs, today or utcnow().date()))
+            apply_fact(profile, group, refs, today or utcnow().date(), in_place=True)
+            after = render(profile)
         record_group(
             store, conn, group, NewDecision(
                 change_id="", status=status, editor=editor, note=note, decided_at=now,
@@ -226,14 +244,14 @@ def decide_many(
     states: dict[str, SourceRow | None] = {}  # each source's state, read once
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
         for change_id in change_ids:
-            won = store.move_change(conn, change_id, "pending", status, now)
-            row = store.get_change(change_id, conn)
+            row = store.claim_change(conn, change_id, "pending", status, now)
             if row is None:
-                out.failed.append((change_id, str(ChangeNotFoundError(change_id))))
-                continue
-            if not won:
-                decider = store.last_decider(conn, change_id)
-                out.conflicts.append(AlreadyDecidedError(change_id, row.status, decider))
+                found = store.get_change(change_id, conn)
+                if found is None:
+                    out.failed.append((change_id, str(ChangeNotFoundError(change_id))))
+                else:
+                    decider = store.last_decider(conn, change_id)
+                    out.conflicts.append(AlreadyDecidedError(change_id, found.status, decider))
                 continue
             rows = [row, *claim_members(store, conn, row, status, now)]
             group = [r.to_change() for r in rows]
@@ -242,11 +260,10 @@ def decide_many(
             before = after = None
             if status == "accepted":
                 path = profile_path(profiles_dir, change.profile)
-                if path in texts:  # apply_fact copies: the profile kept is the latest one
+                if path in texts:  # the bulk's own copy, as its last decision left it
                     before, profile = texts[path][1], profiles[path]
                 else:
-                    profile = load_profile(path)
-                    before = path.read_text(encoding="utf-8")
+                    profile, before = read_profile(path)
                 for c in group:
                     if c.source_url not in states:
                         states[c.source_url] = store.source_state(c.source_url)
@@ -254,7 +271,9 @@ def decide_many(
                     reference_for_change(store, c, r.snapshot_sha256, states[c.source_url])
                     for c, r in zip(group, rows, strict=True)
                 ]
-                profiles[path] = apply_fact(profile, group, refs, today or utcnow().date())
+                profiles[path] = apply_fact(
+                    profile, group, refs, today or utcnow().date(), in_place=True
+                )
                 after = render(profiles[path])
                 texts[path] = (texts[path][0] if path in texts else before, after)
             record_group(

@@ -81,6 +81,16 @@ class Changes:
             row = c.execute(sa.select(changes).where(changes.c.id == change_id)).mappings().first()
         return ChangeRow.from_mapping(row) if row else None
 
+    def get_many(self, ids: list[str]) -> dict[str, ChangeRow]:
+        """The rows of these ids that exist, by id, in one query per 500."""
+        out: dict[str, ChangeRow] = {}
+        with self.db.begin() as conn:
+            for start in range(0, len(ids), _CHUNK):
+                query = sa.select(changes).where(changes.c.id.in_(ids[start : start + _CHUNK]))
+                for row in conn.execute(query).mappings():
+                    out[row["id"]] = ChangeRow.from_mapping(row)
+        return out
+
     def find(self, change_id_prefix: str) -> list[str]:
         """The ids starting with this prefix."""
         with self.db.begin() as conn:
@@ -156,6 +166,23 @@ class Changes:
             )
         ).all()
         return [(str(i), str(p)) for i, p in rows]
+
+    def claim(
+        self, conn: Connection, change_id: str, old: str, new: str, now: str
+    ) -> ChangeRow | None:
+        """`move`, returning the row as moved (one statement: UPDATE ... RETURNING, on SQLite
+        and PostgreSQL); None when the change was not in `old`."""
+        row = (
+            conn.execute(
+                changes.update()
+                .where(changes.c.id == change_id, changes.c.status == old)
+                .values(status=new, updated=now)
+                .returning(*changes.c)
+            )
+            .mappings()
+            .first()
+        )
+        return ChangeRow.from_mapping(row) if row else None
 
     def move(self, conn: Connection, change_id: str, old: str, new: str, now: str) -> bool:
         """Set the status from `old` to `new`; False when the change was not in `old` (someone

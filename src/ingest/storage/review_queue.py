@@ -116,7 +116,9 @@ class ReviewQueue:
                     .order_by(column)
                 )
                 out[name] = [(str(v), int(n)) for v, n in conn.execute(query) if v is not None]
-            rated = sa.select(sa.func.sum(_F.rated)).where(_F.status == filters.status)
+            rated = sa.select(sa.func.sum(_F.rated)).where(  # ix_queue_facts_rated
+                _F.status == filters.status, _F.rated > 0
+            )
             out["confidence"] = [("rated", int(conn.execute(rated).scalar() or 0))]
         return out
 
@@ -235,39 +237,68 @@ class ReviewQueue:
     ) -> str | None:
         """The leading change of the fact after (or before) `change`'s fact in the queue."""
         with self.db.begin() as conn:
-            here = sa.tuple_(*self._fact_here(conn, filters, change))
-            if _by_fact(filters):
-                f, order = _F.fact, _FACT_ORDER
-                query = _facts_where(sa.select(f), filters)
-            else:
-                keys = self._fact_keys(filters)
-                f, order = keys.c.f, (keys.c.s, keys.c.c, keys.c.i)
-                query = sa.select(f)
-            key = sa.tuple_(*order)
-            query = query.where(f != change.fact_id)
-            if forward:
-                query = query.where(key > here).order_by(*order)
-            else:
-                query = query.where(key < here).order_by(*(c.desc() for c in order))
-            found = conn.execute(query.limit(1)).scalar()
-            if found is None:
-                return None
-            query = filters.apply(sa.select(*QUEUE_ORDER)).where(fact_column == found)
-            lead = _queue_sorted(conn, conn.execute(_by_key(conn, query)).mappings().all())
-            return str(lead[0]["id"]) if lead else None
+            here = self._fact_here(conn, filters, change)
+            return self._neighbour(conn, filters, change, here, forward)
+
+    def fact_place(
+        self, filters: QueueFilter, change: ChangeRow
+    ) -> tuple[str | None, str | None, int]:
+        """`change`'s place in the queue at once: the leading changes of the facts before and
+        after its fact, and its fact's 1-based position (one transaction, its place read once:
+        what a change's page shows)."""
+        with self.db.begin() as conn:
+            here = self._fact_here(conn, filters, change)
+            return (
+                self._neighbour(conn, filters, change, here, forward=False),
+                self._neighbour(conn, filters, change, here, forward=True),
+                self._position(conn, filters, here),
+            )
+
+    def _neighbour(
+        self,
+        conn: Connection,
+        filters: QueueFilter,
+        change: ChangeRow,
+        place: tuple[Any, ...],
+        forward: bool,
+    ) -> str | None:
+        """The leading change of the fact after (or before) the fact at `place` (_fact_here)."""
+        here = sa.tuple_(*place)
+        if _by_fact(filters):
+            f, order = _F.fact, _FACT_ORDER
+            query = _facts_where(sa.select(f), filters)
+        else:
+            keys = self._fact_keys(filters)
+            f, order = keys.c.f, (keys.c.s, keys.c.c, keys.c.i)
+            query = sa.select(f)
+        key = sa.tuple_(*order)
+        query = query.where(f != change.fact_id)
+        if forward:
+            query = query.where(key > here).order_by(*order)
+        else:
+            query = query.where(key < here).order_by(*(c.desc() for c in order))
+        found = conn.execute(query.limit(1)).scalar()
+        if found is None:
+            return None
+        query = filters.apply(sa.select(*QUEUE_ORDER)).where(fact_column == found)
+        lead = _queue_sorted(conn, conn.execute(_by_key(conn, query)).mappings().all())
+        return str(lead[0]["id"]) if lead else None
 
     def fact_position(self, filters: QueueFilter, change: ChangeRow) -> int:
         """1-based place of `change`'s fact in the queue (the n of "n of N")."""
         with self.db.begin() as conn:
-            here = sa.tuple_(*self._fact_here(conn, filters, change))
-            if _by_fact(filters):
-                query = _facts_where(sa.select(sa.func.count()).select_from(queue_facts), filters)
-                query = query.where(sa.tuple_(*_FACT_ORDER) < here)
-            else:
-                keys = self._fact_keys(filters)
-                key = sa.tuple_(keys.c.s, keys.c.c, keys.c.i)
-                query = sa.select(sa.func.count()).select_from(keys).where(key < here)
-            before = conn.execute(query).scalar()
+            return self._position(conn, filters, self._fact_here(conn, filters, change))
+
+    def _position(self, conn: Connection, filters: QueueFilter, place: tuple[Any, ...]) -> int:
+        here = sa.tuple_(*place)
+        if _by_fact(filters):
+            query = _facts_where(sa.select(sa.func.count()).select_from(queue_facts), filters)
+            query = query.where(sa.tuple_(*_FACT_ORDER) < here)
+        else:
+            keys = self._fact_keys(filters)
+            key = sa.tuple_(keys.c.s, keys.c.c, keys.c.i)
+            query = sa.select(sa.func.count()).select_from(keys).where(key < here)
+        before = conn.execute(query).scalar()
         return int(before or 0) + 1
 
 

@@ -152,6 +152,13 @@ class Store:
     def pending_of_source(self, conn: Connection, source_url: str) -> list[tuple[str, str]]:
         return self._changes.pending_of_source(conn, source_url)
 
+    def claim_change(
+        self, conn: Connection, change_id: str, old: str, new: str, now: str
+    ) -> ChangeRow | None:
+        """`move_change`, returning the change as moved (None when another decision came first
+        or there is no such change)."""
+        return self._changes.claim(conn, change_id, old, new, now)
+
     def move_change(self, conn: Connection, change_id: str, old: str, new: str, now: str) -> bool:
         """Move a change from status `old` to `new`: False when another decision came first."""
         return self._changes.move(conn, change_id, old, new, now)
@@ -200,6 +207,9 @@ class Store:
 
     def get_change(self, change_id: str, conn: Connection | None = None) -> ChangeRow | None:
         return self._changes.get(change_id, conn)
+
+    def get_changes(self, ids: list[str]) -> dict[str, ChangeRow]:
+        return self._changes.get_many(ids)
 
     def find_changes(self, change_id_prefix: str) -> list[str]:
         return self._changes.find(change_id_prefix)
@@ -256,6 +266,12 @@ class Store:
 
     def fact_position(self, filters: QueueFilter, change: Mapping[str, Any]) -> int:
         return self._queue.fact_position(filters, _row(change))
+
+    def fact_place(
+        self, filters: QueueFilter, change: Mapping[str, Any]
+    ) -> tuple[str | None, str | None, int]:
+        """(the fact before's leading change, the fact after's, this fact's position)."""
+        return self._queue.fact_place(filters, _row(change))
 
     # -- the audit log -----------------------------------------------------------------------
 

@@ -82,6 +82,7 @@ def templates() -> Jinja2Templates:
         autoescape=True,  # every template, whatever its name
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # the package's templates: compiled once, never stat'ed per page
     )
     env.globals["low_confidence"] = low_confidence  # a claim its extractor was unsure of
     return Jinja2Templates(env=env)

@@ -68,7 +68,8 @@ def bulk_decide(
         return PlainTextResponse("action must be accept or reject", status_code=400)
     profiles_dir = request.app.state.settings.profiles_dir
     wanted = [i for i in dict.fromkeys(ids) if is_change_id(i)]
-    rows = [r for r in (store.get_change(i) for i in wanted) if r is not None]
+    found = store.get_changes(wanted)  # one query, not one per row
+    rows = [found[i] for i in wanted if i in found]
     failed: list[tuple[str, str]] = [
         (i[:64], "not a change id") for i in dict.fromkeys(ids) if not is_change_id(i)
     ]

@@ -71,11 +71,14 @@ def queue_context(
 ) -> dict[str, Any]:
     """What the queue page shows; `since`: the editor's last visit (entries after it are new)."""
     size = request.app.state.settings.review_page_size
-    total = store.count_facts(filters)
+    facets = store.queue_facets(filters)
+    # a status's whole queue, which the facets count: every fact names its person, so the
+    # person facet's counts add up to the status's facts
+    whole = filters == QueueFilter(filters.status) and filters.status is not None
+    total = sum(n for _p, n in facets["person"]) if whole else store.count_facts(filters)
     pages = max(1, -(-total // size))
     page = min(max(1, page), pages)
     facts = store.queue_facts(filters, limit=size, offset=(page - 1) * size)
-    facets = store.queue_facets(filters)
     source_totals = dict(facets["source"]) if filters == QueueFilter(filters.status) else {}
     if not source_totals:
         source_totals = {
@@ -85,7 +88,12 @@ def queue_context(
     profiles_dir = request.app.state.settings.profiles_dir
     wanted = {f[0].profile for f in facts} | {p for p, _n in facets.get("person", [])}
     profiles = {p: load_profile_or_none(profiles_dir, p) for p in wanted}
-    new_count = store.count_facts(QueueFilter(status="pending", created_after=since or EVERYTHING))
+    new = QueueFilter(status="pending", created_after=since or EVERYTHING)
+    new_count = (
+        total  # new since before the first visit: every pending fact
+        if new.created_after == EVERYTHING and whole and filters.status == "pending"
+        else store.count_facts(new)
+    )
     return {
         "filters": filters,
         "status_value": filters.status or "all",
@@ -114,5 +122,12 @@ def queue_context(
 
 
 def profile_name_of(request: Request, profile_id: str) -> dict[str, str]:
-    found = load_profile_or_none(request.app.state.settings.profiles_dir, profile_id)
-    return {profile_id: found.name} if found else {}
+    """{id: the profile's name} ({} when it cannot be read), read once per request (a bulk
+    names one person in many statements; a decision never changes a profile's name)."""
+    names: dict[str, dict[str, str]] | None = getattr(request.state, "profile_names", None)
+    if names is None:
+        names = request.state.profile_names = {}
+    if profile_id not in names:
+        found = load_profile_or_none(request.app.state.settings.profiles_dir, profile_id)
+        names[profile_id] = {profile_id: found.name} if found else {}
+    return names[profile_id]

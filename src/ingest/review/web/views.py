@@ -181,15 +181,14 @@ def change_view(
     profile = load_profile_or_none(profiles_dir, row.profile)
     related: list[Statement] = []
     if profile is not None and not previous:  # the nearest facts it states (other works)
-        related = [
-            st for c in nearest_claims(profile, row.to_dict()) for st in [statement(c)] if st
-        ]
+        related = [st for c in nearest_claims(profile, row) for st in [statement(c)] if st]
     evidence = claim.get("evidence") or {}
     members = store.fact_members(row, QueueFilter(status=row.status))
     if not any(m.id == row.id for m in members):
         members = [row, *members]
     decisions = history(store, row.id)
     decided_by = decisions[-1] if row.status != "pending" and decisions else None
+    prev_id, next_id, position = store.fact_place(filters, row)
     return ChangeView(
         row=row,
         summary=change_sentence(row),
@@ -210,9 +209,9 @@ def change_view(
         profile_name=profile.name if profile else row.profile,
         decisions=decisions,
         decided_by=decided_by,
-        prev_id=store.fact_neighbour(filters, row, forward=False),
-        next_id=store.fact_neighbour(filters, row, forward=True),
-        position=store.fact_position(filters, row),
+        prev_id=prev_id,
+        next_id=next_id,
+        position=position,
         total=store.count_facts(filters),
         sources=source_rows(store, members, cache),
         when=snapshot_time(store, row.get("snapshot_sha256") or evidence.get("sha256")),
@@ -242,6 +241,9 @@ def queue_groups(
     titles = titles or {}
     profiles = profiles or {}
     groups: list[QueueGroup] = []
+    # what a profile already states about a predicate and object: the same for every entry of
+    # a page that adds it (a page of one person's memberships of one project reads it once)
+    already: dict[tuple[str, str, str], list[str]] = {}
     for entry in facts:
         members = entry if isinstance(entry, list) else [entry]
         row = members[0]
@@ -256,14 +258,16 @@ def queue_groups(
             )
         claim = row.claim or {}
         profile = profiles.get(row.profile)
-        nearest = nearest_claims(profile, row.to_dict()) if profile and not row.previous else []
+        key = (row.profile, str(claim.get("predicate") or ""), str(claim.get("object") or ""))
+        if profile and not row.previous and key not in already:
+            already[key] = [sentence(c) for c in nearest_claims(profile, row)]
         groups[-1].items.append(
-            row.to_dict()
+            dict(row)  # the template reads it: no copy of its claim
             | {
                 "summary": change_sentence(row),
                 "raw": notation(row),
                 "person": profile.name if profile else row.profile,
-                "already": [sentence(c) for c in nearest],
+                "already": already.get(key, []) if profile and not row.previous else [],
                 "new": since is None or str(row.created) >= since,
                 "subject_name": (claim.get("subject") or {}).get("name", ""),
                 "sources": [
