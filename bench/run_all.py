@@ -161,8 +161,9 @@ def nightly_rows(sources: int) -> list[Row]:
             **common,
             plain_run_s=round(plain["seconds"], 2),
             method="(Prefect run wall - plain run wall) / Prefect run wall; plain run: "
-            "bench/nightly_plain.py, nightly_refresh.fn() with every task replaced by its .fn "
-            "and .submit by a thread pool, no artifact, same inputs on a fresh INGEST_HOME",
+            "bench/nightly_plain.py, flows.nightly_local.run_locally (what `ingest nightly` "
+            "runs when no runner is up: the flow's wiring with plain steps, the fetch batches "
+            "on a thread pool, no artifact), same inputs on a fresh INGEST_HOME",
         ),
         row(
             "peak_rss_mb",

@@ -57,6 +57,16 @@ def _env(server: Server, tmp_path: Path) -> dict[str, str]:
 
 
 def _nightly(env: dict[str, str]) -> subprocess.Popen[str]:
+    """`ingest nightly` through the local runner: started first (`ingest server start`), as a
+    nightly with no runner up runs in its own process instead (these tests are the runner's)."""
+    started = subprocess.run(
+        [sys.executable, "-m", "ingest_cli.cli", "server", "start"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert started.returncode == 0, started.stderr
     return subprocess.Popen(
         [sys.executable, "-m", "ingest_cli.cli", "nightly"],
         env=env,
