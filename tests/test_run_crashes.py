@@ -162,9 +162,11 @@ def test_a_run_whose_runner_died_is_marked_crashed_and_the_next_run_says_so(
     fresh = _wait_for(lambda: local_server.status(workspace), timeout=240)
     assert fresh.pid != state.pid
     states = _wait_for(
-        lambda: {r["id"]: r["state_type"] for r in _flow_runs(fresh.api_url)}
-        if "CRASHED" in {r["state_type"] for r in _flow_runs(fresh.api_url)}
-        else None
+        lambda: (
+            {r["id"]: r["state_type"] for r in _flow_runs(fresh.api_url)}
+            if "CRASHED" in {r["state_type"] for r in _flow_runs(fresh.api_url)}
+            else None
+        )
     )
     assert states[dead["flow_run_id"]] == "CRASHED"
 
