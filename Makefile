@@ -8,8 +8,9 @@ test: uv
 check: uv
 	scripts/check
 
-# Issue 7 and 30 benchmarks side by side in one run: output/bench.jsonl and a table (about 10 minutes;
-# the Dask + PostgreSQL nightly: bench/run_all.py --dask-sources N, 0 skips it).
+# Issue 7 and 30 benchmarks side by side in one run: output/bench.jsonl and a table (about 15
+# minutes; the nightly rows over 10,000 sources: bench/run_all.py --sources N; the Dask +
+# PostgreSQL nightly: --dask-sources N, 0 skips it).
 bench: uv
 	uv run python bench/run_all.py
 

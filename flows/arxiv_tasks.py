@@ -6,6 +6,8 @@ carry the run's only retries; processing is plain library code (ingest.pipeline.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
@@ -21,6 +23,7 @@ from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearch
 from ingest.fetch.arxiv_session import AtomPage
 from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.transient import is_transient
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline.arxiv_stage import (
     Paper,
@@ -134,6 +137,28 @@ def read_pdf(
     return process(store, settings, paper, fetched.snapshot, profiles, "fetched", accessed)
 
 
+def plain_retrying(query: Any, settings: Settings) -> Any:
+    """`retrying` for a run with no flow run (a nightly in the command's own process): the
+    task's function, tried again on transient errors only, as many times and after the same
+    delays (jittered as Prefect does, +-50%)."""
+    delays = list(settings.arxiv_retry_delays)
+    delays += delays[-1:] * max(0, settings.arxiv_retries - len(delays))
+
+    def call(*args: Any) -> Any:
+        attempt = 0
+        while True:
+            try:
+                return query.fn(*args)
+            except Exception as exc:
+                if attempt >= settings.arxiv_retries or not is_transient(exc):
+                    raise
+            delay = delays[min(attempt, len(delays) - 1)] if delays else 0.0
+            time.sleep(delay * random.uniform(0.5, 1.5))
+            attempt += 1
+
+    return call
+
+
 def check_arxiv(
     store: Store,
     settings: Settings,
@@ -142,14 +167,21 @@ def check_arxiv(
     profiles: dict[str, Profile],
     accessed: date | None = None,
     keep: Callable[[list[AtomPage]], None] | None = None,
+    *,
+    plain: bool = False,
 ) -> list[SourceOutcome]:
-    """The arXiv part of the nightly refresh (wiring only)."""
+    """The arXiv part of the nightly refresh (wiring only). `plain`: with the tasks' functions
+    (`plain_retrying` for the queries), for a nightly run outside any flow run."""
+    query = plain_retrying if plain else retrying
+    metadata = process_metadata_task.fn if plain else process_metadata_task
+    fetch: Callable[..., FetchResult] = fetch_source.fn if plain else fetch_source
+    process: Callable[..., SourceOutcome] = process_pdf_task.fn if plain else process_pdf_task
     outcomes: list[SourceOutcome] = []
     papers: dict[str, Paper] = {}
     ids = cited_ids(profiles)
     if ids:
         try:
-            batch = retrying(fetch_metadata, settings)(arxiv_client, ids)
+            batch = query(fetch_metadata, settings)(arxiv_client, ids)
             if keep:
                 keep(batch.pages)
         except IngestError as exc:
@@ -157,7 +189,7 @@ def check_arxiv(
                 record_failure(store, Source(url="https://export.arxiv.org/api/query"), exc)
             )
         else:
-            outcomes += process_metadata_task(store, settings, batch, ids, profiles, accessed)
+            outcomes += metadata(store, settings, batch, ids, profiles, accessed)
             papers = {
                 pid: paper
                 for pid, (paper, _snap) in papers_in(batch.pages, extractors=extractors).items()
@@ -166,7 +198,7 @@ def check_arxiv(
     for pid in sorted(profiles):
         for name in author_names(profiles[pid]):
             try:
-                found = retrying(search_author, settings)(arxiv_client, name)
+                found = query(search_author, settings)(arxiv_client, name)
                 if keep:
                     keep(found.pages)
             except IngestError as exc:
@@ -184,7 +216,7 @@ def check_arxiv(
                     new.setdefault(paper.id, paper)
     todo = list(papers.values()) + sorted(new.values(), key=lambda p: p.id)[: settings.max_new_pdfs]
     for paper in todo:
-        outcomes.append(read_pdf(store, settings, http, paper, profiles, accessed))
+        outcomes.append(read_pdf(store, settings, http, paper, profiles, accessed, fetch, process))
     return outcomes
 
 

@@ -25,34 +25,20 @@ from prefect.client.schemas.filters import (
 from prefect.client.schemas.objects import StateType
 from prefect.states import Crashed, State
 
-from ingest.runner import processes
+from flows import steps
 from ingest.storage import Store
 
 log = logging.getLogger("ingest.runner")
 
-GONE = "its process ended before the run did (killed, or the machine stopped)"
+GONE = steps.GONE
 
 
 def recover_crashed(store: Store) -> list[dict[str, Any]]:
-    """The runs found crashed now (run_id, kind, started, flow_run_id, reason), oldest first."""
-    found = []
-    for run in store.running_runs():
-        if not processes.gone(run["process"]):
-            continue  # still running (another command's run), or another host's
-        if not store.end_run(run["id"], "crashed", GONE):
-            continue
-        if run["flow_run_id"]:
-            set_final_state(run["flow_run_id"], Crashed(message=f"ingest run {run['id']}: {GONE}"))
-        found.append(
-            {
-                "run_id": run["id"],
-                "kind": run["kind"],
-                "started": run["started"],
-                "flow_run_id": run["flow_run_id"],
-                "reason": GONE,
-            }
-        )
-    return found
+    """The runs found crashed now (run_id, kind, started, flow_run_id, reason), oldest first;
+    their flow runs set Crashed in Prefect too (`flows.steps.recover_crashed`)."""
+    return steps.recover_crashed(
+        store, lambda flow_run_id, message: set_final_state(flow_run_id, Crashed(message=message))
+    )
 
 
 def set_final_state(flow_run_id: str | UUID, state: State[Any]) -> bool:

@@ -5,18 +5,35 @@ import, let alone for a server."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from pathlib import Path
+from typing import Any
 
 import extractors
-from ingest.fetch.client import FetchResult
+from flows.context import RunContext
+from ingest.errors import IngestError
+from ingest.fetch.client import FetchResult, make_client
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Profile, Snapshot, Source
-from ingest.pipeline.batches import feed_fetched, source_fetched
+from ingest.pipeline.batches import (
+    FetchAnswer,
+    FetchJob,
+    feed_fetched,
+    process_fetched,
+    source_fetched,
+)
 from ingest.pipeline.local_file import file_warnings, refuse_older_file
 from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
-from ingest.pipeline.process import process_snapshot
+from ingest.pipeline.process import process_snapshot, record_failure
+from ingest.profiles.references import record_reachable
+from ingest.report.notify import notify_run
+from ingest.report.run import RunReport, write_run
+from ingest.runner import processes
 from ingest.settings import Settings
 from ingest.storage import SourceRow, Store
+
+GONE = "its process ended before the run did (killed, or the machine stopped)"
 
 
 def fetch_source(fetcher: PoliteFetcher, source: Source, state: SourceRow | None) -> FetchResult:
@@ -82,3 +99,84 @@ def process_file(
 def process_feed(store: Store, source: Source, fetched: FetchResult) -> SourceOutcome:
     """A feed: stored, and its new entries registered as sources."""
     return feed_fetched(store, source, fetched, extractors=extractors)
+
+
+def process_batch(
+    store: Store,
+    settings: Settings,
+    jobs: list[FetchJob],
+    answers: list[FetchAnswer],
+    profiles: dict[str, Profile],
+    accessed: date | None,
+    run_id: str,
+) -> list[SourceOutcome]:
+    """Store, extract, diff and enqueue one fetched batch (unchanged sources whose last check
+    still holds: only recorded as checked), in this process: the database has one writer."""
+    return process_fetched(
+        store, settings, jobs, answers, profiles, accessed, run_id, extractors=extractors
+    )
+
+
+def check_reference(
+    store: Store, settings: Settings, fetcher: PoliteFetcher, url: str, accessed: date | None
+) -> SourceOutcome:
+    """A cited URL no extractor reads: does it still answer?"""
+    try:
+        fetched = fetcher.revalidate(url, store.source_state(url))
+    except IngestError as exc:
+        return record_failure(store, Source(url=url), exc, fetch=True)
+    return record_reachable(store, settings.profiles_dir, url, fetched, accessed)
+
+
+def notify_editors(settings: Settings, report: dict[str, Any]) -> dict[str, Any] | None:
+    """The webhook POST (INGEST_NOTIFY_URL); failures come back as a record, never raise.
+    Never retried: a notification sent twice is worse than one noted as failed."""
+    with make_client(settings) as client:
+        return notify_run(client, settings, report)
+
+
+def write_nightly(
+    ctx: RunContext,
+    report: RunReport,
+    name: str,
+    notify: Callable[[Settings, dict[str, Any]], dict[str, Any] | None] = notify_editors,
+) -> tuple[Path, tuple[dict[str, Any], str]]:
+    """Notify (if changes were queued), record the run, write its report under
+    INGEST_HOME/reports (`<name>/<run_id>.md/.json/.html`, kept for every run; `<name>.md` the
+    day's index: ingest.report.run.write_run). The run's .html report, and the report's JSON
+    and Markdown (made once: for the files and, in a flow run, the artifact)."""
+    summary = report.to_json()
+    html = ctx.settings.reports_dir / name / f"{report.run_id}.html"
+    report.notification = notify(ctx.settings, summary | {"report_file": str(html)})
+    ctx.store.finish_run(report.run_id, summary | {"notification": report.notification})
+    # its JSON (the summary's, with the notification) and Markdown made once (each cost
+    # seconds at 10,000 sources)
+    texts = (summary | {"notification": report.notification}, report.markdown())
+    return write_run(report, ctx.settings.reports_dir, name, texts=texts), texts
+
+
+def recover_crashed(
+    store: Store, crash_flow_run: Callable[[str, str], object] | None = None
+) -> list[dict[str, Any]]:
+    """The runs found crashed now (run_id, kind, started, flow_run_id, reason), oldest first:
+    every run recorded as running whose process is gone (ingest.runner.processes) is marked
+    crashed, and `crash_flow_run(flow_run_id, message)` tells Prefect (a run in the command's
+    own process has no Prefect to tell: the runner crashes its server's orphans as it starts)."""
+    found = []
+    for run in store.running_runs():
+        if not processes.gone(run["process"]):
+            continue  # still running (another command's run), or another host's
+        if not store.end_run(run["id"], "crashed", GONE):
+            continue
+        if run["flow_run_id"] and crash_flow_run is not None:
+            crash_flow_run(run["flow_run_id"], f"ingest run {run['id']}: {GONE}")
+        found.append(
+            {
+                "run_id": run["id"],
+                "kind": run["kind"],
+                "started": run["started"],
+                "flow_run_id": run["flow_run_id"],
+                "reason": GONE,
+            }
+        )
+    return found

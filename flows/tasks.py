@@ -11,25 +11,17 @@ from typing import Any
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-import extractors
 from flows import steps
 from flows.context import open_client, replay_of
-from ingest.errors import IngestError
 from ingest.fetch.polite import PoliteFetcher
 from ingest.fetch.transient import is_transient
 from ingest.fetch.warc import WarcWriter
-from ingest.models import Profile, Source
 from ingest.pipeline.batches import (
     FetchAnswer,
     FetchJob,
     fetch_all,
-    process_fetched,
 )
-from ingest.pipeline.outcome import SourceOutcome
-from ingest.pipeline.process import record_failure
-from ingest.profiles.references import record_reachable
 from ingest.settings import Settings
-from ingest.storage import Store
 
 
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
@@ -76,30 +68,5 @@ def fetch_batch_remote(
             archive.close()
 
 
-@task(name="process-batch", cache_policy=NO_CACHE)
-def process_batch(
-    store: Store,
-    settings: Settings,
-    jobs: list[FetchJob],
-    answers: list[FetchAnswer],
-    profiles: dict[str, Profile],
-    accessed: date | None,
-    run_id: str,
-) -> list[SourceOutcome]:
-    """Store, extract, diff and enqueue one fetched batch (unchanged sources whose last check
-    still holds: only recorded as checked), in this process: the database has one writer."""
-    return process_fetched(
-        store, settings, jobs, answers, profiles, accessed, run_id, extractors=extractors
-    )
-
-
-@task(name="check-reference", cache_policy=NO_CACHE)
-def check_reference(
-    store: Store, settings: Settings, fetcher: PoliteFetcher, url: str, accessed: date | None
-) -> SourceOutcome:
-    """A cited URL no extractor reads: does it still answer?"""
-    try:
-        fetched = fetcher.revalidate(url, store.source_state(url))
-    except IngestError as exc:
-        return record_failure(store, Source(url=url), exc, fetch=True)
-    return record_reachable(store, settings.profiles_dir, url, fetched, accessed)
+process_batch = task(name="process-batch", cache_policy=NO_CACHE)(steps.process_batch)
+check_reference = task(name="check-reference", cache_policy=NO_CACHE)(steps.check_reference)

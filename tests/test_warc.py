@@ -567,3 +567,58 @@ def test_the_archive_is_a_transport_around_the_real_one(settings, folder) -> Non
         assert outer.limit == settings.max_bytes
     with make_client(settings) as unarchived:
         assert isinstance(unarchived._transport, httpx.HTTPTransport)
+
+
+def test_an_exchange_is_on_disk_when_it_returns_and_concurrent_ones_share_fsyncs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Group commit: each write_exchange returns only after an fsync that began once its records
+    were in the file; threads writing at once are covered by one fsync instead of one each."""
+    import os
+
+    import ingest.fetch.warc as warc
+
+    real_fsync = os.fsync
+    lock = threading.Lock()
+    synced: list[int] = []  # the file's size as each fsync of it began
+    ends: dict[int, int] = {}  # thread -> where its exchange's records end in the file
+    errors: list[str] = []
+
+    def slow_fsync(fd: int) -> None:
+        if os.path.isdir(f"/proc/self/fd/{fd}"):  # the folder's, for a new file's name
+            return real_fsync(fd)
+        size = os.fstat(fd).st_size
+        time.sleep(0.05)  # a loaded disk: the other threads write meanwhile
+        real_fsync(fd)
+        with lock:
+            synced.append(size)
+
+    monkeypatch.setattr(warc.os, "fsync", slow_fsync)
+    with WarcWriter(tmp_path) as writer:
+        real_append = writer._append
+
+        def append(data: bytes) -> None:  # called under the writer's lock
+            real_append(data)
+            assert writer._file is not None
+            ends[threading.get_ident()] = writer._file.tell()
+
+        monkeypatch.setattr(writer, "_append", append)
+
+        def one(n: int) -> None:
+            writer.write_page(f"https://example.org/{n}", 200, {}, b"page %d" % n)
+            with lock:
+                if not synced or max(synced) < ends[threading.get_ident()]:
+                    errors.append(f"exchange {n} returned before an fsync covered it")
+
+        threads = [threading.Thread(target=one, args=(n,)) for n in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        size = writer.path.stat().st_size if writer.path else 0
+    assert not errors
+    assert 1 <= len(synced) < 12  # shared: not one fsync per exchange (two each before: 24)
+    assert max(synced) == size  # the whole file is on disk
+    assert sorted(r["warc"]["WARC-Target-URI"] for r in responses(tmp_path)) == sorted(
+        f"https://example.org/{n}" for n in range(12)
+    )

@@ -211,6 +211,8 @@ def nightly(replay: str | None, as_of: Any, fail_on: float) -> None:
     pending = result.get("still_pending", 0)
     for alert in result["alerts"]:
         click.echo(_safe(f"  alert: {alert}"))
+    if result.get("ran") == "locally":
+        click.echo("run locally (no local runner was up; it is starting for the next command)")
     click.echo(
         f"nightly refresh: {counts['fetched']} fetched, {counts['unchanged']} unchanged, "
         f"{counts['failed']} failed, {counts['skipped']} not replayed; "

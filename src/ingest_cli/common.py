@@ -155,7 +155,9 @@ class HttpURL(click.ParamType[str]):
 
 def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
     """Run the `nightly` or `run` flow: against PREFECT_API_URL in this process when one is
-    configured, else in the workspace's local runner (started once, then reused)."""
+    configured, else in the workspace's local runner (started once, then reused); when that is
+    not up, in this process without Prefect (`ran: locally`), the runner started for the next
+    command."""
     settings = get_settings()  # a bad INGEST_* value: one clear error, before any flow starts
     ensure_home(settings)
     with _progress(what):
@@ -174,6 +176,12 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
                 # no runner up: the run here, now, and the runner started for the next command
                 local_server.start_in_background(settings, on_notice=notice)
                 return _run_locally(run_locally, args)
+        if state is None and op == "nightly":
+            from flows import nightly_local
+
+            if nightly_local.runs_locally(settings):  # the same: the nightly waits for no runner
+                local_server.start_in_background(settings, on_notice=notice)
+                return _run_locally(nightly_local.run_locally, args)
         if state is None:
             state = local_server.ensure(
                 settings, on_wait=lambda note: progress.report(note, 0, None), on_notice=notice

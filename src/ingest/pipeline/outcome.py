@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 OutcomeStatus = Literal["fetched", "unchanged", "failed", "skipped"]
@@ -29,4 +30,13 @@ class SourceOutcome:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """What `dataclasses.asdict` gives (every field, the lists and changes copied), without
+        its recursive walk: a nightly's report holds one per source (0.3 ms each at 10,000)."""
+        out = {name: getattr(self, name) for name in _FIELDS}
+        for name in ("alerts", "unknown_people", "warnings"):
+            out[name] = list(out[name])
+        out["changes"] = copy.deepcopy(self.changes) if self.changes else []
+        return out
+
+
+_FIELDS = tuple(f.name for f in fields(SourceOutcome))
