@@ -42,7 +42,8 @@ def test_platt_calibration_is_monotone_and_bounded() -> None:
 def test_the_shipped_model_is_readable_json_and_loads_in_well_under_a_second() -> None:
     data = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))
     assert data["format"] == 1 and data["person"]["weights"] and data["affiliation"]["weights"]
-    assert data["meta"]["calibration"].startswith("Platt")
+    assert data["meta"]["calibration"].startswith("person claims: isotonic")
+    assert data["person"]["curve"]  # the claim-level map (tests/test_governance_calibration.py)
     learned.shipped.cache_clear()
     start = time.perf_counter()
     model = learned.shipped()
