@@ -282,8 +282,7 @@ class Reader:
 
     # ---- lists ------------------------------------------------------------------------------
     def _list(self, items: list[Item]) -> Iterator[Claim]:
-        # a list of handles: most items start with a word printed as a handle is (@jroe, jroe,
-        # j-roe), not one that any capitalised word ("Redis, Python, ...") would pass for
+        # a list of handles: most items start with a word printed as a handle (not "Redis, ...")
         handle_list = sum(_entries.printed_as_handle(i.text.split(" ", 1)[0].strip(":,"))
                           for i in items) * 2 > len(items)  # fmt: skip
         # whether the list names people is judged on its first LIST_SAMPLE items; the entries
