@@ -283,3 +283,19 @@ def test_a_team_mention_and_a_nested_area_are_nobody() -> None:
         claims = governance.extract(Snapshot(url=url, body=(train / name).read_bytes()))
         handles = {c.subject.github for c in claims}
         assert ghost not in handles and len(handles) >= 5, name
+
+
+def test_a_part_of_the_project_in_parentheses_is_no_employer() -> None:
+    """vLLM's "@heheda12345 (Responses API)": an area (a word of a project's parts, `api`), not
+    an organisation; a printed company stays one."""
+    from extractors.people.features import affiliation_features
+
+    area = affiliation_features("Responses API", "li", frozenset())
+    company = affiliation_features("Red Hat", "li", frozenset())
+    assert area.get("org:area_words") == 1.0 and "org:area_words" not in company
+    train = Path(__file__).resolve().parent.parent / "fixtures" / "governance-train"
+    name = "vllm-docs-governance-committers.045213e4.md"
+    url = "https://docs.vllm.ai/en/latest/governance/committers.html"
+    claims = governance.extract(Snapshot(url=url, body=(train / name).read_bytes()))
+    assert "Responses API" not in {c.object for c in claims if c.predicate == "affiliation"}
+    assert len({c.subject.github for c in claims}) >= 20
