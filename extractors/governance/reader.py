@@ -304,13 +304,13 @@ class Reader:
         entries = [e for people in found for e in people]
         handles = _role_blocks.share([bool(e.github) for e in entries])
         parents = {i.parent for i in sample if i.parent}
-        # "- Area: what it is", "- `cmd`" with people (and their accounts) nested under it:
-        # the area, not a person
+        # "- Area: what it is", "- `cmd`" with people (their accounts) nested under it: no one
         quotes = {i.text: i.quote for i in sample if i.text in parents}
         labels = {
             i.parent: label
             for i, people in zip(sample, found, strict=True)
-            if i.depth > 0 and i.parent and any(e.github or e.email for e in people)
+            if i.depth > 0 and i.parent
+            and (any(e.github or e.email for e in people) or _entries.AT_HANDLE.search(i.text))
             and (label := _role_blocks.described_label(quotes.get(i.parent, i.parent)))
         }  # fmt: skip
         kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:
