@@ -159,3 +159,17 @@ def test_what_is_a_card() -> None:
     assert not _tree.is_card({"title": "Governance", "date": "2024-01-01"})
     team = {"name": "council", "email": "c@example.org", "members": [{"name": "Jane Roe"}]}
     assert not _tree.is_card(team)  # a team holding its members is no one's card
+
+
+def test_a_front_matter_alias_bomb_is_not_walked() -> None:
+    """Nine lists of nine aliases, seven deep: a few lines that walk to 4.8 million values
+    (7 s before the bound); the page's body is still read."""
+    import time
+
+    text = (DATA / "constructed.front-matter-alias-bomb.md").read_text()
+    start = time.perf_counter()
+    document = _markdown.document(text)
+    assert time.perf_counter() - start < 1.0
+    assert not any(type(b).__name__ == "Record" for b in document.blocks)
+    assert [type(b).__name__ for b in document.blocks] == ["Heading"]
+    assert _tree.small({"a": [1, 2]}) and not _tree.small({"a": list(range(10))}, limit=5)

@@ -82,7 +82,8 @@ def _yaml(text: str, fmt: str) -> Document:
     blocks: list[Block] = []
     if root is not None and fmt == "yaml":
         data = yaml.safe_load(text)
-        if _tree.nested_people(data) or _tree.is_card(data):  # teams of people, a card
+        # teams of people, a card (not an alias bomb: a few lines that walk to billions)
+        if _tree.small(data) and (_tree.nested_people(data) or _tree.is_card(data)):
             return _tree.document(text, data, fmt)
     if root is not None:
         blocks.extend(_YamlWalk(lines).walk(root))

@@ -128,7 +128,7 @@ def front_matter_records(lines: list[str], data: dict[str, Any]) -> Iterator[Rec
     from extractors.document import tree as _tree
 
     kept = {k: v for k, v in data.items() if not AUTHOR_KEY.match(str(k))}
-    if not _tree.holds_people(kept):
+    if not _tree.small(kept) or not _tree.holds_people(kept):
         return
     for block in _tree.Walk("\n".join(lines), kept).blocks(kept):
         if isinstance(block, Record):

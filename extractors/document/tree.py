@@ -93,6 +93,25 @@ def is_card(data: Any) -> bool:
     return any(GITHUB_URL.search(s) or "github" in s.lower() for s in _strings(socials, 0, 4))
 
 
+MAX_NODES = 500_000  # a tree's values counted as walked (YAML aliases repeat theirs)
+
+
+def small(data: Any, limit: int = MAX_NODES) -> bool:
+    """The tree has at most `limit` values, counted as a walk meets them: a YAML alias bomb
+    (nine lists of nine aliases of ...) is a few lines that walk to billions."""
+    stack, seen = [data], 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
 def holds_people(data: Any) -> bool:
     """A tree with person records in it: a card, a table of people, a list of records."""
     return is_card(data) or bool(person_tables(data)) or _lists_people(data)
