@@ -42,12 +42,19 @@ def test_platt_calibration_is_monotone_and_bounded() -> None:
 def test_the_shipped_model_is_readable_json_and_loads_in_well_under_a_second() -> None:
     data = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))
     assert data["format"] == 1 and data["person"]["weights"] and data["affiliation"]["weights"]
-    assert data["meta"]["calibration"].startswith("Platt")
+    assert data["meta"]["calibration"].startswith("person claims: isotonic")
+    assert data["person"]["curve"]  # the claim-level map (tests/test_governance_calibration.py)
     learned.shipped.cache_clear()
     start = time.perf_counter()
     model = learned.shipped()
     assert time.perf_counter() - start < 0.5
-    assert not model.keep_all and model.person.calibration[0] > 0
+    assert not model.keep_all and model.affiliation.calibration[0] > 0
+    # person claims: the claim-level map, not Platt (whose slope over every candidate says
+    # nothing: 0.011 before, now below 0)
+    values = [p for _z, p in model.person.curve]
+    assert values == sorted(values) and model.person.confidence({}) == model.person.calibrated(
+        model.person.bias
+    )
     # (a group's heading with its members listed under it, "NumFOCUS Subcommittee", is told
     # from a person's by structure now: tests/test_governance_cards.py)
     path = Candidate("storage", "storage", None, "`storage/`: @storage", "li", "Maintainers",

@@ -6,6 +6,8 @@ and are scored by `ingest evaluate --governance`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import extractors
 from extractors.governance import generic as governance
 from extractors.people import entries as _entries
@@ -261,3 +263,42 @@ def test_cells_that_list_several_people() -> None:
         ("Grace Hopper", "Leads"),
     ]
     assert ("Jane Roe", "Red Hat") in {(c.subject.name, c.object) for c in claims}
+
+
+def test_a_team_mention_and_a_nested_area_are_nobody() -> None:
+    """Kubeflow's "GitHub tag `@kubeflow/kubeflow-steering-committee`" names a team; Envoy's
+    area line "gRPC, gRPC/JSON transcoding, ..." under a maintainer is no handle (a list is a
+    list of handles by words printed as handles are, not by any capitalised word)."""
+    assert _entries.read("using GitHub tag `@kubeflow/kubeflow-steering-committee`.") == []
+    assert _entries.printed_as_handle("jroe") and _entries.printed_as_handle("@JRoe")
+    assert not _entries.printed_as_handle("Redis") and not _entries.printed_as_handle("gRPC")
+    train = Path(__file__).resolve().parent.parent / "fixtures" / "governance-train"
+    for name, url, ghost in (
+        ("kubeflow-steering-committee.2026-05-11.7fc06418.md",
+         "https://github.com/kubeflow/community/blob/master/KUBEFLOW-STEERING-COMMITTEE.md",
+         "kubeflow"),
+        ("envoy-OWNERS.undated.95c96759.md",
+         "https://github.com/envoyproxy/envoy/blob/main/OWNERS.md", "grpc"),
+    ):  # fmt: skip
+        claims = governance.extract(Snapshot(url=url, body=(train / name).read_bytes()))
+        handles = {c.subject.github for c in claims}
+        assert ghost not in handles and len(handles) >= 5, name
+
+
+def test_a_part_of_the_project_in_parentheses_is_no_employer() -> None:
+    """vLLM's "@heheda12345 (Responses API)": an area (a word of a project's parts, `api`), not
+    an organisation; a printed company stays one."""
+    from extractors.people.features import affiliation_features
+
+    area = affiliation_features("Responses API", "li", frozenset())
+    company = affiliation_features("Red Hat", "li", frozenset())
+    assert area.get("org:area_words") == 1.0 and "org:area_words" not in company
+    train = Path(__file__).resolve().parent.parent / "fixtures" / "governance-train"
+    name = "vllm-docs-governance-committers.045213e4.md"
+    url = "https://docs.vllm.ai/en/latest/governance/committers.html"
+    claims = governance.extract(Snapshot(url=url, body=(train / name).read_bytes()))
+    assert "Responses API" not in {c.object for c in claims if c.predicate == "affiliation"}
+    # "- Model Interface: The `nn.Module` interface ..." with "@a, @b (multimodality)" nested
+    # under it: an area, though its nested line reads as no entry
+    assert "Model Interface" not in {c.subject.name for c in claims}
+    assert len({c.subject.github for c in claims}) >= 20

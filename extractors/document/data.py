@@ -5,8 +5,9 @@
   its line is kept: Kubernetes OWNERS print names and e-mails there);
 - TOML (tomllib): the same shape; arrays of tables (`[[roles]]`) are also kept in
   `Document.tables` so an entry can point into them (`roles = ["council-rep-compiler"]`);
-- a TOML file with a people table keyed by login, a YAML file of teams holding lists of people:
-  the generic walk of `extractors.document.tree` (the layouts above are read as before);
+- a TOML file with a people table keyed by login, a YAML file of teams holding lists of people,
+  a file that is one person's card (`name`, `github`, `position`): the generic walk of
+  `extractors.document.tree` (the layouts above are read as before);
 - CODEOWNERS: each rule is a `Heading` (the path pattern) with one `Item` per owner; comments are
   not read (their `@global-owner1` is GitHub's template);
 - MAINTAINERS (the Linux kernel's format): a section title is a `Heading`, each `M:` line an
@@ -81,7 +82,8 @@ def _yaml(text: str, fmt: str) -> Document:
     blocks: list[Block] = []
     if root is not None and fmt == "yaml":
         data = yaml.safe_load(text)
-        if _tree.nested_people(data):  # teams holding lists of people: the generic walk
+        # teams of people, a card (not an alias bomb: a few lines that walk to billions)
+        if _tree.small(data) and (_tree.nested_people(data) or _tree.is_card(data)):
             return _tree.document(text, data, fmt)
     if root is not None:
         blocks.extend(_YamlWalk(lines).walk(root))
@@ -164,7 +166,7 @@ def _toml(text: str) -> Document:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise Malformed(f"not valid TOML: {exc}") from None
-    if _tree.person_tables(data):  # a people table keyed by login: the generic walk
+    if _tree.person_tables(data) or _tree.is_card(data):  # a people table by login, a card
         return _tree.document(text, data, "toml")
     lines = text.splitlines()
     walk = _TomlWalk(lines)

@@ -2,8 +2,14 @@
 
 markdown-it's tokens carry the source lines they came from (`map`), so every quote is cut from
 the source itself: an item after its marker, a table row's line, a paragraph's lines. HTML blocks
-inside Markdown (a `<table>` of person cards, `<details>`) are read by the HTML reader. YAML
-front matter gives the title and date (`Document.meta`).
+inside Markdown (a `<table>` of person cards, `<details>`) are read by the HTML reader.
+
+Front matter, YAML (`---`) or TOML (`+++`, Hugo's), gives the title and date (`Document.meta`,
+its scalar fields) and is walked whole by the data-tree walker (`extractors.document.tree`), as a
+JSON/YAML/TOML data file is: a list of person records in it (`team: [{name, github}]`), a table
+of people keyed by login, or the front matter being one person's card (`name`, `github`,
+`position` keys) gives `Record` blocks before the body's blocks. Records under a key that names
+the page's authors (`author`, `authors`, ...) are not kept: they wrote the page.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from extractors.document.model import (
     Item,
     Links,
     Para,
+    Record,
     Row,
     collapse,
 )
@@ -51,36 +58,81 @@ def parser() -> MarkdownIt:
 
 
 def document(text: str) -> Document:
-    meta, start = front_matter(text)
+    data, start = front_matter_data(text)
+    meta = scalar_fields(data)
     source = text.splitlines()
+    blocks: list[Block] = list(front_matter_records(source[:start], data))
     body = "\n".join(source[start:])
-    blocks = list(_Reader(source, start).blocks(parser().parse(body)))
+    blocks.extend(_Reader(source, start).blocks(parser().parse(body)))
     title = meta.get("title")
     return Document(title, blocks, "markdown", meta)
 
 
 def front_matter(text: str) -> tuple[dict[str, str], int]:
-    """The YAML front matter's scalar fields and the line after it (0 when there is none)."""
+    """The front matter's scalar fields and the line after it (0 when there is none)."""
+    data, start = front_matter_data(text)
+    return scalar_fields(data), start
+
+
+# a front matter key whose people wrote the page (convention: authors hold no role)
+AUTHOR_KEY = re.compile(
+    r"^(?:authors?|author_?info|by|byline|creators?|writers?|translators?|editors?|sponsors?"
+    r"|contributors?|reviewers?|reviewed_?by|written_?by)$",
+    re.IGNORECASE,
+)
+FENCES = {"---": ("---", "..."), "+++": ("+++",)}  # YAML, TOML (Hugo)
+
+
+def front_matter_data(text: str) -> tuple[dict[str, Any], int]:
+    """The front matter as data (YAML `---` or TOML `+++`; {} when there is none or it does
+    not parse to a mapping) and the line after it (0 when there is none)."""
     lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
+    opening = lines[0].strip() if lines else ""
+    if opening not in FENCES:
         return {}, 0
     for end in range(1, min(len(lines), 400)):
-        if lines[end].strip() in ("---", "..."):
-            import yaml
+        if lines[end].strip() in FENCES[opening]:
+            block = "\n".join(lines[1:end])
+            data: Any
+            if opening == "+++":
+                import tomllib
 
-            try:
-                data = yaml.safe_load("\n".join(lines[1:end]))
-            except yaml.YAMLError:
-                return {}, end + 1
-            if not isinstance(data, dict):
-                return {}, end + 1
-            meta = {
-                str(k).lower(): str(v).strip()
-                for k, v in data.items()
-                if isinstance(v, str | int | float) or hasattr(v, "isoformat")
-            }
-            return meta, end + 1
+                try:
+                    data = tomllib.loads(block)
+                except tomllib.TOMLDecodeError:
+                    return {}, end + 1
+            else:
+                import yaml
+
+                try:
+                    data = yaml.safe_load(block)
+                except yaml.YAMLError:
+                    return {}, end + 1
+            return (data if isinstance(data, dict) else {}), end + 1
     return {}, 0
+
+
+def scalar_fields(data: dict[str, Any]) -> dict[str, str]:
+    return {
+        str(k).lower(): str(v).strip()
+        for k, v in data.items()
+        if isinstance(v, str | int | float) or hasattr(v, "isoformat")
+    }
+
+
+def front_matter_records(lines: list[str], data: dict[str, Any]) -> Iterator[Record]:
+    """The person records the front matter holds (see the module docstring), its line numbers
+    those of the file (the front matter is its first lines)."""
+    if not data:
+        return
+    from extractors.document import tree as _tree
+
+    kept = {k: v for k, v in data.items() if not AUTHOR_KEY.match(str(k))}
+    if not _tree.small(kept) or not _tree.holds_people(kept):
+        return
+    for block in _tree.Walk("\n".join(lines), kept).blocks(kept):
+        if isinstance(block, Record):
+            yield block
 
 
 def inline(token: Token | None) -> tuple[str, Links, tuple[str, ...]]:

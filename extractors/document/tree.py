@@ -7,7 +7,9 @@ person-like ones (a table keyed by login: `[people.jroe]`, `{"jroe": {"name": ..
 (`maintainers = ["jroe"]`) is followed: each entry's record is the one it names. A record's
 nested mappings (`socials`, `links`) are flattened one level into its fields (own keys first);
 a GitHub profile URL among its values is kept as `github`. Records nested in a list entry (a
-team's `members`) are walked too, under the entry's key path.
+team's `members`) are walked too, under the entry's key path. A tree that is itself one person's
+card (`name = "Jane Roe"`, `github = "jroe"`: a name or handle and an account, organisation or
+role field at its top, `is_card`) is one `Record` at the root (its path empty).
 
 Quotes are verbatim: the source line holding the record's first string value (its name), found
 from a cursor that moves forward through the file; never a re-serialisation.
@@ -34,6 +36,7 @@ ROLE_KEY = re.compile(
     r"developer|champion|liaison|representative|manager|shepherd|mentor",
     re.IGNORECASE,
 )
+ORG_LISTS = frozenset(("organizations", "organisations", "affiliations", "companies"))
 GITHUB_URL = re.compile(r"https?://(?:www\.)?github\.com/[^\s\"']+")
 MAX_DEPTH = 40
 
@@ -56,7 +59,72 @@ def is_discourse(data: Any) -> bool:
 
 
 def document(text: str, data: Any, fmt: str = "json") -> Document:
-    return Document(None, list(Walk(text, data).walk(data, ())), fmt)
+    return Document(None, list(Walk(text, data).blocks(data)), fmt)
+
+
+CARD_NAME_KEYS = frozenset(("name", "full_name", "fullname", "display_name", "displayname"))
+CARD_HANDLE_KEYS = frozenset(("github", "gh", "github_handle", "login", "handle", "username"))
+CARD_KEYS = CARD_HANDLE_KEYS | frozenset(
+    ("email", "company", "affiliation", "organization", "organisation", "organizations",
+     "employer", "role", "roles", "position")
+)  # fmt: skip
+SOCIAL_KEYS = frozenset(("socials", "social", "links", "profiles", "accounts"))
+
+
+def is_card(data: Any) -> bool:
+    """One person's card: a mapping whose own scalar fields give a name or a handle, and an
+    account, organisation or role besides (or a GitHub account under `socials` / `links`)."""
+    if not isinstance(data, dict):
+        return False
+    keys = {str(k).lower().replace("-", "_"): v for k, v in data.items()}
+    named = [k for k in CARD_NAME_KEYS | CARD_HANDLE_KEYS if isinstance(keys.get(k), str)]
+    if not named or any(
+        (table_of_people(v) or _lists_people(v))
+        if isinstance(v, dict)
+        else ROLE_KEY.search(str(k)) and _lists_people(v)
+        for k, v in data.items()
+    ):
+        return False  # a file that lists people (a team with its members) is no one's card
+    given = {k for k in CARD_KEYS if isinstance(keys.get(k), str) and keys[k].strip()}
+    given |= {k for k in ("organizations", "roles") if isinstance(keys.get(k), list) and keys[k]}
+    if len(named) >= 2 or given - set(named):
+        return True
+    socials = [keys[k] for k in SOCIAL_KEYS if k in keys]
+    return any(GITHUB_URL.search(s) or "github" in s.lower() for s in _strings(socials, 0, 4))
+
+
+MAX_NODES = 500_000  # a tree's values counted as walked (YAML aliases repeat theirs)
+
+
+def small(data: Any, limit: int = MAX_NODES) -> bool:
+    """The tree has at most `limit` values, counted as a walk meets them: a YAML alias bomb
+    (nine lists of nine aliases of ...) is a few lines that walk to billions."""
+    stack, seen = [data], 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
+def holds_people(data: Any) -> bool:
+    """A tree with person records in it: a card, a table of people, a list of records."""
+    return is_card(data) or bool(person_tables(data)) or _lists_people(data)
+
+
+def _lists_people(node: Any, depth: int = 0) -> bool:
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(node, list):
+        return any(person_like(v) for v in node) or any(_lists_people(v, depth + 1) for v in node)
+    if isinstance(node, dict):
+        return any(_lists_people(v, depth + 1) for v in node.values())
+    return False
 
 
 def person_like(value: Any, depth: int = 0) -> bool:
@@ -105,6 +173,9 @@ def fields_of(entry: dict[str, Any]) -> dict[str, Any]:
             scalars = [v for v in value if isinstance(v, str | int | float | bool)]
             if len(scalars) == len(value):
                 fields[str(key)] = scalars
+            elif str(key).lower() in ORG_LISTS:  # `organizations = [{name = "Example Labs"}]`
+                names = [v.get("name") for v in value if isinstance(v, dict)]
+                fields[str(key)] = [n for n in names if isinstance(n, str) and n.strip()]
             nested.extend(v for v in value if isinstance(v, dict) and not person_like(v))
         else:
             fields[str(key)] = value
@@ -142,6 +213,14 @@ class Walk:
         self.people = person_tables(data)
         self.named = {s for s in _strings(data, 0, MAX_DEPTH) if s in self.people}
         self.number = 0  # the entry's number in its list (or table)
+
+    def blocks(self, data: Any) -> Iterator[Block]:
+        """The whole tree's blocks: a card's own record first (`is_card`), then the walk."""
+        if is_card(data):  # its lists (organisations, socials, degrees) are its own fields
+            self.number = 1
+            yield from self._record(data, ())
+            return
+        yield from self.walk(data, ())
 
     def walk(self, node: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[Block]:
         if depth > MAX_DEPTH:

@@ -4,6 +4,7 @@ cards and headings, role columns, data-file records (pure functions, used by `go
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from extractors.document.model import (
@@ -40,7 +41,8 @@ LEAD_IN = re.compile(
 # one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
 RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
 RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle")
-RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org")
+RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
+              "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
 # --- object ---------------------------------------------------------------------------------
 
@@ -212,13 +214,20 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         entry.github = handle.lstrip("@").lower() if handle else None
         email = fields.get("email")
         entry.email = str(email) if isinstance(email, str) else None
-        org = next((str(fields[k]) for k in RECORD_ORG if fields.get(k)), None)
+        org = next((_first(fields[k]) for k in RECORD_ORG if _first(fields.get(k))), None)
         entry.affiliation = org
         entry.org_field = org is not None
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
-        if title:
+        if title and card(record, document):  # a card's own role field is its role
+            own = _people.role_of(str(title))
+            role = own if own and not _people.is_generic(own) else None
+            entry.lead = bool(_entries.LEAD_TAG.search(str(title)))
+        elif title:
             label_entry(entry, str(title))
         entry.area = referenced(fields, document)
+        status = fields.get("status")
+        if isinstance(status, str) and _people.is_emeritus(status):  # `status: Inactive`
+            entry.emeritus = True
     if entry is None:
         return None, None
     key = record.path[-1] if record.path else ""
@@ -228,6 +237,22 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
+
+
+def _first(value: Any) -> str | None:
+    """A field's text: the value, or a list's first string (`organizations = ["A", "B"]`)."""
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
+    return str(value) if value else None
+
+
+def card(record: Record, document: Document) -> bool:
+    """The record is the whole document: one person's card (a TOML card, a page's front
+    matter), whose role field says the role itself, not a title within a list's role."""
+    if record.path or record.record_no != 1:
+        return False
+    records = (b for b in document.blocks if isinstance(b, Record))
+    return len(list(islice(records, 2))) == 1
 
 
 def role_sections(records: list[Record]) -> dict[int, str]:

@@ -35,7 +35,8 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from extractors import document as _document
-from extractors.document.model import Heading
+from extractors.document.model import Heading, Record
+from extractors.governance import blocks as _role_blocks
 from extractors.governance import reader as _reader
 from extractors.governance.reader import MIN_PEOPLE, Reader
 from extractors.people import names as _people
@@ -69,7 +70,8 @@ def matches(url: str, snapshot: Snapshot | None) -> bool:
 
 
 def lists_people(snapshot: Snapshot) -> bool:
-    """At least `MIN_PEOPLE` people in the page's role lists, or one under a role heading."""
+    """At least `MIN_PEOPLE` people in the page's role lists, or one under a role heading, or
+    the page is one person's card (a data file's or a front matter's only record)."""
     try:
         document = _document.parse(snapshot)
     except ExtractionError:
@@ -80,7 +82,8 @@ def lists_people(snapshot: Snapshot) -> bool:
         if len(people) >= MIN_PEOPLE:
             return True
     return bool(people) and any(
-        isinstance(b, Heading) and not _people.is_generic(_people.role_of(b.text))
+        (isinstance(b, Heading) and not _people.is_generic(_people.role_of(b.text)))
+        or (isinstance(b, Record) and _role_blocks.card(b, document))
         for b in document.blocks
     )
 

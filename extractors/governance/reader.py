@@ -33,7 +33,7 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 4
+VERSION = 5
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -282,7 +282,8 @@ class Reader:
 
     # ---- lists ------------------------------------------------------------------------------
     def _list(self, items: list[Item]) -> Iterator[Claim]:
-        handle_list = sum(bool(_entries.HANDLE_TOKEN.match(i.text.split(" ", 1)[0].strip(":,")))
+        # a list of handles: most items start with a word printed as a handle (not "Redis, ...")
+        handle_list = sum(_entries.printed_as_handle(i.text.split(" ", 1)[0].strip(":,"))
                           for i in items) * 2 > len(items)  # fmt: skip
         # whether the list names people is judged on its first LIST_SAMPLE items; the entries
         # are then read again as they are given, so a long list is never held read in full
@@ -303,13 +304,13 @@ class Reader:
         entries = [e for people in found for e in people]
         handles = _role_blocks.share([bool(e.github) for e in entries])
         parents = {i.parent for i in sample if i.parent}
-        # "- Area: what it is", "- `cmd`" with people (and their accounts) nested under it:
-        # the area, not a person
+        # "- Area: what it is", "- `cmd`" with people (their accounts) nested under it: no one
         quotes = {i.text: i.quote for i in sample if i.text in parents}
         labels = {
             i.parent: label
             for i, people in zip(sample, found, strict=True)
-            if i.depth > 0 and i.parent and any(e.github or e.email for e in people)
+            if i.depth > 0 and i.parent
+            and (any(e.github or e.email for e in people) or _entries.AT_HANDLE.search(i.text))
             and (label := _role_blocks.described_label(quotes.get(i.parent, i.parent)))
         }  # fmt: skip
         kind = "record" if self.areas else "li"  # a CODEOWNERS rule's owners, a MAINTAINERS M:

@@ -41,7 +41,8 @@ DESCRIBED = re.compile(  # what a note after a dash says of a person (not an are
 STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\b", re.I)
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
-AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b")
+# an @handle, not a team mention ("@kubeflow/kubeflow-steering-committee" names a GitHub team)
+AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b(?![/-])")
 PERSON_LINK = re.compile(
     r"^(?:mailto:|https?://(?:www\.)?(?:github\.com/[\w-]+/?$|gitlab\.com/|linkedin\.com/in/|"
     r"twitter\.com/|x\.com/|mastodon|bsky\.app/profile/|keybase\.io/|orcid\.org/))",
@@ -342,6 +343,11 @@ def _only_document_link(text: str, links: Links) -> bool:
             relative = not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I)
             return relative or DOCUMENT_LINK.search(target) is not None
     return False
+
+
+def printed_as_handle(word: str) -> bool:
+    """A word printed as a handle is: "@jroe", or a lower-case login ("jroe", "j-roe2")."""
+    return bool(HANDLE_TOKEN.match(word)) and (word.startswith("@") or word == word.lower())
 
 
 def _is_handle_word(part: str, handle_list: bool) -> bool:

@@ -183,6 +183,9 @@ def affiliation_features(
             _names.looks_like_name(text) and not company and not _ror_share(text)
         ),
         "org:seat_words": float(bool(SEAT_WORDS.search(text))),
+        "org:area_words": float(  # a part of a project ("Responses API", "Docs"), not an employer
+            any(w.strip(".,()").lower() in _orgs.AREA_WORDS for w in words)
+        ),
         "org:proposed": float(proposed),
         "org:field": float(field),
         "org:heading_seat": float(

@@ -12,8 +12,10 @@ once, lazily (`shipped`), and nothing is ever unpickled.
   Identical feature vectors are merged first (with their counts), so a fit sees a few hundred
   rows. `hw:` (heading word) features are kept only when seen in `MIN_GROUPS` projects or more.
 - `Model.score(features)`: the probability the candidate is what the gold says (keep it when it
-  reaches `THRESHOLD`); `Model.confidence(features)`: that score calibrated (Platt scaling fitted
-  on out-of-fold scores by `ingest evaluate --governance --fit`), the `confidence` qualifier.
+  reaches `THRESHOLD`); `Model.confidence(features)`: the `confidence` qualifier, calibrated at
+  the level the editor sees: `curve`, a monotone step map from the logit to the share of
+  emitted claims that were right, fitted by `isotonic` on the out-of-fold (leave-one-project-out)
+  claims by `ingest evaluate --governance --fit`; without a curve, Platt scaling (a, b).
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class Linear:
     weights: dict[str, float] = field(default_factory=dict)
     bias: float = 0.0
     calibration: tuple[float, float] = (1.0, 0.0)
+    # (upper logit, confidence) steps, logits ascending: a logit up to the first bound gets its
+    # confidence, above the last bound the last one (`isotonic`)
+    curve: tuple[tuple[float, float], ...] = ()
 
     def logit(self, features: Features) -> float:
         w = self.weights
@@ -60,20 +65,30 @@ class Linear:
         return sigmoid(self.logit(features))
 
     def confidence(self, features: Features) -> float:
+        return self.calibrated(self.logit(features))
+
+    def calibrated(self, z: float) -> float:
+        """The confidence of a claim whose logit is `z`."""
+        if self.curve:
+            return step(self.curve, z)
         a, b = self.calibration
-        return sigmoid(a * self.logit(features) + b)
+        return sigmoid(a * z + b)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "bias": round(self.bias, 6),
             "calibration": [round(self.calibration[0], 6), round(self.calibration[1], 6)],
             "weights": {k: round(v, 6) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6},
         }
+        if self.curve:
+            out["curve"] = [[round(z, 6), round(p, 6)] for z, p in self.curve]
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Linear:
         a, b = data.get("calibration", (1.0, 0.0))
-        return cls(dict(data.get("weights", {})), float(data.get("bias", 0.0)), (a, b))
+        curve = tuple((float(z), float(p)) for z, p in data.get("curve", ()))
+        return cls(dict(data.get("weights", {})), float(data.get("bias", 0.0)), (a, b), curve)
 
 
 @dataclass
@@ -211,3 +226,55 @@ def _platt_loss(data: list[tuple[float, bool]], a: float, b: float, hi: float, l
         t = hi if y else lo
         loss -= t * math.log(p) + (1 - t) * math.log(1 - p)
     return loss
+
+
+# ============================================================================================
+# claim-level calibration
+
+MIN_BLOCK = 20  # claims a step of the isotonic map pools at least (fewer: merged with a neighbour)
+
+
+def step(curve: Sequence[tuple[float, float]], z: float) -> float:
+    """The confidence a step map gives the logit `z` (see `Linear.curve`)."""
+    for bound, value in curve:
+        if z <= bound:
+            return value
+    return curve[-1][1]
+
+
+def isotonic(pairs: Iterable[tuple[float, bool]], min_block: int = MIN_BLOCK) -> tuple[
+        tuple[float, float], ...]:  # fmt: skip
+    """A monotone (non-decreasing) map from logits to the share of right claims: pool adjacent
+    violators over the claims sorted by logit, blocks of at least `min_block` claims, each
+    block's share smoothed towards the overall one ((right + m * p) / (n + m), m = 2) so that no
+    step says 0 or 1 from a handful of claims. Deterministic: ties in logit are one block."""
+    data = sorted((float(z), bool(y)) for z, y in pairs)
+    if not data:
+        return ()
+    overall = sum(y for _z, y in data) / len(data)
+    blocks: list[list[float]] = []  # [upper logit, right, count]
+    for z, y in data:
+        if blocks and blocks[-1][0] == z:
+            blocks[-1][1] += y
+            blocks[-1][2] += 1
+        else:
+            blocks.append([z, float(y), 1.0])
+    merged: list[list[float]] = []
+    for block in blocks:
+        merged.append(block)
+        while len(merged) > 1 and (
+            merged[-2][1] / merged[-2][2] >= merged[-1][1] / merged[-1][2]
+            or merged[-2][2] < min_block
+        ):
+            last = merged.pop()
+            merged[-1] = [last[0], merged[-1][1] + last[1], merged[-1][2] + last[2]]
+    while len(merged) > 1 and merged[-1][2] < min_block:  # the top step pools enough too
+        last = merged.pop()
+        merged[-1] = [last[0], merged[-1][1] + last[1], merged[-1][2] + last[2]]
+    curve: list[tuple[float, float]] = []
+    for upper, right, count in merged:
+        value = (right + 2 * overall) / (count + 2)
+        if curve and value < curve[-1][1]:
+            value = curve[-1][1]
+        curve.append((upper, value))
+    return tuple(curve)

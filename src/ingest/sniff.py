@@ -15,7 +15,10 @@ _HTML_ANY = re.compile(rb"<(html|body|article|div|h[1-6]|ul|li|p|meta|title)[\s>
 _ATOM = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(feed|rss|rdf:RDF)[\s>]", re.DOTALL)
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$", re.MULTILINE)
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.MULTILINE)
-_FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*\n", re.DOTALL)
+_FRONT_MATTER = re.compile(
+    r"\A\ufeff?(?:---[ \t]*\n.*?\n(?:---|\.\.\.)|\+\+\+[ \t]*\n.*?\n\+\+\+)[ \t]*(?:\n|\Z)",
+    re.DOTALL,
+)  # YAML (---) or TOML (+++, Hugo) front matter
 _MD_LINK = re.compile(r"\[[^\]]+\]\([^)]+\)")
 _RST_LINK = re.compile(r"`[^`<]+<[^>]+>`__?")
 
@@ -43,10 +46,12 @@ def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
         return "html"
     if "html" in content_type:
         return "html"
-    if url.endswith((".md", ".markdown")):
+    if url.endswith((".md", ".markdown", ".mdx")):
         return "markdown"
     if url.endswith(".rst"):
         return "rst"
+    if _FRONT_MATTER.match(body[:65536].decode("utf-8", errors="replace")):
+        return "markdown"  # a page that is all front matter (a person's card)
     return "text"
 
 

@@ -434,19 +434,25 @@ def _cross_validate_governance(
 ) -> None:
     from ingest_cli.evaluate import governance as scoring
     from ingest_cli.evaluate import governance_model as learned
+    from ingest_cli.evaluate.governance_calibration import format_calibration
     from ingest_cli.evaluate.governance_report import format_report
 
     result = learned.cross_validate(scoring.sets_for(gold, pages))
     if write:
         learned.write_model(result.model)
+    calibration = result.calibration
     if as_json:
         found = {"folds": result.folds, "training": result.training.to_json(),
-                 "cv": result.cv.to_json()}  # fmt: skip
+                 "cv": result.cv.to_json(),
+                 "calibration": calibration.to_json() if calibration else None}  # fmt: skip
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
     else:
         click.echo(_safe(format_report(result.cv)))
         click.echo("")
         click.echo(_safe(learned.format_comparison(result)))
+        if calibration is not None:
+            click.echo("")
+            click.echo(format_calibration(calibration))
 
 
 main.add_command(server)

@@ -9,9 +9,11 @@
 - **fit** (`fit_model`): `extractors.people.model.fit` for each decision.
 - **cross-validation** (`cross_validate`): leave one project out: for each project, the model
   is fitted on every other project's candidates and that project's pages are read with it and
-  scored as `ingest evaluate --governance` scores them; the out-of-fold logits give the
-  calibration of `confidence` (Platt scaling). Training figures: the model fitted on everything,
-  scored on the same pages.
+  scored as `ingest evaluate --governance` scores them; the person claims each fold's model
+  emits give the calibration of `confidence` (`governance_calibration`: an isotonic map from the
+  logit to the share of those claims that name a gold person, and its reliability table, ECE and
+  Brier score, themselves cross-validated); affiliations keep Platt scaling. Training figures:
+  the model fitted on everything, scored on the same pages.
 - `write_model`: the model fitted on everything, with the cross-validated calibration, written
   to `extractors/people/data/governance_model.json` (`ingest evaluate --governance --fit`).
 """
@@ -23,7 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from extractors.people.model import KEEP_ALL, MODEL_FILE, Linear, Model, Sample, fit, platt
+from extractors.people.model import (
+    KEEP_ALL,
+    MODEL_FILE,
+    THRESHOLD,
+    Linear,
+    Model,
+    Sample,
+    fit,
+    isotonic,
+    platt,
+)
 from ingest.errors import IngestError
 from ingest.models import Claim
 from ingest_cli.evaluate.governance import (
@@ -34,6 +46,7 @@ from ingest_cli.evaluate.governance import (
     Totals,
     norm_org,
 )
+from ingest_cli.evaluate.governance_calibration import Calibration, OutOfFold, calibrate
 from ingest_cli.evaluate.governance_gold import GoldPage, load_set
 from ingest_cli.evaluate.governance_people import (
     Person,
@@ -61,6 +74,7 @@ class PageData:
     generic: bool  # read by the generic governance extractor
     people: list[Sample] = field(default_factory=list)
     affiliations: list[Sample] = field(default_factory=list)
+    in_gold: list[bool] = field(default_factory=list)  # per person candidate: a gold person
 
 
 def _snapshot(gold: GoldPage) -> Any:
@@ -111,6 +125,7 @@ def _label(gold: GoldPage, sink: list[tuple[str, dict[str, float], Claim]], data
         if what == "person":
             ok = g is not None and (norm(_section(claim)) in sections[g] or g not in placed)
             data.people.append(Sample(features, ok, data.group))
+            data.in_gold.append(g is not None)
         else:
             ok = g is not None and norm_org(claim.object) in orgs.get(g, set())
             data.affiliations.append(Sample(features, ok, data.group))
@@ -147,6 +162,16 @@ def fit_model(pages: Sequence[PageData], meta: dict[str, Any] | None = None) -> 
     return Model(fit(people), fit(affiliations), dict(meta or {}))
 
 
+def emitted(data: PageData, model: Model) -> list[OutOfFold]:
+    """The page's person claims `model` keeps, each with its logit and whether it names a gold
+    person of the page (what the editor checks a `maintainer` claim for)."""
+    out = []
+    for sample, right in zip(data.people, data.in_gold, strict=True):
+        if model.person.score(sample.features) >= THRESHOLD:
+            out.append(OutOfFold(data.group, model.person.logit(sample.features), right))
+    return out
+
+
 def score_with(data: PageData, model: Model) -> PageScore:
     """The page as `ingest evaluate --governance` scores it, the generic reader using `model`."""
     from ingest_cli.evaluate.governance import score_page
@@ -160,6 +185,7 @@ class CrossValidation:
     cv: Report
     model: Model  # fitted on every page, calibrated on the out-of-fold scores
     folds: int
+    calibration: Calibration | None = None  # of the person claims' confidence, cross-validated
 
 
 def _report(pages: Sequence[PageData], scores: dict[int, PageScore]) -> Report:
@@ -175,6 +201,7 @@ def cross_validate(sets: Sequence[EvalSet] = DEFAULT_SETS) -> CrossValidation:
     cv_scores: dict[int, PageScore] = {}
     person_oof: list[tuple[float, bool]] = []
     aff_oof: list[tuple[float, bool]] = []
+    claims_oof: list[OutOfFold] = []  # the person claims each fold's model emits
     for group in groups:
         model = fit_model([p for p in pages if p.group != group])
         for i, p in enumerate(pages):
@@ -183,18 +210,24 @@ def cross_validate(sets: Sequence[EvalSet] = DEFAULT_SETS) -> CrossValidation:
             cv_scores[i] = score_with(p, model)
             person_oof += [(model.person.logit(s.features), s.label) for s in p.people]
             aff_oof += [(model.affiliation.logit(s.features), s.label) for s in p.affiliations]
+            claims_oof += emitted(p, model)
     meta = {
         "trained_on": sorted({f"{p.set_label}:{p.group}" for p in pages if p.generic}),
         "pages": sum(p.generic for p in pages),
         "person_candidates": sum(len(p.people) for p in pages),
         "affiliation_candidates": sum(len(p.affiliations) for p in pages),
-        "calibration": "Platt scaling on leave-one-project-out logits",
+        "calibration": "person claims: isotonic map from the logit to the share of right "
+        "claims among the claims emitted out of fold (leave-one-project-out); affiliations: "
+        "Platt scaling on leave-one-project-out logits",
+        "calibration_claims": len(claims_oof),
     }
     full = fit_model(pages, meta)
-    full.person = Linear(full.person.weights, full.person.bias, platt(person_oof))
+    curve = isotonic((c.logit, c.right) for c in claims_oof)
+    full.person = Linear(full.person.weights, full.person.bias, platt(person_oof), curve)
     full.affiliation = Linear(full.affiliation.weights, full.affiliation.bias, platt(aff_oof))
     training = {i: score_with(p, full) for i, p in enumerate(pages)}
-    return CrossValidation(_report(pages, training), _report(pages, cv_scores), full, len(groups))
+    return CrossValidation(_report(pages, training), _report(pages, cv_scores), full, len(groups),
+                           calibrate(claims_oof))  # fmt: skip
 
 
 def write_model(model: Model) -> None:
