@@ -8,12 +8,15 @@ Three parts, stored as plain numbers:
   each organisation keeps its best candidate, and the TOP_K organisations go on;
 - `forest` (rerank.py, gradient-boosted trees): those organisations seen together (who is whose
   unit, how often each was the label in training: `prior`) -> logit that this is the one;
-- `calibration`: [1, the winner's logit, its lead over the runner-up, its lead over the best
-  organisation outside its own family (parents and units), whether the runner-up is family,
-  and the winner's
-  CALIBRATION_FEATURES] -> the probability that the winner is right, fitted on out-of-fold
+- `calibration` (the abstention model): the mean of two probabilities that the winner is right,
+  a logistic regression over [1, the winner's logit, its lead over the runner-up, its lead over
+  the best organisation outside its own family (parents and units), whether the runner-up is
+  family, and the winner's LINEAR_FEATURES], and gradient-boosted trees over those leads and the
+  second-stage features of the winner and of the runner-up. Both are fitted on out-of-fold
   scores, so the string that names an organisation absent from the registry, or none, learns to
-  get a low one.
+  get a low one. The trees separate right from wrong winners better (more answers at the same
+  precision); the linear part keeps the confidence of what the labelled strings rarely show (a
+  company printed with a unit: "Facebook AI Research") from resting on a few leaves.
 """
 
 from __future__ import annotations
@@ -32,11 +35,12 @@ from ingest.orgs.registry import Org, Registry
 from ingest.orgs.rerank import RERANK_NAMES, TOP_K, Forest, Runner, ancestors, race_features
 
 BUNDLED_MODEL = Path(__file__).resolve().parent / "data" / "model.json"
-MODEL_FORMAT = "ingest-org-model/2"
+MODEL_FORMAT = "ingest-org-model/3"
 # (org index, features, door, segment) of one candidate
 Pair = tuple[int, list[float], str, int]
-# the best candidate's own features the calibration sees beside its logit and margin
-CALIBRATION_FEATURES = (
+ABSENT = -1.0  # the runner-up's features when there is no runner-up
+# the best candidate's own features the linear part of the abstention model sees
+LINEAR_FEATURES = (
     "exact",
     "acronym",
     "segment_cov",
@@ -82,7 +86,7 @@ class Model:
     weights: list[float]
     forest: Forest
     prior: dict[str, tuple[int, int]]
-    calibration: list[float]
+    calibration: Abstainer
     threshold: float
     meta: dict[str, Any]
 
@@ -92,11 +96,12 @@ class Model:
             "features": list(NAMES),
             "rerank_features": list(RERANK_NAMES),
             "weights": self.weights,
-            "calibration": self.calibration,
             "threshold": self.threshold,
             **self.meta,
             "prior": {k: list(v) for k, v in sorted(self.prior.items())},
             "forest": self.forest.to_json(),
+            "calibration": self.calibration.linear,
+            "calibration_forest": self.calibration.forest.to_json(),
         }
 
 
@@ -114,13 +119,15 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
             f"organisation model '{path}' does not fit this code: run ingest orgs train"
         )
     parts = ("format", "features", "rerank_features", "weights", "calibration", "threshold")
-    meta = {k: v for k, v in data.items() if k not in (*parts, "prior", "forest")}
+    meta = {
+        k: v for k, v in data.items() if k not in (*parts, "prior", "forest", "calibration_forest")
+    }
     prior = {k: (int(v[0]), int(v[1])) for k, v in data["prior"].items()}
     return Model(
         list(data["weights"]),
         Forest.from_json(data["forest"]),
         prior,
-        list(data["calibration"]),
+        Abstainer(list(data["calibration"]), Forest.from_json(data["calibration_forest"])),
         float(data["threshold"]),
         meta,
     )
@@ -128,7 +135,7 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
 
 @dataclass(frozen=True)
 class Scored:
-    """The winner of a string with its scores (what calibration is fitted on)."""
+    """The winner of a string with its scores (what the abstention model is fitted on)."""
 
     org: int | None
     logit: float
@@ -136,8 +143,19 @@ class Scored:
     apart: float = 10.0  # lead over the best organisation outside the winner's family
     features: tuple[float, ...] = ()
     kin: float = 0.0  # 1.0 when the runner-up is of the winner's family ("Red Hat (Canada)")
+    row: tuple[float, ...] = ()  # the winner's second-stage features (rerank.RERANK_NAMES)
+    second: tuple[float, ...] = ()  # the runner-up's, when there is one
 
     def calibration_input(self) -> list[float]:
+        """[the winner's logit, its lead over the runner-up, over the best organisation outside
+        its family, whether the runner-up is family, the winner's second-stage features, the
+        runner-up's (ABSENT when there is none)]."""
+        width = len(RERANK_NAMES)
+        row = list(self.row) if self.row else [ABSENT] * width
+        second = list(self.second) if self.second else [ABSENT] * width
+        return [self.logit, self.margin, self.apart, self.kin, *row, *second]
+
+    def linear_input(self) -> list[float]:
         f = dict(zip(NAMES, self.features, strict=True)) if self.features else {}
         return [
             1.0,
@@ -145,7 +163,7 @@ class Scored:
             self.margin,
             self.apart,
             self.kin,
-            *(f.get(n, 0.0) for n in CALIBRATION_FEATURES),
+            *(f.get(n, 0.0) for n in LINEAR_FEATURES),
         ]
 
 
@@ -174,8 +192,10 @@ def race(pairs: list[Pair], weights: list[float]) -> list[Runner]:
     return [Runner(o, z, tuple(x), len(doors[o]), len(segs[o])) for o, (z, x) in ranked]
 
 
-def decide(runners: list[Runner], logits: list[float], registry: Registry) -> Scored:
-    """The winner among runners given the second stage's logits, and its leads."""
+def decide(
+    runners: list[Runner], logits: list[float], registry: Registry, rows: list[list[float]]
+) -> Scored:
+    """The winner among runners given the second stage's logits (and rows), and its leads."""
     if not runners:
         return NOTHING
     order = sorted(range(len(runners)), key=lambda i: (-logits[i], runners[i].org))
@@ -196,6 +216,8 @@ def decide(runners: list[Runner], logits: list[float], registry: Registry) -> Sc
         min(z - (apart[0] if apart else z - 10.0), 10.0),
         runners[top].x,
         float(len(order) > 1 and kin(order[1])),
+        tuple(rows[top]),
+        tuple(rows[order[1]]) if len(order) > 1 else (),
     )
 
 
@@ -206,13 +228,25 @@ def best(text: str, registry: Registry, model: Model) -> Scored:
 def score_pairs(pairs: list[Pair], registry: Registry, model: Model) -> Scored:
     runners = race(pairs, model.weights)
     rows = race_features(runners, registry, model.prior)
-    return decide(runners, [model.forest.logit(r) for r in rows], registry)
+    return decide(runners, [model.forest.logit(r) for r in rows], registry, rows)
 
 
-def calibrated(calibration: list[float], scored: Scored) -> float:
-    if scored.org is None:
-        return 0.0
-    return _sigmoid(_dot(calibration, scored.calibration_input()))
+@dataclass(frozen=True)
+class Abstainer:
+    """`confidence`: the mean of the linear and the trees' probabilities (see the module)."""
+
+    linear: list[float]
+    forest: Forest
+
+    def confidence(self, scored: Scored) -> float:
+        if scored.org is None:
+            return 0.0
+        lin = _sigmoid(_dot(self.linear, scored.linear_input()))
+        return (lin + _sigmoid(self.forest.logit(scored.calibration_input()))) / 2.0
+
+
+def calibrated(calibration: Abstainer, scored: Scored) -> float:
+    return calibration.confidence(scored)
 
 
 @lru_cache(maxsize=2)

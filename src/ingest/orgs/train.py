@@ -12,11 +12,14 @@ The labelled strings (`affiliation,ror_id` CSVs; `NP` = no organisation, several
 (duplicates fall on the same side). On the rest: the scorer (logistic regression over every
 candidate's features), the prior (how often each organisation was the label) and the second
 stage (gradient-boosted trees over the TOP_K organisations, rerank.py) are refitted per fold to
-get out-of-fold scores, the calibration is fitted on those, and the threshold is the lowest
-confidence whose out-of-fold precision is at least TARGET_PRECISION. The shipped model is the
-whole chain fitted on the training side with that calibration; the held-out strings then give
-the figures it reports. Names from the registry itself (`registry_names`) are added to the
-fitting side only (never to the prior).
+get out-of-fold scores, the abstention model (model.Abstainer: a logistic regression and
+gradient-boosted trees, averaged) is fitted on those, and the threshold is the lowest confidence
+whose precision is at least TARGET_PRECISION on confidences cross-fitted once more (each from an
+abstention model fitted without that string: trees would look surer on their own training
+strings); `inner_out_of_fold` reports that figure, the one settings are chosen on. The shipped
+model is the whole chain fitted on the training side with that abstention model; the held-out
+strings then give the figures it reports. Names from the registry itself (`registry_names`) are
+added to the fitting side only (never to the prior).
 Deterministic: scikit-learn's liblinear with `random_state=0`, histogram gradient boosting with
 `random_state=0` and no early stopping, folds by hash.
 """
@@ -34,6 +37,7 @@ from typing import Any
 
 from ingest.orgs.model import (
     BUNDLED_MODEL,
+    Abstainer,
     Model,
     Pair,
     Scored,
@@ -57,6 +61,8 @@ C = 1.0
 TREES = 200  # the second stage: gradient-boosted trees of depth TREE_DEPTH
 TREE_DEPTH = 3
 LEARNING_RATE = 0.1
+CAL_TREES = 100  # the abstention model's trees, of depth TREE_DEPTH
+CAL_LEARNING_RATE = 0.1
 Prior = dict[str, tuple[int, int]]
 
 
@@ -189,8 +195,6 @@ def _race_rows(
 def _fit_forest(
     examples: list[Example], weights: list[float], registry: Registry, prior: Prior
 ) -> Forest:
-    from sklearn.ensemble import HistGradientBoostingClassifier  # training only
-
     ids = registry.columns["id"]
     xs, ys = [], []
     for ex in examples:
@@ -198,10 +202,16 @@ def _fit_forest(
         for r, row in zip(runners, rows, strict=True):
             xs.append(row)
             ys.append(int(ids[r.org] in ex.gold))
+    return _boost(xs, ys, TREES, LEARNING_RATE)
+
+
+def _boost(xs: list[list[float]], ys: list[int], trees: int, rate: float) -> Forest:
+    from sklearn.ensemble import HistGradientBoostingClassifier  # training only
+
     clf = HistGradientBoostingClassifier(
-        max_iter=TREES,
+        max_iter=trees,
         max_depth=TREE_DEPTH,
-        learning_rate=LEARNING_RATE,
+        learning_rate=rate,
         early_stopping=False,
         random_state=0,
     )
@@ -244,17 +254,31 @@ def _fit_chain(examples: list[Example], registry: Registry) -> Chain:
 
 def _score(ex: Example, chain: Chain, registry: Registry) -> Scored:
     runners, rows = _race_rows(ex, chain.weights, registry, chain.prior, leave_out=False)
-    return decide(runners, [chain.forest.logit(r) for r in rows], registry)
+    return decide(runners, [chain.forest.logit(r) for r in rows], registry, rows)
 
 
-def _calibrate(scored: list[tuple[Scored, bool]]) -> list[float]:
+def _calibrate(scored: list[tuple[Scored, bool]]) -> Abstainer:
+    """The abstention model on the winners' out-of-fold scores: a logistic regression and
+    gradient-boosted trees (model.Abstainer averages them)."""
     from sklearn.linear_model import LogisticRegression
 
-    xs = [s.calibration_input() for s, _ in scored if s.org is not None]
-    ys = [int(ok) for s, ok in scored if s.org is not None]
+    won = [(s, ok) for s, ok in scored if s.org is not None]
+    ys = [int(ok) for _s, ok in won]
     lr = LogisticRegression(C=10.0, solver="liblinear", fit_intercept=False, random_state=0)
-    lr.fit(xs, ys)
-    return [round(float(w), 6) for w in lr.coef_[0]]
+    lr.fit([s.linear_input() for s, _ok in won], ys)
+    linear = [round(float(w), 6) for w in lr.coef_[0]]
+    forest = _boost([s.calibration_input() for s, _ok in won], ys, CAL_TREES, CAL_LEARNING_RATE)
+    return Abstainer(linear, forest)
+
+
+def _cross_calibrated(oof: list[tuple[Scored, bool, bool, int]]) -> list[tuple[float, bool]]:
+    """Confidences the threshold is chosen on: each string's from an abstention model fitted
+    without it (trees fitted on a string would make it look surer than a new one)."""
+    out = []
+    for k in range(FOLDS):
+        cal = _calibrate([(s, ok) for s, ok, _kn, b in oof if b != k])
+        out += [(calibrated(cal, s), ok) for s, ok, known, b in oof if b == k and known]
+    return out
 
 
 def _threshold(points: list[tuple[float, bool]]) -> float:
@@ -266,6 +290,16 @@ def _threshold(points: list[tuple[float, bool]]) -> float:
         if right / n >= TARGET_PRECISION:
             best = conf
     return round(best, 4)
+
+
+def _inner_figures(points: list[tuple[float, bool]], threshold: float) -> dict[str, float]:
+    said = [ok for conf, ok in points if conf >= threshold]
+    return {
+        "strings": len(points),
+        "precision": round(sum(said) / len(said), 4) if said else 0.0,
+        "recall": round(sum(said) / len(points), 4) if points else 0.0,
+        "top1": round(sum(ok for _c, ok in points) / len(points), 4) if points else 0.0,
+    }
 
 
 def figures(examples: list[Example], registry: Registry, model: Model) -> dict[str, Any]:
@@ -320,19 +354,21 @@ def train(
     fit_on += [Example(t, g, s, featurise(t, registry)) for t, g, s in registry_names(registry)]
     ids = registry.columns["id"]
     # out-of-fold scores: (scored, right, a labelled string whose organisation is registered)
-    oof: list[tuple[Scored, bool, bool]] = []
+    oof: list[tuple[Scored, bool, bool, int]] = []
     for k in range(FOLDS):
         chain = _fit_chain([e for e in fit_on if e.bucket(FOLDS, "fold") != k], registry)
         for e in fit_on:
             if e.bucket(FOLDS, "fold") == k:
                 s = _score(e, chain, registry)
                 known = e.source != "registry" and any(g in registry.by_id for g in e.gold)
-                oof.append((s, s.org is not None and ids[s.org] in e.gold, known))
+                ok = s.org is not None and ids[s.org] in e.gold
+                oof.append((s, ok, known, e.bucket(FOLDS, "calibration")))
     # the calibration sees the registry's names too (the only companies printed alone); the
     # threshold is set where it is measured, on labelled strings whose organisation is
     # registered (the registry's names are easy, and would make it look safer than it is)
-    calibration = _calibrate([(s, ok) for s, ok, _known in oof])
-    threshold = _threshold([(calibrated(calibration, s), ok) for s, ok, known in oof if known])
+    calibration = _calibrate([(s, ok) for s, ok, _known, _b in oof])
+    inner = _cross_calibrated(oof)
+    threshold = _threshold(inner)
     chain = _fit_chain(fit_on, registry)
     model = Model(chain.weights, chain.forest, chain.prior, calibration, threshold, {})
     report = {
@@ -341,6 +377,9 @@ def train(
             "data": [p.name for p in sorted(data.glob("*.csv"))],
         },
         "registry": registry.source,
+        # the figure features and settings are chosen on: the fitting side's out-of-fold
+        # strings, at the threshold chosen on them (the held-out strings are never looked at)
+        "inner_out_of_fold": _inner_figures(inner, threshold),
         "held_out": figures(held, registry, model),
         "held_out_by_file": {
             src: figures([e for e in held if e.source == src], registry, model)
