@@ -26,6 +26,7 @@ from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.process import record_failure
 from ingest.pipeline.registry import load_registry, source_for
 from ingest.report.run import RunReport
+from ingest.storage import QueueFilter
 
 LOCALLY = "locally"  # `ran` of a result run in the command's own process
 
@@ -60,10 +61,13 @@ class OneOff:
     report: RunReport
     outcome: SourceOutcome
     report_file: Path
+    pending_facts: int | None = None  # the queue's pending facts after the run
 
     def result(self) -> dict[str, Any]:
         result = self.outcome.to_json()
         result["report_file"] = str(self.report_file)
+        if self.pending_facts is not None:  # the command's last line, without opening the store
+            result["pending_facts"] = self.pending_facts
         return result
 
 
@@ -127,7 +131,8 @@ def run_one_off(
         report.outcomes.append(outcome)
         report.finished = iso_z(utcnow())
         path = report.write(ctx.settings.reports_dir / "one-off", report.run_id)
-        return OneOff(report=report, outcome=outcome, report_file=path)
+        pending = ctx.store.count_facts(QueueFilter(status="pending"))
+        return OneOff(report=report, outcome=outcome, report_file=path, pending_facts=pending)
     finally:
         ctx.close()
 

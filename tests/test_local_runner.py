@@ -172,6 +172,7 @@ def test_the_plain_one_off_path_imports_no_prefect(workspace: Settings) -> None:
         "from flows.one_off_core import run_locally\n"
         f"result = run_locally({{'url': {STABLE_URL!r}, 'file': {page!r}}})\n"
         "print(json.dumps([result['status'], result['claims'], result['ran'],"
+        " result['pending_facts'],"
         " sorted(m for m in sys.modules if m.split('.')[0] == 'prefect')]))\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
@@ -179,7 +180,28 @@ def test_the_plain_one_off_path_imports_no_prefect(workspace: Settings) -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == ["fetched", 257, "locally", []]
+    # the queue's pending facts come with the result (the command's last line needs no store)
+    assert json.loads(done.stdout) == ["fetched", 257, "locally", 5, []]
+
+
+def test_the_last_line_of_a_run_uses_the_count_the_run_gave(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A one-off's `pending_facts` is its last line: the command does not open the store (and
+    import the database layer, 0.3 s) to count again; without it, the store is counted."""
+    from ingest.storage import Store
+    from ingest_cli import common
+
+    def no_store(*_args: object, **_kwargs: object) -> Store:
+        raise AssertionError("the store was opened")
+
+    monkeypatch.setattr(Store, "open", no_store)
+    common._next_steps(3)
+    assert capsys.readouterr().out.startswith("3 flags pending: ")
+    common._next_steps(0)
+    assert capsys.readouterr().out == "nothing pending for review\n"
+    with pytest.raises(AssertionError, match="the store was opened"):
+        common._next_steps(None)
 
 
 def test_code_fingerprint_follows_the_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

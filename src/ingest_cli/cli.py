@@ -128,7 +128,7 @@ def run(url: str, file: Path | None, as_of: Any, extractor: str | None, as_json:
         error(str(result.get("error")), log=None if result.get("ran") else _runner_log())
         sys.exit(1)
     if not as_json:
-        _next_steps()
+        _next_steps(result.get("pending_facts"))
 
 
 def _print_run(summary: dict[str, Any]) -> None:
