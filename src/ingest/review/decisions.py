@@ -154,13 +154,7 @@ def _decide(
     """`decide` for a full change id (ChangeNotFoundError when there is no such change)."""
     now = iso_z(utcnow())
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
-        row = store.claim_change(conn, change_id, "pending", status, now)
-        if row is None:
-            found = store.get_change(change_id, conn)
-            if found is None:
-                raise ChangeNotFoundError(change_id)
-            decider = store.last_decider(conn, change_id)
-            raise AlreadyDecidedError(change_id, found.status, decider)
+        row = _claim(store, conn, change_id, status, now)
         rows = [row, *claim_members(store, conn, row, status, now)]
         group = [r.to_change() for r in rows]
         change = group[0]
@@ -244,14 +238,13 @@ def decide_many(
     states: dict[str, SourceRow | None] = {}  # each source's state, read once
     with profile_transaction(store, profiles_dir) as (conn, profile_file):
         for change_id in change_ids:
-            row = store.claim_change(conn, change_id, "pending", status, now)
-            if row is None:
-                found = store.get_change(change_id, conn)
-                if found is None:
-                    out.failed.append((change_id, str(ChangeNotFoundError(change_id))))
-                else:
-                    decider = store.last_decider(conn, change_id)
-                    out.conflicts.append(AlreadyDecidedError(change_id, found.status, decider))
+            try:
+                row = _claim(store, conn, change_id, status, now)
+            except ChangeNotFoundError as exc:
+                out.failed.append((change_id, str(exc)))
+                continue
+            except AlreadyDecidedError as exc:
+                out.conflicts.append(exc)
                 continue
             rows = [row, *claim_members(store, conn, row, status, now)]
             group = [r.to_change() for r in rows]
@@ -459,6 +452,18 @@ def undo_last(store: Store, profiles_dir: Path, editor: str, note: str | None = 
     lead = next(c for c in back if c.id == last.change_id)
     path_of = Path(last.profile_path) if last.profile_path else None
     return Undone(change=lead, undid=last.status, profile_file=path_of, group=back)
+
+
+def _claim(store: Store, conn: Connection, change_id: str, status: str, now: str) -> ChangeRow:
+    """Move a pending change to `status` and return it; else why not: ChangeNotFoundError, or
+    AlreadyDecidedError naming who decided it first."""
+    row = store.claim_change(conn, change_id, "pending", status, now)
+    if row is not None:
+        return row
+    found = store.get_change(change_id, conn)
+    if found is None:
+        raise ChangeNotFoundError(change_id)
+    raise AlreadyDecidedError(change_id, found.status, store.last_decider(conn, change_id))
 
 
 def claim_members(
