@@ -168,3 +168,35 @@ def test_every_training_page_parses_into_blocks() -> None:
     for name in names:
         doc = parse((TRAIN / name).read_text(), url=f"https://example.org/{name}")
         assert any(isinstance(b, Item | Row | Record | Para | Code) for b in doc.blocks), name
+
+
+def test_html_paragraph_broken_by_br_is_a_list_of_its_lines() -> None:
+    doc = parse(
+        "<main><h2>Steering Committee</h2><p>Alice Smith (Acme Corp)<br>Bob Jones<br/>"
+        "<a href='https://github.com/carol'>Carol White</a></p><p>One line<br></p>"
+        "<p>Prose with no break.</p></main>"
+    )
+    items = [b for b in doc.blocks if isinstance(b, Item)]
+    assert [i.text for i in items] == ["Alice Smith (Acme Corp)", "Bob Jones", "Carol White"]
+    assert len({i.list_no for i in items}) == 1  # one list, not three
+    assert items[2].links == (("Carol White", "https://github.com/carol"),)
+    # a paragraph of one line (a trailing <br>) and one with no break stay paragraphs
+    assert [b.text for b in doc.blocks if isinstance(b, Para)] == [
+        "One line",
+        "Prose with no break.",
+    ]
+
+
+def test_governance_reads_people_from_a_paragraph_broken_by_br() -> None:
+    from extractors.governance import generic as governance
+
+    body = (
+        "<html><body><main><h1>Governance</h1><h2>Maintainers</h2><p>"
+        "<a href='https://github.com/dave'>Dave Brown</a><br>\n"
+        "<a href='https://github.com/erin'>Erin Green</a><br>\n</p></main></body></html>"
+    )
+    claims = governance.extract(
+        Snapshot(url="https://example.org/governance.html", body=body.encode())
+    )
+    people = {(c.subject.name, c.subject.github, c.qualifiers.get("section")) for c in claims}
+    assert people == {("Dave Brown", "dave", "Maintainers"), ("Erin Green", "erin", "Maintainers")}

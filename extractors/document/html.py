@@ -133,13 +133,7 @@ def _in_heading(node: LexborNode) -> bool:
 
 
 def _unique_reversed(nodes: list[LexborNode]) -> list[LexborNode]:
-    seen: set[int] = set()
-    found = []
-    for node in reversed(nodes):
-        if node.mem_id not in seen:
-            seen.add(node.mem_id)
-            found.append(node)
-    return found
+    return list({node.mem_id: node for node in reversed(nodes)}.values())  # first place kept
 
 
 def node_text(node: LexborNode, separator: str = "") -> str:
@@ -198,6 +192,8 @@ class Walk:
                 lines = tuple(line for line in raw.splitlines() if line.strip())
                 if lines:
                     yield Code(collapse(raw), lines)
+            elif tag == "p" and (broken := self._broken(node)):
+                yield from broken  # a paragraph broken into lines by <br>: a list of its lines
             elif tag == "p" or (tag in ("div", "section", "blockquote") and _is_leaf(node)):
                 text = node_text(node) if tag == "p" else _card_text(node)
                 if text:
@@ -226,6 +222,12 @@ class Walk:
             found.append(child)
         found.extend(self._lines(run))
         return found
+
+    def _broken(self, node: LexborNode) -> list[Item]:
+        """A paragraph that <br> breaks into two or more lines, as one list of them."""
+        broken = any(c.tag == "br" for c in node.iter(include_text=False))
+        found = self._lines(list(node.iter(include_text=True))) if broken else []
+        return found[0] if found else []
 
     def _lines(self, run: list[LexborNode]) -> list[list[Item]]:
         lines: list[tuple[str, Links]] = []

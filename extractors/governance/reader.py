@@ -33,7 +33,7 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 5
+VERSION = 6  # 6: a paragraph broken into lines by <br> is a list of its lines
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
