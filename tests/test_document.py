@@ -200,3 +200,54 @@ def test_governance_reads_people_from_a_paragraph_broken_by_br() -> None:
     )
     people = {(c.subject.name, c.subject.github, c.qualifiers.get("section")) for c in claims}
     assert people == {("Dave Brown", "dave", "Maintainers"), ("Erin Green", "erin", "Maintainers")}
+
+
+ETCD_STYLE_MAINTAINERS = """\
+# The official list of maintainers and reviewers for the project maintenance.
+#
+# Names should be added to this file like so:
+#     Individual's name <submission email address> (@GITHUB_HANDLE) pkg:*
+#
+# Please keep the list sorted.
+
+# MAINTAINERS
+Benjamin Wang <benjamin.ahrtr@gmail.com> <benjamin.wang@broadcom.com> (@ahrtr) pkg:*
+Fu Wei <fuweid89@gmail.com> (@fuweid) pkg:*
+
+# REVIEWERS
+Ivan Valdes <ivan@vald.es> (@ivanvc) pkg:*
+Siyuan Zhang <sizhang@google.com> (@siyuanfoundation) pkg:*
+"""
+
+
+def test_plain_maintainers_file_lines_holding_accounts_are_lists_under_comment_titles() -> None:
+    url = "https://github.com/example/project/blob/main/MAINTAINERS"
+    doc = parse(ETCD_STYLE_MAINTAINERS, url=url)
+    assert doc.format == "maintainers"
+    titled = [(b.text, b.line) for b in doc.blocks if isinstance(b, Heading)]
+    assert ("MAINTAINERS", 8) in titled and ("REVIEWERS", 12) in titled
+    items = [b for b in doc.blocks if isinstance(b, Item)]
+    assert [(i.line, i.list_no) for i in items] == [(9, 1), (10, 1), (13, 2), (14, 2)]
+    # the format description lines hold an account each, but a comment is not an entry
+    assert not any("Individual" in i.text for i in items)
+
+    from extractors.governance import generic as governance
+
+    claims = governance.extract(Snapshot(url=url, body=ETCD_STYLE_MAINTAINERS.encode()))
+    people = {
+        (c.subject.name, c.subject.github, c.qualifiers["section"])
+        for c in claims
+        if c.predicate == "maintainer"
+    }
+    assert people == {
+        ("Benjamin Wang", "ahrtr", "MAINTAINERS"),
+        ("Fu Wei", "fuweid", "MAINTAINERS"),
+        ("Ivan Valdes", "ivanvc", "REVIEWERS"),
+        ("Siyuan Zhang", "siyuanfoundation", "REVIEWERS"),
+    }
+
+
+def test_plain_maintainers_prose_lines_stay_a_paragraph() -> None:
+    text = "Maintainers\n\nThis project is maintained by\nthe people listed in OWNERS.\n"
+    doc = parse(text, url="https://github.com/example/project/blob/main/MAINTAINERS")
+    assert not any(isinstance(b, Item) for b in doc.blocks)

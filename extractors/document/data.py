@@ -11,7 +11,10 @@
 - CODEOWNERS: each rule is a `Heading` (the path pattern) with one `Item` per owner; comments are
   not read (their `@global-owner1` is GitHub's template);
 - MAINTAINERS (the Linux kernel's format): a section title is a `Heading`, each `M:` line an
-  `Item`; the indented format description at the top ("M: Maintainer's Full Name") is not.
+  `Item`; the indented format description at the top ("M: Maintainer's Full Name") is not. A run
+  of two or more lines that each hold an account ("Jane Roe <jane@example.org> (@jroe)", a
+  GitHub link) is a list of those lines, one `Item` each; other runs of lines are paragraphs;
+  a comment line ("# REVIEWERS") is a heading.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ CODEOWNERS_RULE = re.compile(
 MAINTAINERS_FIELD = re.compile(r"^(?P<tag>[A-Z]):\s*(?P<value>.*)$")
 TOML_TABLE = re.compile(r"^\s*\[\[?[\w.\"' -]+\]\]?\s*$", re.MULTILINE)
 YAML_KEY = re.compile(r"^[\w.-]+:\s*(?:#.*)?$", re.MULTILINE)
+COMMENT_TITLE = re.compile(r"^#+[ \t]*(\S.{0,79})$")
+ACCOUNT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\w@])@[A-Za-z0-9][\w-]*|github\.com/\w")
 
 
 class Malformed(ValueError):
@@ -236,15 +241,26 @@ def _maintainers(text: str) -> Iterator[Block]:
     lines = text.splitlines()
     list_no = 0
     index = 0
-    para: list[str] = []
+    para: list[str] = []  # its lines, with their line numbers in `at`
+    at: list[int] = []
+
+    def ended() -> Iterator[Block]:
+        nonlocal list_no
+        if len(para) >= 2 and all(ACCOUNT.search(line) for line in para):
+            list_no += 1  # one entry a line: "Jane Roe <jane@example.org> (@jroe)"
+            for line, number in zip(para, at, strict=True):
+                yield Item(line.strip(), line.strip(), (), list_no, 0, None, number)
+        elif para:
+            yield Para("\n".join(para), collapse(" ".join(para)), ())
+        para.clear()
+        at.clear()
+
     while index < len(lines):
         line = lines[index]
         following = lines[index + 1] if index + 1 < len(lines) else ""
         if line.strip() and not line[:1].isspace() and not MAINTAINERS_FIELD.match(line):
             if MAINTAINERS_FIELD.match(following):  # a section title
-                if para:
-                    yield Para("\n".join(para), collapse(" ".join(para)), ())
-                    para = []
+                yield from ended()
                 list_no += 1
                 yield Heading(2, line.strip(), index + 1)
                 index += 1
@@ -256,13 +272,17 @@ def _maintainers(text: str) -> Iterator[Block]:
                     index += 1
                 continue
             if set(following.strip()) <= set("=-") and following.strip():
+                yield from ended()
                 yield Heading(1, line.strip(), index + 1)
                 index += 2
                 continue
-            para.append(line)
-        elif not line.strip() and para:
-            yield Para("\n".join(para), collapse(" ".join(para)), ())
-            para = []
+            if comment := COMMENT_TITLE.match(line):  # "# REVIEWERS": the title of what follows
+                yield from ended()
+                yield Heading(2, comment.group(1).strip(), index + 1)
+            else:
+                para.append(line)
+                at.append(index + 1)
+        elif not line.strip():
+            yield from ended()
         index += 1
-    if para:
-        yield Para("\n".join(para), collapse(" ".join(para)), ())
+    yield from ended()

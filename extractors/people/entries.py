@@ -53,6 +53,8 @@ DOCUMENT_LINK = re.compile(
     re.I,
 )
 NICK = re.compile(r"[A-Z][^\W\d_]+")
+# the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
+NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
 HANDLE_TOKEN = re.compile(r"^@?(?=[\w-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
 
 
@@ -218,6 +220,7 @@ def _split_outside_parens(text: str) -> list[str]:
 
 def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     entry = Entry(name="")
+    printed = text
     for tag in TAG.findall(text):
         tag = tag.strip()
         if tag.startswith("@") and HANDLE_TOKEN.match(tag):
@@ -310,6 +313,11 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             entry.affiliation = entry.affiliation or rest or None
         elif looks_like_org(entry.aside):
             entry.affiliation = entry.affiliation or entry.aside
+    lead = NAME_BEFORE_ASIDE.match(printed)  # the words after the asides hid the name
+    if lead and (not entry.name or entry.name == entry.github):
+        entry.name = (
+            _clean_name(lead.group(1)) if _people.looks_like_name(lead.group(1)) else entry.name
+        )
     if not entry.name:
         if entry.github and not paren_only:
             entry.name = entry.github
