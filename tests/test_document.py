@@ -251,3 +251,29 @@ def test_plain_maintainers_prose_lines_stay_a_paragraph() -> None:
     text = "Maintainers\n\nThis project is maintained by\nthe people listed in OWNERS.\n"
     doc = parse(text, url="https://github.com/example/project/blob/main/MAINTAINERS")
     assert not any(isinstance(b, Item) for b in doc.blocks)
+
+
+ASCIIDOC_TEAM = """\
+= Project Team
+
+== Maintainers
+
+* Alice Smith (https://github.com/alice[@alice]), Red Hat
+
+== Emeritus Maintainers
+
+* Carol White
+"""
+
+
+@pytest.mark.parametrize("name", ["TEAM.adoc", "TEAM"])  # by its name, else by its titles
+def test_asciidoc_titles_are_headings_and_quotes_stay_verbatim(name: str) -> None:
+    doc = parse(ASCIIDOC_TEAM, url=f"https://github.com/example/project/blob/main/{name}")
+    assert [(h.level, h.text) for h in doc.blocks if isinstance(h, Heading)] == [
+        (1, "Project Team"),
+        (2, "Maintainers"),
+        (2, "Emeritus Maintainers"),
+    ]
+    items = [b for b in doc.blocks if isinstance(b, Item)]
+    assert items[0].quote == "Alice Smith (https://github.com/alice[@alice]), Red Hat"
+    assert items[0].quote in ASCIIDOC_TEAM

@@ -2,7 +2,7 @@
 
     model      the blocks (Heading, Item, Row, Para, Code, Term, Record) and text helpers;
                it knows no reader
-    html       HTML (selectolax)           markdown   Markdown (markdown-it-py)
+    html       HTML (selectolax)           markdown   Markdown (markdown-it-py), AsciiDoc titles
     rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
     tree       any JSON; TOML people tables and YAML nested teams (a generic walk of the tree)
     feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
@@ -16,12 +16,15 @@ its own modules; nothing else of `extractors` (tests/test_layers.py).
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from extractors.document.model import Document, decode
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
 from ingest.sniff import data_file_kind, sniff_format
+
+ASCIIDOC_TITLE = re.compile(r"^(={1,6})[ \t]+(?=\S)", re.MULTILINE)  # "== Maintainers"
 
 
 def file_name(url: str) -> str:
@@ -99,6 +102,10 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
     if fmt in ("markdown", "text"):
         from extractors.document import markdown as _doc_markdown
 
+        if file_name(snapshot.url).endswith((".adoc", ".asciidoc")) or (
+            fmt == "text" and len(ASCIIDOC_TITLE.findall(text[:65536])) >= 2
+        ):  # AsciiDoc: its "== Title" lines as Markdown's "## Title" (in their places)
+            text = ASCIIDOC_TITLE.sub(lambda m: "#" * len(m.group(1)) + " ", text)
         return _doc_markdown.document(text)
     if fmt == "rst":
         from extractors.document import rst as _doc_rst
