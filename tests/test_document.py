@@ -277,3 +277,48 @@ def test_asciidoc_titles_are_headings_and_quotes_stay_verbatim(name: str) -> Non
     items = [b for b in doc.blocks if isinstance(b, Item)]
     assert items[0].quote == "Alice Smith (https://github.com/alice[@alice]), Red Hat"
     assert items[0].quote in ASCIIDOC_TEAM
+
+
+def test_csv_member_file_is_a_table_with_its_header_and_verbatim_quotes() -> None:
+    body = 'name,github,company\nAlice Smith,alice,"Red Hat, Inc."\n\n'
+    body += 'Bob Jones,bjones,"IBM\nResearch"\n'
+    doc = parse(body, url="https://github.com/example/project/blob/main/maintainers.csv")
+    assert doc.format == "csv"
+    rows = [b for b in doc.blocks if isinstance(b, Row)]
+    assert [(r.header, r.line, r.row_no) for r in rows] == [
+        (True, 1, 1),
+        (False, 2, 2),
+        (False, 4, 3),
+    ]
+    assert (
+        rows[1].cells[2].text == "Red Hat, Inc."
+        and rows[1].quote == 'Alice Smith,alice,"Red Hat, Inc."'
+    )
+    assert rows[2].cells[2].text == "IBM Research"  # a quoted line break, collapsed
+
+    from extractors.governance import generic as governance
+
+    snapshot = Snapshot(
+        url="https://github.com/example/project/blob/main/maintainers.csv", body=body.encode()
+    )
+    found = {
+        (c.predicate, c.subject.name, c.subject.github, c.object)
+        for c in governance.extract(snapshot)
+    }
+    assert ("affiliation", "Alice Smith", "alice", "Red Hat, Inc.") in found
+    assert ("maintainer", "Bob Jones", "bjones", "project") in found
+
+
+def test_tsv_without_a_header_keeps_its_first_record() -> None:
+    body = "Alice Smith\tRed Hat\t@alice\nBob Jones\tIBM\t@bjones\n"
+    doc = parse(body, url="https://example.org/MAINTAINERS.tsv")
+    rows = [b for b in doc.blocks if isinstance(b, Row)]
+    assert [r.header for r in rows] == [False, False]  # "@alice": no header prints an account
+    assert rows[0].cells[0].text == "Alice Smith"
+
+
+def test_malformed_csv_names_the_file_and_line() -> None:
+    body = 'name,github\n"Alice Smith,alice\n'
+    with pytest.raises(ExtractionError) as error:
+        parse(body, url="https://example.org/team.csv")
+    assert "team.csv" in str(error.value) and "line" in str(error.value)

@@ -4,6 +4,7 @@
                it knows no reader
     html       HTML (selectolax)           markdown   Markdown (markdown-it-py), AsciiDoc titles
     rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
+    delimited  CSV and TSV files (one table, the first record its header)
     tree       any JSON; TOML people tables and YAML nested teams (a generic walk of the tree)
     feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
     mail       `.eml` messages and mbox archives (stdlib `email`: headers decoded, the people of
@@ -48,6 +49,8 @@ def format_of(snapshot: Snapshot) -> str:
         return "toml"
     if name.endswith(".json"):
         return "json"
+    if name.endswith((".csv", ".tsv")) or "text/csv" in snapshot.content_type:
+        return "tsv" if name.endswith(".tsv") else "csv"
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
     if fmt == "text" and snapshot.body.lstrip()[:1] in (b"{", b"["):
         from extractors.document import tree as _doc_tree
@@ -117,6 +120,13 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
         try:
             return _doc_data.document(text, fmt)
         except _doc_data.Malformed as exc:
+            raise ExtractionError(snapshot.url, str(exc)) from None
+    if fmt in ("csv", "tsv"):
+        from extractors.document import delimited as _doc_delimited
+
+        try:
+            return _doc_delimited.document(text, "\t" if fmt == "tsv" else ",")
+        except _doc_delimited.Malformed as exc:
             raise ExtractionError(snapshot.url, str(exc)) from None
     if fmt == "json":
         from extractors.document import tree as _doc_tree

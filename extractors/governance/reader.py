@@ -33,7 +33,7 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 6  # 6: a paragraph broken into lines by <br> is a list of its lines
+VERSION = 6  # 6: <br>-broken paragraphs, plain MAINTAINERS lines, AsciiDoc titles, CSV/TSV files
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
