@@ -5,20 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 
-from ingest.fetch.arxiv_client import ArxivClient
-from ingest.fetch.arxiv_session import AtomPage
 from ingest.fetch.client import make_client
 from ingest.fetch.polite import PoliteFetcher
 from ingest.fetch.replay import ReplayArchive
-from ingest.fetch.replay_requests import replay_session
 from ingest.fetch.warc import WarcWriter
 from ingest.models import Profile
 from ingest.profiles.io import ProfileLimits, load_profiles
 from ingest.settings import Settings, ensure_profiles, get_settings
 from ingest.storage import Store
+
+if TYPE_CHECKING:  # the arxiv package (0.35 s) is imported by the runs that read arXiv only
+    from ingest.fetch.arxiv_client import ArxivClient
+    from ingest.fetch.arxiv_session import AtomPage
 
 
 def replay_of(settings: Settings, replay: str | None) -> str | None:
@@ -72,6 +74,9 @@ class RunContext:
 
     def arxiv_client(self, replay: str | None = None, as_of: date | None = None) -> ArxivClient:
         """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
+        from ingest.fetch.arxiv_client import ArxivClient
+        from ingest.fetch.replay_requests import replay_session
+
         replay = replay_of(self.settings, replay)
         if replay:
             session = replay_session(ReplayArchive.load(Path(replay)), as_of)

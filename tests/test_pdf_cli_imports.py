@@ -40,3 +40,20 @@ def test_extract_of_a_pdf_imports_no_flow_web_or_database_module(tmp_path: Path)
     assert any(c["predicate"] == "affiliation" for c in claims)  # it did extract
     loaded = next(line for line in done.stderr.splitlines() if line.startswith("LOADED"))
     assert loaded.split()[1:] == [], loaded
+
+
+def test_a_one_off_run_of_a_page_does_not_import_the_arxiv_client() -> None:
+    # the one-off flow and its context load the arxiv package (and requests, lxml: 0.35 s of a
+    # command's start) only when a run reads arXiv
+    probe = (
+        "import sys, flows.one_off_core, flows.context, ingest.pipeline.arxiv_stage\n"
+        "print(' '.join(sorted({n.split('.')[0] for n in sys.modules} & {'arxiv', 'requests'})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "", done.stdout
+
+    from ingest.fetch import arxiv_client, arxiv_ids
+
+    assert arxiv_client.normalize_id is arxiv_ids.normalize_id  # re-exported where it was

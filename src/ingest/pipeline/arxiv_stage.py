@@ -19,13 +19,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from ingest.diff.resolve import Resolver
 from ingest.errors import IngestError
 from ingest.extraction import ExtractorSet
 from ingest.facts import work_key
-from ingest.fetch.arxiv_client import NEW_STYLE_ID, OLD_STYLE_ID, normalize_id, split_version
-from ingest.fetch.arxiv_session import AtomPage
+from ingest.fetch.arxiv_ids import NEW_STYLE_ID, OLD_STYLE_ID, normalize_id, split_version
 from ingest.models import Claim, Profile, Snapshot, Source
 from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
 from ingest.pipeline.process import (
@@ -36,6 +36,9 @@ from ingest.pipeline.process import (
 )
 from ingest.settings import Settings
 from ingest.storage import Store
+
+if TYPE_CHECKING:  # (requests and lxml: a stage that only reads ids does not import them)
+    from ingest.fetch.arxiv_session import AtomPage
 
 ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org")
 ARXIV_LINK = re.compile(
