@@ -375,51 +375,134 @@ def bounded_nesting(text: str) -> str:
     return _bounded_nesting(text)
 
 
+# the start tags whose implied ends are only the closing of an open <p> (`_implied_ends`)
+_CLOSE_P_ONLY = CLOSES_P - HEADINGS - TABLE_PARTS - OTHER_IMPLIED_ENDS
+_P_OR_LI = _CLOSE_P_ONLY | {"li"}
+
+
 @functools.lru_cache(maxsize=1)  # one page is read by several extractors in turn (`choose`)
 def _bounded_nesting(text: str) -> str:
+    """The loop over the tokens. The common ones are handled here as the model's methods handle
+    them, on its own lists (an end tag of the current node; a start tag that nests within the
+    bound, re-opens nothing and implies no end; text with nothing to re-open): one function's
+    local names instead of a few method calls a token. Every other token goes to the model.
+    (tests/test_html_nesting_equivalence.py checks this against the model alone.)"""
     model = _Nesting()
+    names, entries, places = model.names, model.entries, model.at
+    special, stops, scopes, active = model.special, model.stops, model.scopes, model.active
+    flags_of = _FLAGS.get
     pieces: list[str] = []
     done = 0  # text[:done] is in pieces
     pos = 0
-    search = _TOKEN.search
 
     def write(at: int, names: list[str]) -> None:
         nonlocal done
         pieces.extend([text[done:at], *(f"</{name}>" for name in names)])
         done = at
 
-    while (token := search(text, pos)) is not None:
-        at = token.start()
-        if at > pos and model.active and (ended := model.text()):
-            write(pos, ended)
-        name = token.group(2)
-        if name is None:
-            if token.group(4):  # a comment
-                end = _ABRUPT_COMMENT.match(text, at) or _COMMENT_END.search(text, at + 4)
-                if end is None:
-                    break  # the rest is a comment
-                pos = end.end()
-            elif token.group(0) in ("<!", "<?"):
-                pos = text.find(">", at) + 1
-                if not pos:
+    tokens = _TOKEN.finditer
+    finished = False  # the rest of the document is text (or a comment, a tag never ended)
+    while not finished:  # a new search from `pos` after a comment, raw text or "<!"
+        for token in tokens(text, pos):
+            at, end = token.span()
+            if at > pos and active:  # text: something to re-open when the latest entry is closed
+                latest = active[-1]
+                if latest is not None and latest.pos < 0 and (ended := model.text()):
+                    write(pos, ended)
+            end_mark, name, attrs, comment = token.groups()
+            if name is None:
+                if comment:
+                    close = _ABRUPT_COMMENT.match(text, at) or _COMMENT_END.search(text, at + 4)
+                    if close is None:
+                        finished = True  # the rest is a comment
+                        break
+                    pos = close.end()
                     break
-            else:
-                break  # a tag that never ends: the rest of the document is in it
-            continue
-        pos = token.end()
-        name = name.lower()
-        if token.group(1):
-            model.end(name)
-            continue
-        if ended := model.start(name, token.group(3)):
-            write(at, ended)
-        if name in RAW_TEXT_ELEMENTS and not model.foreign():
-            close = re.compile(rf"</{name}[\s/>]", re.IGNORECASE).search(text, pos)
-            if close is None:
-                break  # the rest is its text
-            pos = close.start()
-        elif name == "plaintext":
-            break
+                elif token.group(0) in ("<!", "<?"):
+                    pos = text.find(">", at) + 1
+                    finished = not pos
+                else:
+                    finished = True  # a tag that never ends: the rest of the document is in it
+                break
+            pos = end
+            name = name.lower()
+            flags = flags_of(name, _INLINE)
+            if end_mark:
+                if not names or names[-1] != name or flags & _SCOPE:
+                    model.end(name)
+                    continue
+                entry = entries[-1]
+                if active and flags & _FORMAT:  # the adoption agency, for the current node
+                    if entry is None or active[-1] is not entry:
+                        model.end(name)
+                        continue
+                    active.pop()
+                    entry.listed = False
+                # the current node ends (what every branch of `end` comes to for it): `pop`
+                names.pop()
+                entries.pop()
+                places[name].pop()
+                top = len(names)
+                if special[-1] == top:
+                    special.pop()
+                    if stops[-1] == top:
+                        stops.pop()
+                if scopes[-1] == top:  # (not a scope boundary: a place left by one, were there any)
+                    scopes.pop()
+                if entry is not None:
+                    entry.pos = -1
+                continue
+            if (
+                flags & (_NEVER | _SCOPE)
+                or (active and flags & (_REOPENS | _FORMAT))
+                or attrs[-1:] == "/"
+                or name == "form"
+                or len(names) - model.holes >= MAX_HTML_DEPTH
+            ):
+                if ended := model.start(name, attrs):
+                    write(at, ended)
+            else:  # `start`, when it nests within the bound and re-opens nothing
+                model.starts += 1
+                # implied ends (an <a> or <nobr> ends an earlier one in the list: it is empty)
+                if flags & _IMPLIES and not flags & _FORMAT:
+                    if places.get("p") or name not in _P_OR_LI:
+                        model._implied_ends(name)
+                    elif name == "li":  # no <p> to close: the end of an open <li>, if any
+                        stop = stops[-1]
+                        if stop >= 0 and names[stop] == "li":
+                            model.pop_to(stop)
+                if not flags & _VOID:
+                    top = len(names)
+                    names.append(name)
+                    if flags & _FORMAT:
+                        entry = _Entry(name, " ".join(attrs.split()))
+                        entry.pos = top
+                        active.append(entry)
+                        entries.append(entry)
+                    else:
+                        entries.append(None)
+                    found = places.get(name)
+                    if found is None:
+                        places[name] = [top]
+                    else:
+                        found.append(top)
+                    if flags & _SPECIAL:
+                        special.append(top)
+                        if flags & _STOP:
+                            stops.append(top)
+            if not flags & _SPECIAL:
+                continue  # (raw text and plaintext elements are special)
+            if name in RAW_TEXT_ELEMENTS and not model.foreign():
+                close = re.compile(rf"</{name}[\s/>]", re.IGNORECASE).search(text, pos)
+                finished = close is None  # (the rest is its text)
+                if close is not None:
+                    pos = close.start()
+                break
+            elif name == "plaintext":
+                finished = True
+                break
+        else:
+            break  # no more tokens
     if not pieces:
         return text
     pieces.append(text[done:])
