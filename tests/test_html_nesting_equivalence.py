@@ -33,6 +33,10 @@ SPLICED = [
     "<object>", "</object>", "<marquee>", "<applet>", "<script>", "</script>", "<style>",
     "<textarea>", "<plaintext>", "<!-- c -->", "<!--->", "<!doctype html>", "<?php ?>",
     "<DIV>", "</DIV>", "<B>", "x", " y ", "<a", "</", "<x-card>", "</x-card>",
+    # closed items and leaves (read as one run where the model is left as it was; else not)
+    '<li><p>Jane Roe (<a href="https://github.com/jroe">jroe</a>)</p></li>', "<b>x</b>",
+    "<p>a <b class=x>b</b> c</p>", "<LI>y</Li >", "<span/>z</span>", "<a href=x/>q</a>",
+    "<li>a <i>b</i></li>\n<li>c</li>", "<p></p>", "<abbr>x</abbr>", "<li><p>x</li></p>",
 ]  # fmt: skip
 
 
@@ -60,6 +64,9 @@ def hostile() -> list[str]:
         "<a>x<div>y" * 700,
         "<table>" * 300 + "<td><b>" * 300 + "x",
         "<svg>" + "<g/>" * 100 + "<div>" * 600,
+        "<li><p>" + "<b>x</b>" * 3_000 + "<div>" * 600,  # a run that fails at its end
+        "<ul>" + "<li><b>a</b></li>" * 1_000 + "<li>" * 600 + "<li>x</li>" * 300,
+        "<p><b>" + "<li>x</li><p>y</p>" * 1_000,
     ]
 
 
@@ -117,3 +124,17 @@ def test_the_fast_loop_gives_what_the_model_gives_on_hostile_and_mutated_documen
         assert ours == reference._bounded_nesting.__wrapped__(text), name
         bounded += ours != text
     assert bounded >= 15  # the bound wrote end tags in many of them: its paths are compared too
+
+
+def test_a_run_holds_only_elements_whose_start_tag_only_opens_them() -> None:
+    """What the run pattern assumes of its leaves (no set but the formatting elements') and
+    of <p> and <li> (special, implying ends that the loop checks for before a run)."""
+    for name in html_nesting._LEAF_NAMES:
+        flags = html_nesting._FLAGS.get(name, html_nesting._INLINE)
+        assert flags & ~(html_nesting._FORMAT | html_nesting._REOPENS | html_nesting._IMPLIES) == 0
+        assert not flags & html_nesting._IMPLIES or name in ("a", "nobr"), name
+        assert name not in html_nesting.RAW_TEXT_ELEMENTS | set(html_nesting.FOREIGN_ROOTS)
+    run = html_nesting._RUN_OR_TOKEN.match("<li><p>Jane (<a href=x>j</a>)</p></li>\n<b>x</b>")
+    assert run is not None and run.lastindex == 1 and run.end() == 47  # the whole
+    token = html_nesting._RUN_OR_TOKEN.match("<li><p>x</li>")
+    assert token is not None and token.lastindex != 1 and token.end() == 4  # one token

@@ -82,10 +82,46 @@ _INLINE = _REOPENS
 
 # the next token: a tag (end tag mark, name, attributes), else a comment, a doctype or
 # processing instruction, or (when the tag never ends) the rest of the document
-_TOKEN = re.compile(
-    r"<(?:(/?)([A-Za-z][^\s/>]*)((?:[^>=]++|=\s*+\"[^\"]*+\"|=\s*+'[^']*+'|=)*+)>"
-    r"|(!--)|[!?]|/?[A-Za-z])"
+_ATTRS = r"(?:[^>=]++|=\s*+\"[^\"]*+\"|=\s*+'[^']*+'|=)*+"
+_AFTER_LT = rf"(/?)([A-Za-z][^\s/>]*)({_ATTRS})>|(!--)|[!?]|/?[A-Za-z]"
+_TOKEN = re.compile(f"<(?:{_AFTER_LT})")
+# elements whose start tag, with no formatting element active, only opens them: the formatting
+# ones and those in no set (named here: a regular expression lists them)
+_LEAF_NAMES = sorted(
+    FORMATTING | _names("span abbr cite kbd samp var dfn sub sup q mark time data bdi bdo ins del"),
+    key=lambda name: (-len(name), name),
 )
+
+
+def _leaf(group: str, lt: str = "<") -> str:
+    """A closed leaf: "<b class=x>text</b>" (no "/>": `<svg/>` is void)."""
+    names = "|".join(_LEAF_NAMES)
+    return (
+        rf"{lt}(?P<{group}>{names})(?=[\s/>]){_ATTRS}(?<!/)>[^<]*+"
+        rf"</(?P={group})(?=[\s/>]){_ATTRS}>"
+    )
+
+
+def _block(name: str, inside: str, lt: str = "<") -> str:
+    return rf"{lt}{name}(?=[\s/>]){_ATTRS}(?<!/)>(?:[^<]++|{inside})*</{name}(?=[\s/>]){_ATTRS}>"
+
+
+def _item(first: int, lt: str = "<") -> str:
+    """A leaf, a paragraph of text and leaves, or a list item of those (groups from `first`)."""
+    g = [f"l{first + n}" for n in range(4)]
+    inner = "|".join([_leaf(g[2]), _block("p", _leaf(g[3]))])
+    return "|".join([_leaf(g[0], lt), _block("p", _leaf(g[1]), lt), _block("li", inner, lt)])
+
+
+# a run of closed list items and paragraphs of text and closed leaves ("<li><p>Jane Roe (<a
+# href=..>jroe</a>)</p></li>" ...): with no formatting element active, no <p> open, no <li>
+# the next one would end, and room for three levels, it leaves the model as it found it but
+# for its start tags (one for every end tag in it); else it is read a token at a time. The
+# pattern starts with "<" outside any group (so that the search skips to the next "<").
+_RUN_OR_TOKEN = re.compile(
+    f"<(?:((?ai:(?:{_item(0, '')})[^<]*+(?:(?:{_item(4)})[^<]*+)*))|{_AFTER_LT})"
+)
+_BLOCK_IN_RUN = re.compile(r"<(?:p|li)[\s/>]", re.IGNORECASE | re.ASCII)
 _COMMENT_END = re.compile(r"--!?>")
 _ABRUPT_COMMENT = re.compile(r"<!---?>")
 
@@ -400,16 +436,31 @@ def _bounded_nesting(text: str) -> str:
         pieces.extend([text[done:at], *(f"</{name}>" for name in names)])
         done = at
 
-    tokens = _TOKEN.finditer
+    fast, plain = _RUN_OR_TOKEN.finditer, _TOKEN.finditer
+    tokens, limit = fast, len(text)  # (plain up to `limit`: a run read a token at a time)
     finished = False  # the rest of the document is text (or a comment, a tag never ended)
     while not finished:  # a new search from `pos` after a comment, raw text or "<!"
-        for token in tokens(text, pos):
+        for token in tokens(text, pos, limit):
             at, end = token.span()
+            if token.lastindex == 1:  # a run of closed items (see _RUN)
+                if (
+                    not active
+                    and len(names) - model.holes < MAX_HTML_DEPTH - 3
+                    and (
+                        not (places.get("p") or (stops[-1] >= 0 and names[stops[-1]] == "li"))
+                        or _BLOCK_IN_RUN.search(text, at, end) is None
+                    )
+                ):
+                    model.starts += text.count("</", at, end)
+                    pos = end
+                    continue
+                tokens, limit = plain, end  # its tokens one by one, from `pos`
+                break
             if at > pos and active:  # text: something to re-open when the latest entry is closed
                 latest = active[-1]
                 if latest is not None and latest.pos < 0 and (ended := model.text()):
                     write(pos, ended)
-            end_mark, name, attrs, comment = token.groups()
+            end_mark, name, attrs, comment = token.groups()[-4:]
             if name is None:
                 if comment:
                     close = _ABRUPT_COMMENT.match(text, at) or _COMMENT_END.search(text, at + 4)
@@ -501,8 +552,10 @@ def _bounded_nesting(text: str) -> str:
             elif name == "plaintext":
                 finished = True
                 break
-        else:
-            break  # no more tokens
+        else:  # no more tokens (up to the end of the run read a token at a time)
+            if limit == len(text):
+                break
+            tokens, limit = fast, len(text)
     if not pieces:
         return text
     pieces.append(text[done:])
