@@ -37,6 +37,8 @@ SPLICED = [
     '<li><p>Jane Roe (<a href="https://github.com/jroe">jroe</a>)</p></li>', "<b>x</b>",
     "<p>a <b class=x>b</b> c</p>", "<LI>y</Li >", "<span/>z</span>", "<a href=x/>q</a>",
     "<li>a <i>b</i></li>\n<li>c</li>", "<p></p>", "<abbr>x</abbr>", "<li><p>x</li></p>",
+    "<ul><li>a</li></ul>", "<ol>\n<li><p>x <b>y</b></p></li>\n</ol>", "<h2>x</h3>", "<h4>",
+    '<h3>T<a class="headerlink" href="#t">#</a></h3>', "<ul><li>a</li><li>b</ul>",
 ]  # fmt: skip
 
 
@@ -67,6 +69,8 @@ def hostile() -> list[str]:
         "<li><p>" + "<b>x</b>" * 3_000 + "<div>" * 600,  # a run that fails at its end
         "<ul>" + "<li><b>a</b></li>" * 1_000 + "<li>" * 600 + "<li>x</li>" * 300,
         "<p><b>" + "<li>x</li><p>y</p>" * 1_000,
+        "<h2>" + "<h3>a</h3><ul><li>b</li></ul>" * 700,
+        "<ul>" * 400 + "<ol><li><p>x</p></li></ol>" * 300,
     ]
 
 

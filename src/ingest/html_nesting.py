@@ -20,7 +20,9 @@ far from the bound, and the document is returned as it is. Linear: a few microse
 from __future__ import annotations
 
 import functools
+import itertools
 import re
+from collections.abc import Iterator
 
 MAX_HTML_DEPTH = 512
 MAX_ACTIVE = 100  # active formatting elements after the last marker
@@ -102,25 +104,52 @@ def _leaf(group: str, lt: str = "<") -> str:
     )
 
 
-def _block(name: str, inside: str, lt: str = "<") -> str:
-    return rf"{lt}{name}(?=[\s/>]){_ATTRS}(?<!/)>(?:[^<]++|{inside})*</{name}(?=[\s/>]){_ATTRS}>"
+def _block(name: str, inside: str, lt: str = "<", end: str = "") -> str:
+    return (
+        rf"{lt}{name}(?=[\s/>]){_ATTRS}(?<!/)>(?:[^<]++|{inside})*"
+        rf"</{end or name}(?=[\s/>]){_ATTRS}>"
+    )
 
 
-def _item(first: int, lt: str = "<") -> str:
-    """A leaf, a paragraph of text and leaves, or a list item of those (groups from `first`)."""
-    g = [f"l{first + n}" for n in range(4)]
-    inner = "|".join([_leaf(g[2]), _block("p", _leaf(g[3]))])
-    return "|".join([_leaf(g[0], lt), _block("p", _leaf(g[1]), lt), _block("li", inner, lt)])
+def _items(groups: Iterator[str], lt: str = "<") -> str:
+    """A leaf; a paragraph or heading of text and leaves; a list item of text, leaves and such
+    paragraphs; a list of such items (its groups named by `groups`)."""
+
+    def leaf(lt: str = "<") -> str:
+        return _leaf(next(groups), lt)
+
+    def para(lt: str = "<") -> str:
+        return _block("p", leaf(), lt)
+
+    def item(lt: str = "<") -> str:
+        return _block("li", f"{leaf()}|{para()}", lt)
+
+    heading = next(groups)
+    return "|".join(
+        [
+            leaf(lt),
+            para(lt),
+            item(lt),
+            _block("ul", item(), lt),
+            _block("ol", item(), lt),
+            _block(rf"(?P<{heading}>h[1-6])", leaf(), lt, end=f"(?P={heading})"),
+        ]
+    )
 
 
-# a run of closed list items and paragraphs of text and closed leaves ("<li><p>Jane Roe (<a
-# href=..>jroe</a>)</p></li>" ...): with no formatting element active, no <p> open, no <li>
-# the next one would end, and room for three levels, it leaves the model as it found it but
-# for its start tags (one for every end tag in it); else it is read a token at a time. The
-# pattern starts with "<" outside any group (so that the search skips to the next "<"); its
-# names are in lower case (a case-insensitive match costs 80% more: capitals are read as tokens).
-_RUN_OR_TOKEN = re.compile(f"<(?:((?:{_item(0, '')})[^<]*+(?:(?:{_item(4)})[^<]*+)*)|{_AFTER_LT})")
-_BLOCK_IN_RUN = re.compile(r"<(?:p|li)[\s/>]", re.IGNORECASE | re.ASCII)
+# a run of closed list items, lists of them, paragraphs and headings of text and closed leaves
+# ("<li><p>Jane Roe (<a href=..>jroe</a>)</p></li>" ...): with no formatting element active,
+# no <p> open, no <li> the next one would end, no heading open as the current node and room for
+# four levels, it leaves the model as it found it but for its start tags (one for every end tag
+# in it); else it is read a token at a time. The pattern starts with "<" outside any group (so
+# that the search skips to the next "<"); its names are in lower case (a case-insensitive match
+# costs 80% more: capitals are read as tokens).
+_GROUPS = (f"g{n}" for n in itertools.count())
+_RUN_OR_TOKEN = re.compile(
+    f"<(?:((?:{_items(_GROUPS, '')})[^<]*+(?:(?:{_items(_GROUPS)})[^<]*+)*)|{_AFTER_LT})"
+)
+_BLOCK_IN_RUN = re.compile(r"<(?:p|li|ul|ol|h[1-6])[\s/>]")
+_RUN_DEPTH = 4  # the levels a run opens at most (ul > li > p > b)
 _COMMENT_END = re.compile(r"--!?>")
 _ABRUPT_COMMENT = re.compile(r"<!---?>")
 
@@ -444,9 +473,13 @@ def _bounded_nesting(text: str) -> str:
             if token.lastindex == 1:  # a run of closed items (see _RUN)
                 if (
                     not active
-                    and len(names) - model.holes < MAX_HTML_DEPTH - 3
+                    and len(names) - model.holes < MAX_HTML_DEPTH - _RUN_DEPTH
                     and (
-                        not (places.get("p") or (stops[-1] >= 0 and names[stops[-1]] == "li"))
+                        not (
+                            places.get("p")
+                            or (stops[-1] >= 0 and names[stops[-1]] == "li")
+                            or (names and names[-1] in HEADINGS)
+                        )
                         or _BLOCK_IN_RUN.search(text, at, end) is None
                     )
                 ):
