@@ -14,7 +14,10 @@ nest deeper than MAX_HTML_DEPTH, keep more than MAX_ACTIVE formatting elements a
 re-open more than MAX_REOPENED (plus two a start tag) in all, first writes the end tags that
 close them: what lies deeper becomes a sibling, as in a browser. The text is kept. On ordinary
 pages the model's depth stays within a few levels of the parser's (checked on 759 real pages),
-far from the bound, and the document is returned as it is. Linear: a few microseconds a tag.
+far from the bound, and the document is returned as it is. Linear: a few microseconds a tag
+the model reads, under a microsecond a tag its loop reads itself (the common ones), and a run of
+closed items that leaves the model as it was is one match of the tokenizer (1.2 ms for the
+54 kB PyTorch page, against 4.7 for the model alone).
 """
 
 from __future__ import annotations
@@ -459,9 +462,9 @@ def _bounded_nesting(text: str) -> str:
     done = 0  # text[:done] is in pieces
     pos = 0
 
-    def write(at: int, names: list[str]) -> None:
+    def write(at: int, ended: list[str]) -> None:
         nonlocal done
-        pieces.extend([text[done:at], *(f"</{name}>" for name in names)])
+        pieces.extend([text[done:at], *(f"</{name}>" for name in ended)])
         done = at
 
     fast, plain = _RUN_OR_TOKEN.finditer, _TOKEN.finditer
@@ -470,7 +473,7 @@ def _bounded_nesting(text: str) -> str:
     while not finished:  # a new search from `pos` after a comment, raw text or "<!"
         for token in tokens(text, pos, limit):
             at, end = token.span()
-            if token.lastindex == 1:  # a run of closed items (see _RUN)
+            if token.lastindex == 1:  # a run of closed items (see _RUN_OR_TOKEN)
                 if (
                     not active
                     and len(names) - model.holes < MAX_HTML_DEPTH - _RUN_DEPTH
