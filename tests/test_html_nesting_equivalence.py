@@ -37,7 +37,7 @@ SPLICED = [
     '<li><p>Jane Roe (<a href="https://github.com/jroe">jroe</a>)</p></li>', "<b>x</b>",
     "<p>a <b class=x>b</b> c</p>", "<LI>y</Li >", "<span/>z</span>", "<a href=x/>q</a>",
     "<li>a <i>b</i></li>\n<li>c</li>", "<p></p>", "<abbr>x</abbr>", "<li><p>x</li></p>",
-    "<ul><li>a</li></ul>", "<ol>\n<li><p>x <b>y</b></p></li>\n</ol>", "<h2>x</h3>", "<h4>",
+    '<li title="</p></p>">x</li>', "<b data-x=</b>y</b>", "<ul><li>a</li></ul>", "<ol>\n<li><p>x <b>y</b></p></li>\n</ol>", "<h2>x</h3>", "<h4>",
     '<h3>T<a class="headerlink" href="#t">#</a></h3>', "<ul><li>a</li><li>b</ul>",
 ]  # fmt: skip
 
@@ -71,6 +71,11 @@ def hostile() -> list[str]:
         "<p><b>" + "<li>x</li><p>y</p>" * 1_000,
         "<h2>" + "<h3>a</h3><ul><li>b</li></ul>" * 700,
         "<ul>" * 400 + "<ol><li><p>x</p></li></ol>" * 300,
+        # "</" in attributes: no end tags (they would count start tags the budget grows with)
+        '<span title="</a></a></a>">x</span>' * 1_500
+        + "<body><p>"
+        + "".join(f"<b id={i}>" for i in range(95))
+        + "<p>x" * 200,
     ]
 
 
@@ -103,7 +108,7 @@ def cases() -> Iterator[tuple[str, str]]:
         yield f"hostile {i}", text
     rng = random.Random(20261202)
     sources = [text for _, text in docs] + hostile()
-    for i in range(800):
+    for i in range(1_000):
         yield f"mutation {i}", mutated(rng.choice(sources), rng, big=i % 3 == 0)
 
 

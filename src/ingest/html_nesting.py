@@ -98,19 +98,24 @@ _LEAF_NAMES = sorted(
 )
 
 
+# the attributes of a tag in a run: as _ATTRS, without "<" (every "</" in a run is an end tag,
+# so that they count its start tags)
+_RUN_ATTRS = r"(?:[^<>=]++|=\s*+\"[^\"<]*+\"|=\s*+'[^'<]*+'|=)*+"
+
+
 def _leaf(group: str, lt: str = "<") -> str:
     """A closed leaf: "<b class=x>text</b>" (no "/>": `<svg/>` is void)."""
     names = "|".join(_LEAF_NAMES)
     return (
-        rf"{lt}(?P<{group}>{names})(?=[\s/>]){_ATTRS}(?<!/)>[^<]*+"
-        rf"</(?P={group})(?=[\s/>]){_ATTRS}>"
+        rf"{lt}(?P<{group}>{names})(?=[\s/>]){_RUN_ATTRS}(?<!/)>[^<]*+"
+        rf"</(?P={group})(?=[\s/>]){_RUN_ATTRS}>"
     )
 
 
 def _block(name: str, inside: str, lt: str = "<", end: str = "") -> str:
     return (
-        rf"{lt}{name}(?=[\s/>]){_ATTRS}(?<!/)>(?:[^<]++|{inside})*"
-        rf"</{end or name}(?=[\s/>]){_ATTRS}>"
+        rf"{lt}{name}(?=[\s/>]){_RUN_ATTRS}(?<!/)>(?:[^<]++|{inside})*"
+        rf"</{end or name}(?=[\s/>]){_RUN_ATTRS}>"
     )
 
 
