@@ -37,7 +37,8 @@ SPLICED = [
     '<li><p>Jane Roe (<a href="https://github.com/jroe">jroe</a>)</p></li>', "<b>x</b>",
     "<p>a <b class=x>b</b> c</p>", "<LI>y</Li >", "<span/>z</span>", "<a href=x/>q</a>",
     "<li>a <i>b</i></li>\n<li>c</li>", "<p></p>", "<abbr>x</abbr>", "<li><p>x</li></p>",
-    '<li title="</p></p>">x</li>', "<b data-x=</b>y</b>", "<ul><li>a</li></ul>", "<ol>\n<li><p>x <b>y</b></p></li>\n</ol>", "<h2>x</h3>", "<h4>",
+    '<li title="</p></p>">x</li>', "<b data-x=</b>y</b>", "<ul><li>a</li></ul>",
+    "<ol>\n<li><p>x <b>y</b></p></li>\n</ol>", "<h2>x</h3>", "<h4>",
     '<h3>T<a class="headerlink" href="#t">#</a></h3>', "<ul><li>a</li><li>b</ul>",
 ]  # fmt: skip
 
