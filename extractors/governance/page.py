@@ -31,6 +31,7 @@ GITHUB_USER = re.compile(
     r"^\s*https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/?(?:[?#]\S*)?\s*$",
     re.IGNORECASE,
 )
+GITHUB_PREFIX = "https://github.com/"
 TRAILING_PAREN = re.compile(r"\(([^()]*)\)\s*$")
 NAME_EDGE_PUNCT = " \t,;:-–—"
 TITLE_SEPARATORS = ("—", "–", "-", "|", ":")
@@ -145,16 +146,18 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
 def person_of(item: Item) -> tuple[str, str | None, bool] | None:
     """(name, github user, emeritus) of a list item, or None when it names nobody."""
     text, markers = item.text, 0
-    if "(" in text:  # the marker is parenthesised
+    # the marker is parenthesised; "emer" is in the lower-cased text wherever EMERITUS matches
+    # (no character but "E" matches "e", "m" or "r" case-insensitively)
+    if "(" in text and "emer" in text.lower():
         text, markers = EMERITUS.subn(" ", text)  # item texts come collapsed from the layer
         if markers:
             text = collapse(text)
     github: str | None = None
     handle_label: str | None = item.links[0][0] if item.links else None
     for label, target in item.links:
-        match = GITHUB_USER.match(target)
-        if match:
-            github, handle_label = match.group(1).lower(), label
+        user = github_user(target)
+        if user is not None:
+            github, handle_label = user, label
             break
     if handle_label is not None:  # drop the last "(handle)"; a bare link's text stays the name
         if (
@@ -181,6 +184,19 @@ def person_of(item: Item) -> tuple[str, str | None, bool] | None:
         text = collapse(without_controls(text))
     name = text.strip(NAME_EDGE_PUNCT)
     return (name, github, markers > 0) if name else None
+
+
+def github_user(target: str) -> str | None:
+    """The user GITHUB_USER finds in a link target, lower-cased: the usual
+    "https://github.com/<user>" read without it."""
+    if target.startswith(GITHUB_PREFIX):
+        user = target[len(GITHUB_PREFIX) :]
+        user = user[:-1] if user.endswith("/") else user
+        plain = user[:1].isalnum() and user.replace("-", "").isalnum() and user.isascii()
+        if plain and len(user) <= 39:
+            return user.lower()
+    match = GITHUB_USER.match(target)
+    return match.group(1).lower() if match else None
 
 
 def span_or_controls(text: str) -> bool:

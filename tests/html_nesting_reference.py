@@ -1,0 +1,412 @@
+"""The nesting bound's model as it was before its hot loop was rewritten for speed (commit
+d3debf1, src/ingest/html_nesting.py, verbatim below this note but for this docstring): the
+reference the rewrite is checked against, token for token, on every HTML file of the fixtures
+and the corpus and on seeded mutations of them (tests/test_html_nesting_equivalence.py)."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+MAX_HTML_DEPTH = 512
+MAX_ACTIVE = 100  # active formatting elements after the last marker
+MAX_REOPENED = 10_000  # formatting elements re-opened in all, beyond two for every start tag
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+VOID_ELEMENTS = _names("""
+    area base basefont bgsound br col embed frame hr image img input keygen link meta param
+    source track wbr""")
+RAW_TEXT_ELEMENTS = _names("script style xmp iframe noembed noframes textarea title")
+NEVER_NESTED = _names("html head body frameset")  # one each, whatever the document says
+HEADINGS = _names("h1 h2 h3 h4 h5 h6")
+FORMATTING = _names("a b big code em font i nobr s small strike strong tt u")
+MARKERS = _names("applet caption marquee object td th template")
+SCOPE_BOUNDARIES = _names("applet caption marquee object table td th template")
+SPECIAL = _names("""
+    address applet area article aside base basefont bgsound blockquote body br button caption
+    center col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form
+    frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li link
+    listing main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre
+    script search section select source style summary table tbody td template textarea tfoot th
+    thead title tr track ul wbr xmp""")
+LIST_ITEM_STOPS = SPECIAL - {"address", "div", "p"}  # where the search for an open <li> ends
+CLOSES_P = _names("""
+    address article aside blockquote center details dialog dir div dl fieldset figcaption figure
+    footer header hgroup main menu nav ol p search section summary ul h1 h2 h3 h4 h5 h6 pre
+    listing form li dd dt plaintext table hr xmp""")
+REOPENING_SPECIAL = _names("applet marquee object area br embed img keygen wbr input select")
+TABLE_PARTS = _names("table caption colgroup tbody tfoot thead tr td th")
+TABLE_SECTIONS = ("tbody", "tfoot", "thead")
+OTHER_IMPLIED_ENDS = _names("li dd dt option optgroup button a nobr")
+FOREIGN_ROOTS = ("svg", "math")
+
+# what a tag name is, as bits (a name in none of the sets: an ordinary inline element)
+_SPECIAL, _STOP, _SCOPE, _MARKER, _FORMAT, _VOID, _REOPENS, _IMPLIES, _NEVER = (
+    1 << n for n in range(9)
+)
+_FLAGS: dict[str, int] = {}
+for _bit, _set in (
+    (_SPECIAL, SPECIAL),
+    (_STOP, LIST_ITEM_STOPS),
+    (_SCOPE, SCOPE_BOUNDARIES),
+    (_MARKER, MARKERS),
+    (_FORMAT, FORMATTING),
+    (_VOID, VOID_ELEMENTS),
+    (_IMPLIES, CLOSES_P | HEADINGS | TABLE_PARTS | OTHER_IMPLIED_ENDS),
+    (_NEVER, NEVER_NESTED),
+):
+    for _name in _set:
+        _FLAGS[_name] = _FLAGS.get(_name, 0) | _bit
+for _name in _FLAGS:
+    if not _FLAGS[_name] & _SPECIAL or _name in REOPENING_SPECIAL:
+        _FLAGS[_name] |= _REOPENS
+_INLINE = _REOPENS
+
+# the next token: a tag (end tag mark, name, attributes), else a comment, a doctype or
+# processing instruction, or (when the tag never ends) the rest of the document
+_TOKEN = re.compile(
+    r"<(?:(/?)([A-Za-z][^\s/>]*)((?:[^>=]++|=\s*+\"[^\"]*+\"|=\s*+'[^']*+'|=)*+)>"
+    r"|(!--)|[!?]|/?[A-Za-z])"
+)
+_COMMENT_END = re.compile(r"--!?>")
+_ABRUPT_COMMENT = re.compile(r"<!---?>")
+
+
+class _Entry:
+    """An active formatting element (a marker is None in the list)."""
+
+    __slots__ = ("name", "key", "pos", "listed")
+
+    def __init__(self, name: str, key: str) -> None:
+        self.name, self.key = name, key
+        self.pos = -1  # its place in the stack of open elements; -1: closed
+        self.listed = True  # still in the list
+
+
+class _Nesting:
+    """The parser's stack of open elements and its active formatting elements, as far as the
+    depth goes. `start`, `end` and `text` take the next token; `start` and `text` return the
+    names of the elements to end before it (none, on ordinary pages)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []  # the stack (html, head, body left out)
+        self.entries: list[_Entry | None] = []  # each open element's formatting entry
+        self.at: dict[str, list[int]] = {}  # name -> its places in the stack, ascending
+        self.special: list[int] = [-1]  # places of special elements
+        self.stops: list[int] = [-1]  # places of LIST_ITEM_STOPS elements
+        self.scopes: list[int] = [-1]  # places of scope boundaries
+        self.active: list[_Entry | None] = []
+        self.reopened = 0
+        self.starts = 0  # start tags read
+        self.holes = 0  # places of elements taken out of the middle of the stack ("")
+
+    # ---- the stack of open elements ------------------------------------------------------
+    @property
+    def depth(self) -> int:
+        return len(self.names) - self.holes
+
+    def last(self, name: str) -> int:
+        found = self.at.get(name)
+        return found[-1] if found else -1
+
+    def in_scope(self, name: str, bound: int) -> int:
+        """The place of the last open `name` when it is in scope (no scope boundary above it,
+        nor above `bound`), else -1."""
+        pos = self.last(name)
+        return pos if pos >= self.scopes[-1] and pos >= bound else -1
+
+    def foreign(self) -> bool:
+        return bool(self.at.get("svg") or self.at.get("math"))
+
+    def push(self, name: str, entry: _Entry | None = None) -> None:
+        pos = len(self.names)
+        self.names.append(name)
+        self.entries.append(entry)
+        places = self.at.get(name)
+        if places is None:
+            self.at[name] = [pos]
+        else:
+            places.append(pos)
+        flags = _FLAGS.get(name, _INLINE)
+        if flags & _SPECIAL:
+            self.special.append(pos)
+            if flags & _STOP:
+                self.stops.append(pos)
+        if flags & _SCOPE:
+            self.scopes.append(pos)
+            if flags & _MARKER:
+                self.active.append(None)
+        if entry is not None:
+            entry.pos = pos
+
+    def pop(self) -> None:
+        name = self.names.pop()
+        entry = self.entries.pop()
+        if not name:
+            self.holes -= 1
+            return
+        self.at[name].pop()
+        pos = len(self.names)
+        if self.special[-1] == pos:
+            self.special.pop()
+            if self.stops[-1] == pos:
+                self.stops.pop()
+        if self.scopes[-1] == pos:
+            self.scopes.pop()
+            if name in MARKERS:  # the formatting elements up to the last marker are forgotten
+                while self.active and (gone := self.active.pop()) is not None:
+                    gone.listed = False
+        if entry is not None:
+            entry.pos = -1
+
+    def pop_to(self, pos: int) -> None:
+        while len(self.names) > pos:
+            self.pop()
+
+    def take_out(self, pos: int) -> None:
+        """Take an element out of the middle of the stack (its place stays, empty)."""
+        self.at[self.names[pos]].remove(pos)
+        self.names[pos], self.entries[pos] = "", None
+        self.holes += 1
+
+    def end_current(self) -> list[str]:
+        """End the current node, as its end tag does (a formatting element leaves the list)."""
+        name, entry = self.names[-1], self.entries[-1]
+        self.pop()
+        if entry is not None:
+            self._unlist(entry)
+        return [name] if name else []
+
+    # ---- active formatting elements ------------------------------------------------------
+    def _unlist(self, entry: _Entry) -> None:
+        self.active.remove(entry)
+        entry.listed = False
+
+    def _since_marker(self) -> list[_Entry]:
+        """The entries after the last marker, the latest first."""
+        found: list[_Entry] = []
+        for entry in reversed(self.active):
+            if entry is None:
+                break
+            found.append(entry)
+        return found
+
+    def _latest(self, name: str) -> _Entry | None:
+        for entry in reversed(self.active):
+            if entry is None:
+                return None
+            if entry.name == name:
+                return entry
+        return None
+
+    def _reopen_or_drop(self, room: int) -> tuple[list[_Entry], list[str]]:
+        """The entries the next text or inline tag re-opens (the closed ones after the last open
+        one), or the end tags that drop them instead when they would nest deeper than `room` or
+        go over MAX_REOPENED."""
+        due: list[_Entry] = []
+        for entry in reversed(self.active):
+            if entry is None or entry.pos >= 0:
+                break
+            due.append(entry)
+        if not due:
+            return due, []
+        budget = MAX_REOPENED + 2 * self.starts
+        if self.reopened + len(due) <= budget and self.depth + len(due) <= room:
+            self.reopened += len(due)
+            return due, []
+        for entry in due:  # "</b>" drops the latest b of the list: a closed one, here
+            self._unlist(entry)
+        return [], [entry.name for entry in due]
+
+    def _reopen(self, due: list[_Entry]) -> None:
+        for entry in reversed(due):
+            if entry.listed:  # (the start tag of an <a> drops an earlier one)
+                self.push(entry.name, entry)
+
+    def _adopt(self, entry: _Entry) -> None:
+        """A formatting element's end (the adoption agency, as far as the depth goes)."""
+        self._unlist(entry)
+        pos, entry.pos = entry.pos, -1
+        if pos < 0:
+            return
+        if pos > self.special[-1]:
+            self.pop_to(pos)
+        else:  # a block inside it: the block moves under a copy of it, which ends in turn
+            self.take_out(pos)
+
+    def _add_entry(self, name: str, attrs: str) -> _Entry:
+        key = " ".join(attrs.split())
+        same = [e for e in self._since_marker() if e.name == name and e.key == key]
+        if len(same) >= 3:  # the Noah's Ark clause: the earliest of three alike goes
+            self._unlist(same[-1])
+        entry = _Entry(name, key)
+        self.active.append(entry)
+        return entry
+
+    # ---- tokens --------------------------------------------------------------------------
+    def text(self) -> list[str]:
+        due, dropped = self._reopen_or_drop(MAX_HTML_DEPTH)
+        self._reopen(due)
+        return dropped
+
+    def start(self, name: str, attrs: str) -> list[str]:
+        self.starts += 1
+        flags = _FLAGS.get(name, _INLINE)
+        if flags & _NEVER or (name == "form" and self.at.get("form")):
+            return []  # (a form inside a form is dropped)
+        void = flags & _VOID or (attrs.endswith("/") and (name in FOREIGN_ROOTS or self.foreign()))
+        ended: list[str] = []
+        if flags & _FORMAT:
+            since = self._since_marker()
+            if len(since) >= MAX_ACTIVE:
+                ended.append(since[0].name)
+                self._adopt(since[0])
+        due: list[_Entry] = []
+        if self.active and flags & _REOPENS:
+            due, dropped = self._reopen_or_drop(MAX_HTML_DEPTH - (0 if void else 1))
+            ended += dropped
+        while not void and self.names and self.depth + len(due) >= MAX_HTML_DEPTH:
+            ended += self.end_current()
+        if flags & _IMPLIES:
+            self._implied_ends(name)
+        if due:
+            self._reopen(due)
+        if not void:
+            self.push(name, self._add_entry(name, attrs) if flags & _FORMAT else None)
+        return ended
+
+    def _implied_ends(self, name: str) -> None:
+        if name in CLOSES_P and self.at.get("p"):
+            pos = self.in_scope("p", self.last("button"))
+            if pos >= 0:
+                self.pop_to(pos)
+        if name in HEADINGS and self.names and self.names[-1] in HEADINGS:
+            self.pop()
+        elif name in ("li", "dd", "dt"):
+            stop = self.stops[-1]
+            items = ("li",) if name == "li" else ("dd", "dt")
+            if stop >= 0 and self.names[stop] in items:
+                self.pop_to(stop)
+        elif name in TABLE_PARTS:
+            self._table_ends(name)
+        elif name in ("option", "optgroup"):
+            if self.names and self.names[-1] == "option":
+                self.pop()
+            if name == "optgroup" and self.names and self.names[-1] == "optgroup":
+                self.pop()
+        elif name == "button":
+            pos = self.in_scope("button", -1)
+            if pos >= 0:
+                self.pop_to(pos)
+        elif name in ("a", "nobr"):
+            entry = self._latest(name)
+            if entry is not None:
+                self._adopt(entry)
+
+    def _table_ends(self, name: str) -> None:
+        table = self.last("table")
+        if table < 0:
+            return
+        cell = max(self.last("td"), self.last("th"), self.last("caption"))
+        if name == "table":
+            if table > cell:  # a table directly inside a table ends it
+                self.pop_to(table)
+            return
+        if cell > table:
+            self.pop_to(cell)
+        if name not in ("td", "th") and self.last("tr") > table:
+            self.pop_to(self.last("tr"))
+        if name not in ("td", "th", "tr"):
+            section = max(self.last(s) for s in TABLE_SECTIONS)
+            if section > table:
+                self.pop_to(section)
+
+    def end(self, name: str) -> None:
+        flags = _FLAGS.get(name, _INLINE)
+        if flags & _FORMAT and self.active:
+            entry = self._latest(name)
+            if entry is not None:
+                self._adopt(entry)
+                return
+        if name in HEADINGS:
+            pos = max(self.last(h) for h in HEADINGS)
+            pos = pos if pos >= self.scopes[-1] else -1
+        elif not self.at.get(name) or flags & _NEVER:
+            return
+        elif name == "p":
+            pos = self.in_scope("p", self.last("button"))
+        elif name == "li":
+            pos = self.in_scope("li", max(self.last("ul"), self.last("ol")))
+        elif name in TABLE_PARTS:
+            pos = self.last(name)
+            pos = pos if pos >= max(self.last("table"), self.last("template")) else -1
+        elif flags & _SPECIAL:
+            pos = self.in_scope(name, -1)
+        else:  # any other end tag: the latest such element, when no special one is above it
+            pos = self.last(name)
+            pos = pos if pos > self.special[-1] else -1
+        if pos >= 0:
+            self.pop_to(pos)
+
+
+def bounded_nesting(text: str) -> str:
+    """The HTML with end tags written where it would nest too deep (see above); the text itself
+    when it never does."""
+    if text.count("<") < MAX_HTML_DEPTH // 2:
+        return text
+    return _bounded_nesting(text)
+
+
+@functools.lru_cache(maxsize=1)  # one page is read by several extractors in turn (`choose`)
+def _bounded_nesting(text: str) -> str:
+    model = _Nesting()
+    pieces: list[str] = []
+    done = 0  # text[:done] is in pieces
+    pos = 0
+    search = _TOKEN.search
+
+    def write(at: int, names: list[str]) -> None:
+        nonlocal done
+        pieces.extend([text[done:at], *(f"</{name}>" for name in names)])
+        done = at
+
+    while (token := search(text, pos)) is not None:
+        at = token.start()
+        if at > pos and model.active and (ended := model.text()):
+            write(pos, ended)
+        name = token.group(2)
+        if name is None:
+            if token.group(4):  # a comment
+                end = _ABRUPT_COMMENT.match(text, at) or _COMMENT_END.search(text, at + 4)
+                if end is None:
+                    break  # the rest is a comment
+                pos = end.end()
+            elif token.group(0) in ("<!", "<?"):
+                pos = text.find(">", at) + 1
+                if not pos:
+                    break
+            else:
+                break  # a tag that never ends: the rest of the document is in it
+            continue
+        pos = token.end()
+        name = name.lower()
+        if token.group(1):
+            model.end(name)
+            continue
+        if ended := model.start(name, token.group(3)):
+            write(at, ended)
+        if name in RAW_TEXT_ELEMENTS and not model.foreign():
+            close = re.compile(rf"</{name}[\s/>]", re.IGNORECASE).search(text, pos)
+            if close is None:
+                break  # the rest is its text
+            pos = close.start()
+        elif name == "plaintext":
+            break
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
