@@ -142,7 +142,7 @@ def test_match_reads_stdin_in_order_as_json_lines() -> None:
 def test_the_shipped_model_keeps_its_held_out_figures() -> None:
     model = json.loads(BUNDLED_MODEL.read_text())
     held = model["held_out"]
-    assert held["strings"] > 1000 and held["precision"] >= 0.95 and held["recall"] >= 0.70
+    assert held["strings"] > 1000 and held["precision"] >= 0.95 and held["recall"] >= 0.74
 
 
 def _oxford_claim(text: str):

@@ -34,6 +34,8 @@ class Context:
     upper: frozenset[str]  # words printed in capitals (folded): "UCLA", "MIT"
     countries: frozenset[str]  # ISO codes of the countries named
     places: frozenset[str]  # folded n-grams of the string, for city lookups
+    cities: frozenset[str] = frozenset()  # registry cities printed as a segment's place
+    address: frozenset[str] = frozenset()  # words of the country names printed
 
 
 @dataclass
@@ -72,7 +74,21 @@ def context(text: str, registry: Registry) -> Context:
         w.lower() for w in _WORD.findall(unidecode(text)) if len(w) >= 2 and w.isupper()
     )
     named = frozenset(registry.countries[g] for g in grams if g in registry.countries)
-    return Context(text, folded, tokens, frozenset(tokens), segs, upper, named, grams)
+    address = frozenset(w for g in grams if g in registry.countries for w in g.split())
+    cities = frozenset(p for s in segs for p in _places(s) if p in registry.cities)
+    return Context(
+        text, folded, tokens, frozenset(tokens), segs, upper, named, grams, cities, address
+    )
+
+
+def _places(words: list[str]) -> list[str]:
+    """What a segment may print as a place: the whole of it, or its head before a state code or
+    postcode ("los angeles ca 90095" -> "los angeles"); a city inside a name does not count."""
+    out = [" ".join(words)]
+    while len(words) > 1 and (len(words[-1]) <= 3 or words[-1].isdigit()):
+        words = words[:-1]
+        out.append(" ".join(words))
+    return out
 
 
 def candidates(ctx: Context, registry: Registry) -> list[Candidate]:

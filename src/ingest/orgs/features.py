@@ -25,13 +25,23 @@ parent_named   this organisation's parent is printed too
 inactive       status inactive or withdrawn
 type_<t>       one per ROR type (education, company, facility, ...)
 best_margin    name_cov * segment_cov minus the best other organisation's
+explained      IDF-weighted share of the string's words the name and the organisation's address
+               explain (its city, the countries printed, street words; numbers left out)
+city_other     the string prints a registry city as a place, and not the organisation's
+segment_same   the matched segment's words are the name's, in any order ("Oxford University")
+segment_extra  log(1 + words of the matched segment the name lacks)
+rare_hit       the highest IDF of the name's words the string prints (/10): a winner matching
+               only "institute" or "research" is weak evidence
+common_only    every name word the string prints is in more than RARE_DF names
+rivals         log(1 + other organisations printed as a whole segment, outside its family
+               (parents, units, two steps)): "Institut Curie, PSL Research University"
 """
 
 from __future__ import annotations
 
 import math
 
-from ingest.orgs.candidates import Candidate, Context
+from ingest.orgs.candidates import RARE_DF, Candidate, Context
 from ingest.orgs.registry import Registry
 from ingest.orgs.text import STOP, UNIT_WORDS
 
@@ -72,21 +82,71 @@ NAMES = (
     "inactive",
     *(f"type_{t}" for t in TYPES),
     "best_margin",
+    "explained",
+    "city_other",
+    "segment_same",
+    "segment_extra",
+    "rare_hit",
+    "common_only",
+    "rivals",
+)
+# words of an address, not of a name: "12 Main Street, PO Box 5"
+STREET = frozenset(
+    {
+        "street",
+        "st",
+        "road",
+        "rd",
+        "avenue",
+        "ave",
+        "av",
+        "blvd",
+        "boulevard",
+        "lane",
+        "drive",
+        "dr",
+        "way",
+        "place",
+        "square",
+        "sq",
+        "box",
+        "po",
+        "bp",
+        "floor",
+        "building",
+        "bldg",
+        "no",
+        "km",
+        "route",
+        "rue",
+        "via",
+        "strasse",
+        "str",
+        "calle",
+    }
 )
 
 
-def _weight(words: set[str], registry: Registry) -> float:
+def _weight(words: set[str] | frozenset[str], registry: Registry) -> float:
     # sorted: a float sum in set order would depend on the hash seed, and so would the answers
     return sum(registry.token_idf(w) for w in sorted(words) if w not in STOP)
+
+
+def _content(words: set[str] | frozenset[str]) -> set[str]:
+    return {w for w in words if w not in STOP and not w.isdigit()}
 
 
 def describe(cands: list[Candidate], ctx: Context, registry: Registry) -> list[dict[str, float]]:
     """Features of every candidate of one string (the margin compares them with each other)."""
     orgs = {c.org for c in cands}
     total = _weight(set(ctx.tokens), registry) or 1.0
+    content = _content(ctx.token_set)
+    loose = _weight(content, registry) or 1.0
     rows: list[dict[str, float]] = []
     for c in cands:
-        rows.append(_one(c, ctx, registry, orgs, total))
+        row = _one(c, ctx, registry, orgs, total)
+        row.update(_address(c, ctx, registry, content, loose))
+        rows.append(row)
     fit = [r["name_cov"] * r["segment_cov"] for r in rows]
     best: dict[int, float] = {}
     for c, f in zip(cands, fit, strict=True):
@@ -95,7 +155,31 @@ def describe(cands: list[Candidate], ctx: Context, registry: Registry) -> list[d
     for c, row, f in zip(cands, rows, fit, strict=True):
         others = [v for o, v in best.items() if o != c.org]
         row["best_margin"] = f - (max(others) if others else 0.0) if ranked else 0.0
+    # organisations printed as a whole segment: another one outside the family is a rival
+    whole = {
+        c.org for c, r in zip(cands, rows, strict=True) if r["segment_same"] or r["exact_segment"]
+    }
+    for c, row in zip(cands, rows, strict=True):
+        rivals = whole - {c.org}
+        if rivals:
+            rivals -= _family(c.org, registry)
+        row["rivals"] = math.log1p(len(rivals))
     return rows
+
+
+def _family(org: int, registry: Registry) -> set[int]:
+    """Parents, grandparents, units and their units."""
+    out: set[int] = set()
+    frontier = {org}
+    for _ in range(2):
+        step: set[int] = set()
+        for o in sorted(frontier):
+            step.update(registry.children.get(o, ()))
+            parents = registry.columns["parents"][o].split()
+            step.update(j for p in parents if (j := registry.by_id.get(p)) is not None)
+        out |= step
+        frontier = step
+    return out
 
 
 def _one(
@@ -152,6 +236,28 @@ def _one(
     for t in TYPES:
         f[f"type_{t}"] = float(t in org.types)
     return f
+
+
+def _address(
+    c: Candidate, ctx: Context, registry: Registry, content: set[str], loose: float
+) -> dict[str, float]:
+    """How much of the string the organisation explains, with its address; and the generic."""
+    org_city = registry.columns["city"][c.org]
+    name_words = _content(set(c.name.split()))
+    city = set(org_city.split())
+    explained = content & (name_words | city | ctx.address | STREET)
+    hit = sorted(name_words & ctx.token_set)
+    segment = ctx.segments[c.segment] if c.segment < len(ctx.segments) else ctx.tokens
+    seg = _content(set(segment))
+    acronym = c.door == "acronym"
+    return {
+        "explained": _weight(explained, registry) / loose,
+        "city_other": float(bool(ctx.cities) and org_city not in ctx.cities),
+        "segment_same": float(not acronym and bool(seg) and seg == name_words),
+        "segment_extra": math.log1p(len(seg - name_words - city - ctx.address)),
+        "rare_hit": max((registry.token_idf(w) for w in hit), default=0.0) / 10.0,
+        "common_only": float(bool(hit) and all(registry.df(w) > RARE_DF for w in hit)),
+    }
 
 
 def vector(row: dict[str, float]) -> list[float]:

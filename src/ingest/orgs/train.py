@@ -59,9 +59,10 @@ FOLDS = 3  # inner folds for the out-of-fold scores the calibration is fitted on
 TARGET_PRECISION = 0.955
 C = 1.0
 TREES = 200  # the second stage: gradient-boosted trees of depth TREE_DEPTH
-TREE_DEPTH = 3
+TREE_DEPTH = 4  # inner out-of-fold: depth 3 top-1 0.860 recall 0.736, depth 4 0.865 0.742
 LEARNING_RATE = 0.1
-CAL_TREES = 100  # the abstention model's trees, of depth TREE_DEPTH
+CAL_TREES = 100  # the abstention model's trees, of depth CAL_DEPTH
+CAL_DEPTH = 4  # chosen on the inner out-of-fold recall: depth 3 0.727, depth 4 0.736
 CAL_LEARNING_RATE = 0.1
 Prior = dict[str, tuple[int, int]]
 
@@ -205,12 +206,14 @@ def _fit_forest(
     return _boost(xs, ys, TREES, LEARNING_RATE)
 
 
-def _boost(xs: list[list[float]], ys: list[int], trees: int, rate: float) -> Forest:
+def _boost(
+    xs: list[list[float]], ys: list[int], trees: int, rate: float, depth: int = TREE_DEPTH
+) -> Forest:
     from sklearn.ensemble import HistGradientBoostingClassifier  # training only
 
     clf = HistGradientBoostingClassifier(
         max_iter=trees,
-        max_depth=TREE_DEPTH,
+        max_depth=depth,
         learning_rate=rate,
         early_stopping=False,
         random_state=0,
@@ -267,7 +270,9 @@ def _calibrate(scored: list[tuple[Scored, bool]]) -> Abstainer:
     lr = LogisticRegression(C=10.0, solver="liblinear", fit_intercept=False, random_state=0)
     lr.fit([s.linear_input() for s, _ok in won], ys)
     linear = [round(float(w), 6) for w in lr.coef_[0]]
-    forest = _boost([s.calibration_input() for s, _ok in won], ys, CAL_TREES, CAL_LEARNING_RATE)
+    forest = _boost(
+        [s.calibration_input() for s, _ok in won], ys, CAL_TREES, CAL_LEARNING_RATE, CAL_DEPTH
+    )
     return Abstainer(linear, forest)
 
 
