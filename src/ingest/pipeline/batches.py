@@ -28,7 +28,13 @@ from ingest.fetch.polite import PoliteFetcher, host_of
 from ingest.models import Profile, Source
 from ingest.pipeline.feeds import FEED, record_feed
 from ingest.pipeline.outcome import SourceOutcome
-from ingest.pipeline.process import process_snapshot, record_failure, store_change
+from ingest.pipeline.process import (
+    UNREAD,
+    Unread,
+    process_snapshot,
+    record_failure,
+    store_change,
+)
 from ingest.pipeline.settled import settled_changes, settled_outcome
 from ingest.profiles.references import cited, refresh_accessed
 from ingest.settings import Settings
@@ -151,7 +157,14 @@ def _process_fetched(
         if outcome is None:
             outcomes.append(
                 source_fetched(
-                    store, settings, source, answer, profiles, accessed, extractors=extractors
+                    store,
+                    settings,
+                    source,
+                    answer,
+                    profiles,
+                    accessed,
+                    extractors=extractors,
+                    row=state,
                 )
             )
             # its queue writes may touch changes other sources settled on: read them again
@@ -188,13 +201,15 @@ def source_fetched(
     accessed: date | None = None,
     *,
     extractors: ExtractorSet,
+    row: SourceRow | None | Unread = UNREAD,
 ) -> SourceOutcome:
-    """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue."""
+    """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue.
+    `row`: the source's row as the caller read it in this transaction (None: it has none)."""
     try:
         snapshot = fetched.snapshot
         status = fetched.status
         if snapshot is None:  # a 304: the stored snapshot still holds
-            state = store.source_state(source.url)
+            state = store.source_state(source.url) if isinstance(row, Unread) else row
             last = state.last_sha256 if state else None
             if not last:
                 raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
@@ -213,6 +228,7 @@ def source_fetched(
                 "last_modified": fetched.last_modified,
                 "final_url": fetched.final_url,
             },
+            row=row,
         )
         store.record_fetch(
             source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status

@@ -17,8 +17,11 @@ class Claims:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def put(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
-        """Store the claims extracted from one snapshot (idempotent); returns how many were new."""
+    def put(
+        self, snapshot_sha256: str, source_url: str, found: list[Claim], *, fresh: bool = False
+    ) -> int:
+        """Store the claims extracted from one snapshot (idempotent); returns how many were new.
+        `fresh`: the caller knows none of the snapshot's are stored (not looked up)."""
         rows: list[dict[str, Any]] = []
         for seq, claim in enumerate(found):
             body = claim.to_json()
@@ -36,10 +39,14 @@ class Claims:
         if not rows:
             return 0
         with self.db.begin() as conn:
-            have = set(
-                conn.execute(
-                    sa.select(claims.c.id).where(claims.c.snapshot_sha256 == snapshot_sha256)
-                ).scalars()
+            have = (
+                set()
+                if fresh
+                else set(
+                    conn.execute(
+                        sa.select(claims.c.id).where(claims.c.snapshot_sha256 == snapshot_sha256)
+                    ).scalars()
+                )
             )
             new = [r for r in rows if r["id"] not in have]
             if new:

@@ -96,21 +96,21 @@ class Sources:
                 ),
                 [{"u": c.url, "e": c.etag, "m": c.last_modified, "f": c.final_url} for c in checks],
             )
-            conn.execute(
-                fetches.insert(),
-                [
-                    {
-                        "url": c.url,
-                        "status": "unchanged",
-                        "sha256": c.sha256,
-                        "http_status": c.http_status,
-                        "error": None,
-                        "run_id": run_id,
-                        "at": now,
-                    }
-                    for c in checks
-                ],
-            )
+        self.db.log(
+            fetches,
+            [
+                {
+                    "url": c.url,
+                    "status": "unchanged",
+                    "sha256": c.sha256,
+                    "http_status": c.http_status,
+                    "error": None,
+                    "run_id": run_id,
+                    "at": now,
+                }
+                for c in checks
+            ],
+        )
 
     def update_state(self, url: str, **values: Any) -> None:
         """Set columns of a source's row (created when missing)."""
@@ -118,13 +118,18 @@ class Sources:
         if unknown:
             raise TypeError(f"sources has no column {sorted(unknown)}")
         with self.db.begin() as conn:
-            row = conn.execute(sa.select(sources.c.url).where(sources.c.url == url)).first()
-            if row is None:
-                conn.execute(
-                    sources.insert().values({"url": url, "meta": {}, "fail_streak": 0} | values)
-                )
-            else:
-                conn.execute(sources.update().where(sources.c.url == url).values(**values))
+            # the row is there (the common case): one statement; none matched: made
+            if (
+                not values
+                or not conn.execute(
+                    sources.update().where(sources.c.url == url).values(**values)
+                ).rowcount
+            ):
+                row = conn.execute(sa.select(sources.c.url).where(sources.c.url == url)).first()
+                if row is None:
+                    conn.execute(
+                        sources.insert().values({"url": url, "meta": {}, "fail_streak": 0} | values)
+                    )
 
     def latest_sha_for_extractor(self, extractor: str, exclude_url: str) -> str | None:
         """The last healthy snapshot of another source read by the same extractor."""
@@ -151,15 +156,13 @@ class Sources:
         error: str | None = None,
         run_id: str | None = None,
     ) -> None:
-        with self.db.begin() as conn:
-            conn.execute(
-                fetches.insert().values(
-                    url=url,
-                    status=status,
-                    sha256=sha256,
-                    http_status=http_status,
-                    error=error,
-                    run_id=run_id,
-                    at=iso_z(utcnow()),
-                )
-            )
+        row = {
+            "url": url,
+            "status": status,
+            "sha256": sha256,
+            "http_status": http_status,
+            "error": error,
+            "run_id": run_id,
+            "at": iso_z(utcnow()),
+        }
+        self.db.log(fetches, [row])
