@@ -13,6 +13,10 @@ from ingest.storage.database import Database
 from ingest.storage.rows import SnapshotRow
 from ingest.storage.schema import snapshots
 
+# built once: every fetched source stores its snapshot
+_EXISTS = sa.select(snapshots.c.sha256).where(snapshots.c.sha256 == sa.bindparam("sha"))
+_INSERT = snapshots.insert()
+
 
 class Snapshots:
     """The `snapshots` table and the folder of bodies."""
@@ -30,9 +34,7 @@ class Snapshots:
         row (a crash between the two) is never trusted, but written again."""
         path = self.body_path(snap.sha256)
         with self.db.begin() as conn:
-            exists = conn.execute(
-                sa.select(snapshots.c.sha256).where(snapshots.c.sha256 == snap.sha256)
-            ).first()
+            exists = conn.execute(_EXISTS, {"sha": snap.sha256}).first()
             if exists and path.exists():
                 return False
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -41,17 +43,18 @@ class Snapshots:
             if exists:
                 return False
             conn.execute(
-                snapshots.insert().values(
-                    sha256=snap.sha256,
-                    url=snap.url,
-                    requested_url=snap.requested_url,
-                    status_code=snap.status_code,
-                    headers=snap.headers,
-                    size=len(snap.body),
-                    fetched_at=iso_z(snap.fetched_at),
-                    origin=snap.origin,
-                    evidence_date=snap.evidence_date,
-                )
+                _INSERT,
+                {
+                    "sha256": snap.sha256,
+                    "url": snap.url,
+                    "requested_url": snap.requested_url,
+                    "status_code": snap.status_code,
+                    "headers": snap.headers,
+                    "size": len(snap.body),
+                    "fetched_at": iso_z(snap.fetched_at),
+                    "origin": snap.origin,
+                    "evidence_date": snap.evidence_date,
+                },
             )
         return True
 
