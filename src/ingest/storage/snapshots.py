@@ -27,10 +27,13 @@ def _insert_new(dialect: str) -> Any:
     if dialect == "postgresql":
         from sqlalchemy.dialects import postgresql
 
-        return postgresql.insert(snapshots).on_conflict_do_nothing(index_elements=["sha256"])
-    from sqlalchemy.dialects import sqlite
+        insert: Any = postgresql.insert(snapshots)
+    else:
+        from sqlalchemy.dialects import sqlite
 
-    return sqlite.insert(snapshots).on_conflict_do_nothing(index_elements=["sha256"])
+        insert = sqlite.insert(snapshots)
+    # RETURNING: the row it inserted, none when it was there (rowcount is not that on psycopg)
+    return insert.on_conflict_do_nothing(index_elements=["sha256"]).returning(snapshots.c.sha256)
 
 
 class Snapshots:
@@ -62,7 +65,7 @@ class Snapshots:
         with self.db.begin() as conn:
             if not path.exists():  # a new snapshot, as a rule: its body, then its row if new
                 self._write_body(path, snap.body)
-                return bool(conn.execute(_insert_new(conn.dialect.name), row).rowcount)
+                return conn.execute(_insert_new(conn.dialect.name), row).first() is not None
             if conn.execute(_EXISTS, {"sha": snap.sha256}).first():
                 return False
             self._write_body(path, snap.body)  # a body without a row: not trusted, written
