@@ -24,9 +24,9 @@ from ingest.report.run import RunReport
 
 
 def _check_arxiv(*args: Any) -> Any:
-    from flows.arxiv_tasks import check_arxiv  # its tasks' functions (imports Prefect)
+    from flows.arxiv_steps import check_arxiv  # the plain steps: Prefect not imported
 
-    return check_arxiv(*args, plain=True)
+    return check_arxiv(*args)
 
 
 def _publish(ctx: RunContext, report: RunReport, name: str) -> Path:

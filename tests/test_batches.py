@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,8 +13,11 @@ from prefect.utilities.annotations import quote
 import flows.nightly
 from flows.context import RunContext
 from flows.nightly import batch_answers, check_sources
-from ingest.fetch.client import make_client
+from ingest.errors import StoreError
+from ingest.fetch.client import FetchResult, make_client
 from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.warc import WarcWriter
+from ingest.fetch.warc_reader import read_responses, warc_files
 from ingest.models import Source
 from ingest.pipeline.batches import FetchJob, fetch_all, plan_batches
 from ingest.runner import progress
@@ -85,6 +89,78 @@ def test_an_unexpected_error_on_one_page_fails_that_page_not_the_batch(
         answers = fetch_all(fetcher, jobs)
     assert [type(a).__name__ for a in answers] == ["FetchResult", "IngestError", "FetchResult"]
     assert "https://a.org/boom" in str(answers[1]) and "a bug, say" in str(answers[1])
+
+
+def test_a_batch_is_fsynced_once_when_all_of_it_has_answered_not_once_per_request(
+    workspace: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch's WARC records are made durable together: no fsync while its requests run, one
+    covering the whole file before fetch_all gives the answers back; a write outside a batch
+    still returns only once fsynced."""
+    import os
+
+    import ingest.fetch.warc as warc
+
+    real_fsync = os.fsync
+    synced: list[int] = []  # the file's size as each fsync of it began
+
+    def counting_fsync(fd: int) -> None:
+        if not os.path.isdir(f"/proc/self/fd/{fd}"):  # not the folder's (a new file's name)
+            synced.append(os.fstat(fd).st_size)
+        real_fsync(fd)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert not synced, "fsynced while the batch was still fetching"
+        return httpx.Response(200, text="# fine\n", headers={"Content-Type": "text/markdown"})
+
+    monkeypatch.setattr(warc.os, "fsync", counting_fsync)
+    with (
+        WarcWriter(tmp_path / "warc") as writer,
+        make_client(
+            workspace, transport=httpx.MockTransport(answer), offline=True, archive=writer
+        ) as client,
+    ):
+        jobs: list[FetchJob] = [
+            (s, None) for s in sources(*(f"https://a.org/{n}" for n in range(12)))
+        ]
+        answers = fetch_all(PoliteFetcher(client, workspace), jobs)
+        assert writer.path is not None
+        assert synced == [writer.path.stat().st_size]  # one, covering every record
+        writer.write_page("https://a.org/alone", 200, {}, b"alone")
+        assert len(synced) == 2 and synced[-1] == writer.path.stat().st_size
+    assert all(isinstance(a, FetchResult) for a in answers)
+    assert [len(list(read_responses(p))) for p in warc_files(tmp_path / "warc")] == [13]
+
+
+def test_a_batch_whose_warc_file_could_not_be_flushed_fails(
+    workspace: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An fsync that fails under a batch fails the batch (its answers are not handed on as if
+    archived): StoreError, which the nightly records against each of its sources."""
+    import os
+
+    import ingest.fetch.warc as warc
+
+    real_fsync = os.fsync
+
+    def failing_fsync(fd: int) -> None:
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            return real_fsync(fd)
+        raise OSError(5, "Input/output error")
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, text="# fine\n", headers={"Content-Type": "text/markdown"})
+
+    monkeypatch.setattr(warc.os, "fsync", failing_fsync)
+    with (
+        WarcWriter(tmp_path / "warc") as writer,
+        make_client(
+            workspace, transport=httpx.MockTransport(answer), offline=True, archive=writer
+        ) as client,
+    ):
+        jobs: list[FetchJob] = [(s, None) for s in sources("https://a.org/1", "https://a.org/2")]
+        with pytest.raises(StoreError, match="WARC file"):
+            fetch_all(PoliteFetcher(client, workspace), jobs)
 
 
 def test_a_lost_batch_fails_each_of_its_sources_and_the_run_goes_on() -> None:

@@ -184,6 +184,31 @@ def test_the_plain_one_off_path_imports_no_prefect(workspace: Settings) -> None:
     assert json.loads(done.stdout) == ["fetched", 257, "locally", 5, []]
 
 
+def test_the_plain_nightly_imports_no_prefect_first_or_again(workspace: Settings) -> None:
+    """A nightly in the command's own process (no runner up) runs its arXiv stage with the plain
+    steps (`flows.arxiv_steps`): neither the first run nor an unchanged re-run imports Prefect
+    (~1.3 s of CPU), and both give the README's 9 flags."""
+    code = (
+        "import json, sys\n"
+        "from flows.nightly_local import run_locally\n"
+        f"result = run_locally({{'replay': {WEB!r}}})\n"
+        "print(json.dumps([result['ran'], result['counts']['fetched'],"
+        " result['counts']['unchanged'], sum(result['flags'].values()),"
+        " sorted(m for m in sys.modules if m.split('.')[0] == 'prefect')]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    found = []
+    for _run in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        found.append(json.loads(done.stdout.splitlines()[-1]))
+    ran, fetched, unchanged, flags, prefect = found[0]
+    assert (ran, flags, prefect) == ("locally", 9, []) and fetched > 0
+    assert found[1] == ["locally", 0, fetched + unchanged, 9, []]
+
+
 def test_the_last_line_of_a_run_uses_the_count_the_run_gave(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

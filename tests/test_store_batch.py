@@ -135,3 +135,64 @@ def test_a_new_sources_previous_page_is_one_index_range(store: Store) -> None:
             )
         )
     assert "ix_sources_extractor_checked" in plan and "TEMP B-TREE" not in plan
+
+
+def test_the_fetch_log_of_a_batch_is_one_insert_in_order_and_lost_with_the_batch(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inside a batch the fetch log's rows (a failed source's, the fetched ones', the unchanged
+    ones' together) are held and inserted by one statement just before the batch commits, in the
+    order they were logged; a batch that fails logs nothing; outside a batch a row goes in at
+    once."""
+    import sqlalchemy as sa
+
+    from ingest.storage.schema import fetches
+
+    urls = [f"https://example.org/{n}" for n in range(4)]
+    store.upsert_sources([Source(url=u) for u in urls])
+
+    def logged() -> list[tuple[str, str]]:
+        with store.begin() as conn:
+            rows = conn.execute(sa.select(fetches.c.url, fetches.c.status).order_by(fetches.c.id))
+            return [(str(u), str(s)) for u, s in rows]
+
+    inserts: list[int] = []
+    real = ingest.storage.database._insert_logged
+
+    def counting(conn: object, held: list[tuple[object, list[dict[str, object]]]]) -> None:
+        inserts.append(sum(len(rows) for _table, rows in held))
+        real(conn, held)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest.storage.database, "_insert_logged", counting)
+    with pytest.raises(Crash), store.batch():
+        store.record_fetch(urls[0], "failed", error="boom")
+        raise Crash
+    assert logged() == []
+    with store.batch():
+        store.record_fetch(urls[0], "failed", error="boom")
+        store.record_fetch(urls[1], "fetched", sha256="a" * 64)
+        check = UnchangedCheck(urls[2], "b" * 64, 304, '"e"', None, urls[2])
+        store.record_unchanged([check])
+        store.record_fetch(urls[3], "fetched", sha256="c" * 64)
+        assert logged() == []  # held until the batch commits
+    assert inserts[-1] == 4
+    expected = [(urls[0], "failed"), (urls[1], "fetched"), (urls[2], "unchanged")]
+    expected.append((urls[3], "fetched"))
+    assert logged() == expected
+    store.record_fetch(urls[1], "unchanged")  # no batch: at once
+    assert logged()[-1] == (urls[1], "unchanged")
+
+
+def test_a_snapshot_is_new_once_and_a_lost_body_of_a_stored_row_is_written_again(
+    store: Store, workspace: Settings
+) -> None:
+    """put_snapshot: True the first time (body, then the row: one statement), False after; a
+    row whose body went missing gets its body back (False: the row was there)."""
+    snap = _snap(8)
+    assert store.put_snapshot(snap) is True
+    assert store.put_snapshot(snap) is False
+    path = workspace.snapshots_dir / snap.sha256[:2] / snap.sha256
+    path.unlink()
+    assert store.put_snapshot(snap) is False
+    assert path.read_bytes() == snap.body
+    assert store.get_snapshot(snap.sha256).body == snap.body

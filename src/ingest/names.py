@@ -7,12 +7,14 @@ Accents are folded with `unidecode` (a well-kept transliteration table) rather t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from unidecode import unidecode
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
+@lru_cache(maxsize=8192)  # a page's names are folded ~10 times each as they are read and diffed
 def fold(text: str) -> str:
     """Lower-case ASCII words separated by single spaces."""
     return _NON_WORD.sub(" ", unidecode(text).lower()).strip()

@@ -108,6 +108,7 @@ class ClientMode:
     robots.txt or pacing in `ingest.fetch.polite`, since there is no server to protect or spare)."""
 
     offline: bool = False
+    archive: WarcWriter | None = None  # the WARC writer its exchanges go to (`make_client`'s)
 
 
 # the mode of each client `make_client` made, for as long as the client lives
@@ -145,7 +146,7 @@ def make_client(
         follow_redirects=False,
         transport=transport,
     )
-    _MODES[client] = ClientMode(offline=offline)
+    _MODES[client] = ClientMode(offline=offline, archive=archive)
     pin_addresses(client, settings)  # inside the deadlines: a connect is still clipped
     clip_to_deadlines(client)
     if archive is not None:  # outermost: it sees what the client sees

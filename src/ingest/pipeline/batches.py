@@ -17,17 +17,24 @@ host ever sees more than one batch's requests at a time.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date
 
 from ingest.errors import IngestError
 from ingest.extraction import ExtractorSet
-from ingest.fetch.client import FetchResult
+from ingest.fetch.client import FetchResult, client_mode
 from ingest.fetch.polite import PoliteFetcher, host_of
 from ingest.models import Profile, Source
 from ingest.pipeline.feeds import FEED, record_feed
 from ingest.pipeline.outcome import SourceOutcome
-from ingest.pipeline.process import process_snapshot, record_failure, store_change
+from ingest.pipeline.process import (
+    UNREAD,
+    Unread,
+    process_snapshot,
+    record_failure,
+    store_change,
+)
 from ingest.pipeline.settled import settled_changes, settled_outcome
 from ingest.profiles.references import cited, refresh_accessed
 from ingest.settings import Settings
@@ -64,11 +71,18 @@ def plan_batches(sources: list[Source], size: int, *, by_host: bool = False) -> 
 
 def fetch_all(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]:
     """Every job's answer in order, up to INGEST_FETCH_THREADS at once; a failed fetch is its
-    error (already retried by the fetcher), never an exception that loses the batch."""
+    error (already retried by the fetcher), never an exception that loses the batch.
+
+    The batch's WARC records (the client's archive) are made durable together: one fsync once
+    every job has answered, before any answer is given back (StoreError when it fails: the
+    caller fails the batch), instead of one per request."""
+    archive = client_mode(fetcher.client).archive
+    since = archive.mark() if archive is not None else 0
 
     def one(job: FetchJob) -> FetchAnswer:
         try:
-            return fetcher.revalidate(job[0].url, job[1])
+            with archive.deferred() if archive is not None else nullcontext():
+                return fetcher.revalidate(job[0].url, job[1])
         except IngestError as exc:
             return exc
         except Exception as exc:  # noqa: BLE001 - a bug on one page must not sink the batch
@@ -76,9 +90,13 @@ def fetch_all(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]
 
     threads = min(fetcher.settings.fetch_threads, len(jobs))
     if threads <= 1:
-        return [one(job) for job in jobs]
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ingest-fetch") as pool:
-        return list(pool.map(one, jobs))
+        answers = [one(job) for job in jobs]
+    else:
+        with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ingest-fetch") as pool:
+            answers = list(pool.map(one, jobs))
+    if archive is not None:
+        archive.sync(since)
+    return answers
 
 
 def process_fetched(
@@ -139,7 +157,14 @@ def _process_fetched(
         if outcome is None:
             outcomes.append(
                 source_fetched(
-                    store, settings, source, answer, profiles, accessed, extractors=extractors
+                    store,
+                    settings,
+                    source,
+                    answer,
+                    profiles,
+                    accessed,
+                    extractors=extractors,
+                    row=state,
                 )
             )
             # its queue writes may touch changes other sources settled on: read them again
@@ -176,13 +201,15 @@ def source_fetched(
     accessed: date | None = None,
     *,
     extractors: ExtractorSet,
+    row: SourceRow | None | Unread = UNREAD,
 ) -> SourceOutcome:
-    """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue."""
+    """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue.
+    `row`: the source's row as the caller read it in this transaction (None: it has none)."""
     try:
         snapshot = fetched.snapshot
         status = fetched.status
         if snapshot is None:  # a 304: the stored snapshot still holds
-            state = store.source_state(source.url)
+            state = store.source_state(source.url) if isinstance(row, Unread) else row
             last = state.last_sha256 if state else None
             if not last:
                 raise IngestError(f"'{source.url}' answered 304 but no snapshot is stored")
@@ -201,6 +228,7 @@ def source_fetched(
                 "last_modified": fetched.last_modified,
                 "final_url": fetched.final_url,
             },
+            row=row,
         )
         store.record_fetch(
             source.url, status, sha256=snapshot.sha256, http_status=fetched.http_status

@@ -24,7 +24,14 @@ from ingest.pipeline.outcome import OutcomeStatus, SourceOutcome
 from ingest.settings import Settings, get_settings
 
 if TYPE_CHECKING:  # the database layer loads only where a step uses it: `ingest extract` never
-    from ingest.storage import Store
+    from ingest.storage import SourceRow, Store
+
+
+class Unread:
+    """A source's row the caller did not read (`UNREAD`): the step reads it."""
+
+
+UNREAD = Unread()
 
 
 def people_of(claims: list[Claim]) -> set[str]:
@@ -89,6 +96,7 @@ def process_snapshot(
     extract: Callable[[Snapshot], list[Claim]] | None = None,
     extractors: ExtractorSet,
     source_state: dict[str, Any] | None = None,
+    row: SourceRow | None | Unread = UNREAD,
 ) -> SourceOutcome:
     """Extract (or reuse the stored claims of an unchanged snapshot), diff and enqueue.
     `extractors`: the set the source's extractor is chosen from (the caller's: ingest does not
@@ -99,16 +107,19 @@ def process_snapshot(
     (DocumentTooLargeError: the caller records the source as failed, nothing stored changes);
     at most INGEST_MAX_CLAIMS claims are kept, with an alert (and then no removals).
     `source_state`: more of the source's row to write with the check's own update (the fetch's
-    validators): one write, not two."""
+    validators): one write, not two. `row`: the source's row as the caller read it in this
+    transaction (None: it has none), so it is not read again."""
     check_parse_size(snapshot, settings)
-    store.put_snapshot(snapshot)
+    fresh = store.put_snapshot(snapshot)  # new: no claims can be stored for it yet
     name = extractor_name or source.extractor or _stored_choice(store, snapshot, extractors)
     module = extractors.choose(source.url, snapshot, name)
     tag = extractors.tag(module)
     read: Callable[[Snapshot], Iterable[Claim]] = extract or (
         lambda snap: extractors.claims_of(module, snap)
     )
-    extracted = bounded_extraction(store, snapshot, source.url, tag, read, settings.max_claims)
+    extracted = bounded_extraction(
+        store, snapshot, source.url, tag, read, settings.max_claims, fresh=fresh
+    )
     return process_claims(
         store,
         settings,
@@ -122,6 +133,7 @@ def process_snapshot(
         accessed=accessed,
         alerts=[cap_alert(snapshot, extracted)] if extracted.dropped else [],
         source_state=source_state,
+        row=row,
     )
 
 
@@ -158,15 +170,19 @@ def bounded_extraction(
     tag: str,
     extract: Callable[[Snapshot], Iterable[Claim]],
     limit: int | None,
+    *,
+    fresh: bool = False,
 ) -> Extracted:
     """`stored_or_extracted`, keeping at most `limit` claims. A capped extraction is not stored:
-    each run reads the document again (a bounded read) and says it was capped."""
-    found = store.claims_for(snapshot.sha256)
+    each run reads the document again (a bounded read) and says it was capped. `fresh`: the
+    snapshot's row was stored just now (in this transaction), so no claims of it are stored
+    yet: none are looked up."""
+    found = [] if fresh else store.claims_for(snapshot.sha256)
     if found and all(c.extractor == tag for c in found):
         return Extracted(found, len(found))
     extracted = capped(extract(snapshot), limit)
     if not extracted.dropped:
-        store.put_claims(snapshot.sha256, source_url, extracted.claims)
+        store.put_claims(snapshot.sha256, source_url, extracted.claims, fresh=fresh)
     return extracted
 
 
@@ -185,6 +201,7 @@ def process_claims(
     accessed: date | None = None,
     alerts: list[str] | None = None,
     source_state: dict[str, Any] | None = None,
+    row: SourceRow | None | Unread = UNREAD,
 ) -> SourceOutcome:
     """Resolve, guard, diff and enqueue the claims one source states in a stored snapshot.
 
@@ -212,7 +229,7 @@ def process_claims(
         claims=len(found),
         alerts=list(alerts or []),
     )
-    state = store.source_state(source.url)
+    state = store.source_state(source.url) if isinstance(row, Unread) else row
     previous_sha = state.last_sha256 if state else None
 
     # organisations resolved after extraction (extractors stay pure): the diff compares them

@@ -364,9 +364,25 @@ class UnknownPerson:
 _HANDLE = re.compile(r"^(?P<name>.*?)\s*\((?P<handle>[^()\s]+)\)\s*$")
 
 
+_LAST_UNKNOWN: list[tuple[tuple[tuple[str, tuple[str, ...]], ...], list[UnknownPerson]]] = []
+
+
 def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
     """People on a page without a profile, one entry per person across sources: "Name" and
-    "Name (handle)" and names differing only in case or accents are one person."""
+    "Name (handle)" and names differing only in case or accents are one person. The last answer
+    is kept for the same sources: a run's Markdown and HTML report both list them (80,000 lines
+    at 10,000 sources), read once (the entries are not to be changed)."""
+    key = tuple(
+        (str(s["url"]), tuple(str(p) for p in s.get("unknown_people", []))) for s in sources
+    )
+    if _LAST_UNKNOWN and _LAST_UNKNOWN[0][0] == key:
+        return _LAST_UNKNOWN[0][1]
+    found = _unknown_people(sources)
+    _LAST_UNKNOWN[:] = [(key, found)]
+    return found
+
+
+def _unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
     people: dict[str, UnknownPerson] = {}
     by_handle: dict[str, str] = {}
     for source in sources:

@@ -160,11 +160,7 @@ class Changes:
 
     def pending_of_source(self, conn: Connection, source_url: str) -> list[tuple[str, str]]:
         """(id, profile) of the source's pending changes."""
-        rows = conn.execute(
-            sa.select(changes.c.id, changes.c.profile).where(
-                changes.c.source_url == source_url, changes.c.status == "pending"
-            )
-        ).all()
+        rows = conn.execute(_PENDING_OF_SOURCE, {"source_url": source_url}).all()
         return [(str(i), str(p)) for i, p in rows]
 
     def claim(
@@ -193,6 +189,13 @@ class Changes:
             .values(status=new, updated=now)
         ).rowcount
         return moved == 1
+
+
+# built once (each source's check runs it: building and keying a statement anew cost more than
+# running it)
+_PENDING_OF_SOURCE = sa.select(changes.c.id, changes.c.profile).where(
+    changes.c.source_url == sa.bindparam("source_url"), changes.c.status == "pending"
+)
 
 
 def _values(values: ChangeValues) -> dict[str, Any]:

@@ -22,7 +22,9 @@ class Database:
     Inside `batch()` every `begin()` of the same thread joins the batch's one transaction (on
     PostgreSQL as a savepoint, so a failed step rolls back only itself; SQLite rolls back the
     failed statement), and files whose flush to disk was deferred (`defer_sync`) are flushed once,
-    just before that transaction commits: a crash loses at most the unfinished batch."""
+    just before that transaction commits: a crash loses at most the unfinished batch. Rows of an
+    append-only log (`log`: the fetch log) are held and inserted together, in order, in the same
+    transaction just before it commits: one statement per batch, not one per source."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -37,12 +39,13 @@ class Database:
             return
         try:
             with self.engine.begin() as conn:
-                self._local.conn, self._local.unsynced = conn, []
+                self._local.conn, self._local.unsynced, self._local.logged = conn, [], []
                 try:
                     yield
+                    _insert_logged(conn, self._local.logged)
                     sync_files(self._local.unsynced)  # the bodies before the rows naming them
                 finally:
-                    self._local.conn, self._local.unsynced = None, []
+                    self._local.conn, self._local.unsynced, self._local.logged = None, [], []
         except sa.exc.OperationalError as exc:
             raise StoreError(f"database error: {exc.orig}") from exc
 
@@ -53,6 +56,18 @@ class Database:
             return False
         self._local.unsynced.append(path)
         return True
+
+    def log(self, table: sa.Table, rows: list[dict[str, Any]]) -> None:
+        """Append `rows` to an append-only table nothing reads back while storing (the fetch
+        log): inside a batch, inserted with the batch's other logged rows, in order, just before
+        it commits; otherwise now, in a transaction of their own."""
+        if not rows:
+            return
+        if getattr(self._local, "conn", None) is not None:
+            self._local.logged.append((table, rows))
+            return
+        with self.begin() as conn:
+            conn.execute(table.insert(), rows)
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
@@ -80,6 +95,16 @@ class Database:
             return
         with self.begin() as own:
             yield own
+
+
+def _insert_logged(conn: Connection, logged: list[tuple[sa.Table, list[dict[str, Any]]]]) -> None:
+    """The rows `Database.log` held, in order: one executemany per run of the same table."""
+    run: list[dict[str, Any]] = []
+    for n, (table, rows) in enumerate(logged):
+        run += rows
+        if n + 1 == len(logged) or logged[n + 1][0] is not table:
+            conn.execute(table.insert(), run)
+            run = []
 
 
 def create_engine(url: str) -> Engine:

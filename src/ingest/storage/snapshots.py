@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -12,6 +14,26 @@ from ingest.models import Snapshot, iso_z
 from ingest.storage.database import Database
 from ingest.storage.rows import SnapshotRow
 from ingest.storage.schema import snapshots
+
+# built once: every fetched source stores its snapshot
+_EXISTS = sa.select(snapshots.c.sha256).where(snapshots.c.sha256 == sa.bindparam("sha"))
+_INSERT = snapshots.insert()
+
+
+@cache
+def _insert_new(dialect: str) -> Any:
+    """The row unless it is there (one statement, not a look-up and an insert), for the
+    dialect (built once; the PostgreSQL dialect's module is loaded only for PostgreSQL)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        insert: Any = postgresql.insert(snapshots)
+    else:
+        from sqlalchemy.dialects import sqlite
+
+        insert = sqlite.insert(snapshots)
+    # RETURNING: the row it inserted, none when it was there (rowcount is not that on psycopg)
+    return insert.on_conflict_do_nothing(index_elements=["sha256"]).returning(snapshots.c.sha256)
 
 
 class Snapshots:
@@ -29,31 +51,31 @@ class Snapshots:
         committed (in a batch, flushed once for the batch: `Database.batch`); a body without a
         row (a crash between the two) is never trusted, but written again."""
         path = self.body_path(snap.sha256)
+        row = {
+            "sha256": snap.sha256,
+            "url": snap.url,
+            "requested_url": snap.requested_url,
+            "status_code": snap.status_code,
+            "headers": snap.headers,
+            "size": len(snap.body),
+            "fetched_at": iso_z(snap.fetched_at),
+            "origin": snap.origin,
+            "evidence_date": snap.evidence_date,
+        }
         with self.db.begin() as conn:
-            exists = conn.execute(
-                sa.select(snapshots.c.sha256).where(snapshots.c.sha256 == snap.sha256)
-            ).first()
-            if exists and path.exists():
+            if not path.exists():  # a new snapshot, as a rule: its body, then its row if new
+                self._write_body(path, snap.body)
+                return conn.execute(_insert_new(conn.dialect.name), row).first() is not None
+            if conn.execute(_EXISTS, {"sha": snap.sha256}).first():
                 return False
-            path.parent.mkdir(parents=True, exist_ok=True)
-            deferred = self.db.defer_sync(path)
-            write_atomic(path, snap.body, sync=not deferred)
-            if exists:
-                return False
-            conn.execute(
-                snapshots.insert().values(
-                    sha256=snap.sha256,
-                    url=snap.url,
-                    requested_url=snap.requested_url,
-                    status_code=snap.status_code,
-                    headers=snap.headers,
-                    size=len(snap.body),
-                    fetched_at=iso_z(snap.fetched_at),
-                    origin=snap.origin,
-                    evidence_date=snap.evidence_date,
-                )
-            )
+            self._write_body(path, snap.body)  # a body without a row: not trusted, written
+            conn.execute(_INSERT, row)
         return True
+
+    def _write_body(self, path: Path, body: bytes) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        deferred = self.db.defer_sync(path)
+        write_atomic(path, body, sync=not deferred)
 
     def get(self, sha256: str) -> Snapshot:
         """The snapshot with its body; StoreError when its row or its body is missing."""

@@ -197,8 +197,12 @@ class Store:
     def snapshots_of(self, url: str, limit: int = 20) -> list[SnapshotRow]:
         return self._snapshots.all_of(url, limit)
 
-    def put_claims(self, snapshot_sha256: str, source_url: str, found: list[Claim]) -> int:
-        return self._claims.put(snapshot_sha256, source_url, found)
+    def put_claims(
+        self, snapshot_sha256: str, source_url: str, found: list[Claim], *, fresh: bool = False
+    ) -> int:
+        """Store a snapshot's claims (idempotent; `fresh`: none of its are stored yet, as for a
+        snapshot stored just now, so none are looked up)."""
+        return self._claims.put(snapshot_sha256, source_url, found, fresh=fresh)
 
     def claims_for(self, snapshot_sha256: str) -> list[Claim]:
         return self._claims.of_snapshot(snapshot_sha256)
