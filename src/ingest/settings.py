@@ -233,7 +233,8 @@ class Settings(BaseSettings):
     )
 
     batch_size: int = Field(
-        default=100,
+        default=400,  # 100 -> 400: a quarter of the task runs (Prefect's cost per task run is
+        # most of the served nightly's overhead: 10,000 sources 84 -> 63 s, re-run 45 -> 30 s)
         ge=1,
         description="Sources per batch in the nightly flow: one Prefect task fetches a batch "
         "(INGEST_FETCH_THREADS at a time, per-host limits still apply), one stores and diffs it.",
