@@ -115,12 +115,17 @@ def read_pdf(
     return process(store, settings, paper, fetched.snapshot, profiles, "fetched", accessed)
 
 
+def retry_delays(settings: Settings) -> list[float]:
+    """INGEST_ARXIV_RETRY_DELAYS, its last delay repeated up to INGEST_ARXIV_RETRIES of them."""
+    delays = list(settings.arxiv_retry_delays)
+    return delays + delays[-1:] * max(0, settings.arxiv_retries - len(delays))
+
+
 def plain_retrying(query: Callable[..., Any], settings: Settings) -> Callable[..., Any]:
     """The query for a run with no flow run: tried again on transient errors only, as many times
-    (INGEST_ARXIV_RETRIES) and after the same delays as its Prefect task (INGEST_ARXIV_RETRY_
-    DELAYS, the last repeated; jittered as Prefect does, +-50%)."""
-    delays = list(settings.arxiv_retry_delays)
-    delays += delays[-1:] * max(0, settings.arxiv_retries - len(delays))
+    (INGEST_ARXIV_RETRIES) and after the same delays as its Prefect task (`retry_delays`;
+    jittered as Prefect does, +-50%)."""
+    delays = retry_delays(settings)
 
     def call(*args: Any) -> Any:
         attempt = 0

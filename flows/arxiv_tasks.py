@@ -51,8 +51,7 @@ def search_author(client: ArxivClient, name: str) -> ArxivSearchResult:
 def retrying(query: Any, settings: Settings) -> Any:
     """An arXiv query task with the run's retry settings (INGEST_ARXIV_RETRIES and
     INGEST_ARXIV_RETRY_DELAYS, the last delay repeated when there are more retries)."""
-    delays = list(settings.arxiv_retry_delays)
-    delays += delays[-1:] * max(0, settings.arxiv_retries - len(delays))
+    delays = arxiv_steps.retry_delays(settings)
     return query.with_options(
         retries=settings.arxiv_retries, retry_delay_seconds=delays[: max(1, settings.arxiv_retries)]
     )
@@ -80,11 +79,6 @@ def read_pdf(
     return arxiv_steps.read_pdf(store, settings, http, paper, profiles, accessed, fetch, process)
 
 
-def plain_retrying(query: Any, settings: Settings) -> Any:
-    """`retrying` for a run with no flow run: the task's function (`arxiv_steps.plain_retrying`)."""
-    return arxiv_steps.plain_retrying(query.fn, settings)
-
-
 def check_arxiv(
     store: Store,
     settings: Settings,
@@ -93,15 +87,9 @@ def check_arxiv(
     profiles: dict[str, Profile],
     accessed: date | None = None,
     keep: Callable[[list[AtomPage]], None] | None = None,
-    *,
-    plain: bool = False,
 ) -> list[SourceOutcome]:
     """The arXiv part of the nightly refresh in a flow run: `arxiv_steps.check_arxiv` with the
-    tasks (`plain`: with their plain functions, as `flows.nightly_local` runs it)."""
-    if plain:
-        return arxiv_steps.check_arxiv(
-            store, settings, arxiv_client, http, profiles, accessed, keep
-        )
+    tasks (`flows.nightly_local` runs it with the plain steps)."""
     return arxiv_steps.check_arxiv(
         store,
         settings,

@@ -24,7 +24,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from extractors.document import tree as _tree
-from extractors.document.model import Block, Document, Heading, Item, Para, Record, collapse
+from extractors.document.model import (
+    ACCOUNT,
+    Block,
+    Document,
+    Heading,
+    Item,
+    Para,
+    Record,
+    collapse,
+)
 
 # An owner is "@login", "@org/team" or "name@host": one way to split a line into owners (the
 # earlier "[\w./-]+@?[\w.-]*" let every word split in two anywhere, so a prose line of 14 words
@@ -36,7 +45,6 @@ MAINTAINERS_FIELD = re.compile(r"^(?P<tag>[A-Z]):\s*(?P<value>.*)$")
 TOML_TABLE = re.compile(r"^\s*\[\[?[\w.\"' -]+\]\]?\s*$", re.MULTILINE)
 YAML_KEY = re.compile(r"^[\w.-]+:\s*(?:#.*)?$", re.MULTILINE)
 COMMENT_TITLE = re.compile(r"^#+[ \t]*(\S.{0,79})$")
-ACCOUNT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\w@])@[A-Za-z0-9][\w-]*|github\.com/\w")
 
 
 class Malformed(ValueError):

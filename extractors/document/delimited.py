@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
-from extractors.document.model import Cell, Document, Row, collapse
+from extractors.document.model import (
+    ACCOUNT,
+    Cell,
+    Document,
+    Row,
+    collapse,
+)  # (no header prints an account)
 
 URL_PREFIXES = ("http://", "https://", "mailto:")
-ACCOUNT = re.compile(r"@|://")  # what no header prints
 
 
 class Malformed(ValueError):

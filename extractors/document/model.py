@@ -35,6 +35,8 @@ GITHUB_USER = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/?(?:[?#].*)?$"
 )
 GITHUB_ORG_PERSON = re.compile(r"^https?://(?:www\.)?github\.com/orgs/[^/]+/people/([\w-]+)/?$")
+# what holds an account: an e-mail, an @handle, a link ("Jane Roe <jane@x.org> (@jroe)")
+ACCOUNT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\w@])@[A-Za-z0-9][\w-]*|https?://\w")
 CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

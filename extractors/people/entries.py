@@ -313,11 +313,10 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             entry.affiliation = entry.affiliation or rest or None
         elif looks_like_org(entry.aside):
             entry.affiliation = entry.affiliation or entry.aside
-    lead = NAME_BEFORE_ASIDE.match(printed)  # the words after the asides hid the name
-    if lead and (not entry.name or entry.name == entry.github):
-        entry.name = (
-            _clean_name(lead.group(1)) if _people.looks_like_name(lead.group(1)) else entry.name
-        )
+    if not entry.name or entry.name == entry.github:  # words after the asides hid the name?
+        lead = NAME_BEFORE_ASIDE.match(printed)
+        if lead and _people.looks_like_name(lead.group(1)):
+            entry.name = _clean_name(lead.group(1))
     if not entry.name:
         if entry.github and not paren_only:
             entry.name = entry.github
