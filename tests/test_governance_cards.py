@@ -108,3 +108,23 @@ def test_an_area_with_its_description_and_people_under_it_is_not_a_person() -> N
     assert not {"Query Planner", "Storage Engine", "cmd"} & set(names)  # (Prometheus: `cmd`)
     assert "Alan Turing" in names
     assert ("Jane Roe", "Query Planner") in rows and ("Ada Byron", "Storage Engine") in rows
+
+
+def test_a_card_of_a_heading_a_title_line_and_a_profile_link_is_one_person() -> None:
+    # <div><img><h3>Name</h3><p>Job title, Employer</p><a href=github>GitHub</a></div>
+    card = (
+        "<div class='c'><img src='{h}.png'><h3>{n}</h3><p>{t}, {o}</p>"
+        "<a href='https://github.com/{h}'>GitHub</a></div>"
+    )
+    people = [("jroe", "Jane Roe", "Principal Engineer", "Example Labs Ltd"),
+              ("mmuster", "Max Muster", "Reader", "University of Example")]  # fmt: skip
+    body = (
+        "<html><body><h1>Team</h1><h2>Maintainers</h2><div class='grid'>"
+        + "".join(card.format(h=h, n=n, t=t, o=o) for h, n, t, o in people)
+        + "</div></body></html>"
+    )
+    claims = governance.extract(Snapshot(url="https://example.org/team", body=body.encode()))
+    found = [(c.subject.name, c.subject.github) for c in claims if c.predicate == "maintainer"]
+    assert found == [(n, h) for h, n, _t, _o in people]
+    orgs = {c.subject.name: c.object for c in claims if c.predicate == "affiliation"}
+    assert orgs == {n: o for _h, n, _t, o in people}  # the employer, not the job title

@@ -142,6 +142,16 @@ def test_a_page_whose_toml_front_matter_is_one_persons_card() -> None:
     assert affiliations(claims) == {"Jane Roe": "Example Labs"}  # `organizations = [{name}]`
 
 
+def test_a_card_page_titled_with_the_persons_name_names_that_person() -> None:
+    # a page per person (Hugo): the front matter's `title` is who it is about, not a project
+    url = "https://github.com/example/site/blob/main/jroe.md"
+    claims = read("constructed.hugo-title-card.md", url)
+    assert rows(claims) == [("Jane Roe", "jroe", "Steering Committee", "current")]
+    projects = {c.object for c in claims if c.predicate == "maintainer"}
+    assert projects == {"example"}  # the owner of a "site" repository, not the person
+    assert affiliations(claims) == {"Jane Roe": "Example Labs"}
+
+
 def test_a_posts_front_matter_authors_are_nobody() -> None:
     text = (DATA / "constructed.blog-post-with-author.md").read_text()
     document = _markdown.document(text)

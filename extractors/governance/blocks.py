@@ -64,6 +64,11 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
     return found
 
 
+def is_card_run(cards: list[tuple[Para, Entry]], least: int) -> bool:
+    """A run of person cards: `least` of them, or two that each link a GitHub profile."""
+    return len(cards) >= least or (len(cards) >= 2 and all(e.github for _p, e in cards))
+
+
 def heading_person(heading: Heading) -> Entry | None:
     if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
         return None
@@ -206,6 +211,9 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
     else:
         name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
         handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
+        if name is None and (named := card_title_name(record, document)):
+            name = named  # a Hugo card page: `title = "Jane Roe"`, `github = "jroe"`
+            fields = {k: v for k, v in fields.items() if k != "title"}
         if handle and "/" in handle:  # a profile URL (`socials: {github: https://...}`)
             handle = github_login(handle)
         if not handle and not (name and _people.looks_like_name(name)):
@@ -253,6 +261,18 @@ def card(record: Record, document: Document) -> bool:
         return False
     records = (b for b in document.blocks if isinstance(b, Record))
     return len(list(islice(records, 2))) == 1
+
+
+def card_title_name(record: Record, document: Document) -> str | None:
+    """A card's `title` field when it is the person's name (a page per person: the front
+    matter's title is who the page is about, not a role), else None."""
+    title = record.fields.get("title")
+    if not isinstance(title, str) or not card(record, document):
+        return None
+    title = " ".join(title.split())
+    if _people.role_of(title) or not _people.looks_like_name(title):
+        return None
+    return title
 
 
 def role_sections(records: list[Record]) -> dict[int, str]:

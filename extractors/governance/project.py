@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from extractors.document.model import Document, Heading
+from extractors.document.model import Document, Heading, Record
 from extractors.people.names import wordset
 
 TITLE_SEPARATORS = re.compile(r"\s+[|—–-]\s+|:\s+|\s+·\s+")
@@ -46,6 +46,11 @@ HOST_NOISE = wordset("example co com org net ac gov edu")  # second-level labels
 
 def page_title(document: Document) -> str | None:
     if document.title:
+        from extractors.governance.blocks import card_title_name
+
+        records = (b for b in document.blocks if isinstance(b, Record) and not b.path)
+        if any(card_title_name(r, document) == document.title for r in records):
+            return None  # one person's card page: its title is the person, not a project
         return document.title
     if document.format not in ("html", "markdown", "rst", "text"):
         return None  # a data file's headings are its keys, not a title

@@ -33,7 +33,7 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 6  # 6: <br>-broken paragraphs, plain MAINTAINERS lines, AsciiDoc titles, CSV/TSV files
+VERSION = 7  # 7: heading cards, title-named front matter cards, the employer after a job title
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -127,7 +127,7 @@ class Reader:
                 yield from self._code(block)
             elif isinstance(block, Para):
                 cards = _role_blocks.cards(blocks, index - 1)
-                if len(cards) >= MIN_PEOPLE:  # a run of person cards: one name a paragraph
+                if _role_blocks.is_card_run(cards, MIN_PEOPLE):  # one name a paragraph
                     index += len(cards) - 1
                     yield from self._cards(cards)
                     continue

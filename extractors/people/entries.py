@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from extractors.document.model import Links, collapse, github_login, without_controls
 from extractors.people import names as _people
 from extractors.people.orgs import (
+    ORG_SUFFIX,
     TITLE_WORDS,
     YEARS,
     looks_like_org,
@@ -253,6 +254,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     parts = [p.strip(" *_`'\"|,;") for p in SEPARATORS.split(rest)]
     separators = SEPARATORS.findall(rest)
     name_at = None
+    weak_org = False  # the affiliation read from a comma part is only capitalised words
     for index, part in enumerate(parts):
         if not part:
             continue
@@ -292,8 +294,12 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             if sep.strip() in ("-", "—", "–", "--", "|") and names_org(part, parts, index):
                 entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
                 continue
-            if "," in sep and looks_like_org(part) and not entry.affiliation:
-                entry.affiliation = org_with_suffix(parts, index)
+            if "," in sep and looks_like_org(part) and (not entry.affiliation or weak_org):
+                # "Jane Roe, Principal Engineer, Example Labs Ltd": a later part that says it is
+                # an organisation wins over one that is only capitalised words (a job title)
+                if not entry.affiliation or (says_org(part) and not ORG_SUFFIX.match(part)):
+                    entry.affiliation = org_with_suffix(parts, index)
+                    weak_org = not says_org(entry.affiliation)
             elif ":" in sep or "-" in sep or "—" in sep or "–" in sep:
                 said = ", ".join(p for p in parts[index:] if p) or None
                 if said and STATUS_TAG.search(said):
