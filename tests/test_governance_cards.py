@@ -128,3 +128,17 @@ def test_a_card_of_a_heading_a_title_line_and_a_profile_link_is_one_person() -> 
     assert found == [(n, h) for h, n, _t, _o in people]
     orgs = {c.subject.name: c.object for c in claims if c.predicate == "affiliation"}
     assert orgs == {n: o for _h, n, _t, o in people}  # the employer, not the job title
+
+
+def test_a_definition_list_of_names_gives_each_the_organisation_its_description_prints() -> None:
+    body = (
+        "<html><body><main><h1>Orbitflow Steering Council</h1><dl>"
+        "<dt>Jane Roe</dt><dd>Chair, Example Labs</dd>"
+        "<dt>Max Muster</dt><dd>University of Example</dd>"
+        "<dt>Ada Byron</dt><dd>Works on the parser.</dd></dl></main></body></html>"
+    )
+    claims = governance.extract(Snapshot(url="https://orbitflow.dev/sc", body=body.encode()))
+    names = [c.subject.name for c in claims if c.predicate == "maintainer"]
+    assert names == ["Jane Roe", "Max Muster", "Ada Byron"]
+    orgs = {c.subject.name: c.object for c in claims if c.predicate == "affiliation"}
+    assert orgs == {"Jane Roe": "Example Labs", "Max Muster": "University of Example"}

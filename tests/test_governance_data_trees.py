@@ -95,6 +95,18 @@ def test_a_yaml_file_of_nested_teams() -> None:
     assert affiliations(claims) == {"Jane Roe": "Example Labs"}
 
 
+def test_a_yaml_people_table_named_by_team_member_lists() -> None:
+    # people keyed by login, teams (a list of records) naming those keys: each member is the
+    # person the key names, once a team (not the team read as a person named "Core")
+    claims = read("constructed.people-table.yaml", "https://example.org/people.yaml")
+    assert [(n, g, s) for n, g, _, s, _, _, _ in rows(claims)] == [
+        ("Jane Roe", "jroe", "Core"),
+        ("Max Muster", "mmuster", "Core"),
+        ("Max Muster", "mmuster", "Docs"),
+    ]
+    assert affiliations(claims) == {"Jane Roe": "Example Labs"}
+
+
 def test_plain_strings_under_a_key_that_says_no_role_are_nobody() -> None:
     body = b'{"repos": ["core", "docs", "cli"], "maintainers": ["jroe", "mmuster", "abyron"]}'
     snapshot = Snapshot(url="https://example.org/project.json", body=body)

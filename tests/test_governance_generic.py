@@ -346,6 +346,8 @@ def test_pdf_and_redirect_stubs_are_refused() -> None:
         ("Team — Orbitflow 3.2 documentation", "https://x.readthedocs.io/", "Orbitflow"),
         ("Maintainers", "https://github.com/acme/widgets/blob/main/MAINTAINERS.md", "widgets"),
         (None, "https://docs.quarkflow.dev/tsc", "Quarkflow"),
+        ("Reviewers", "https://github.com/acme/widgets/blob/main/REVIEWERS.md", "widgets"),
+        ("Moderators | Orbitflow", "https://orbitflow.dev/moderators", "Orbitflow"),
     ],
 )
 def test_project_rule(title: str | None, url: str, project: str) -> None:

@@ -95,8 +95,11 @@ def _yaml(text: str, fmt: str) -> Document:
     blocks: list[Block] = []
     if root is not None and fmt == "yaml":
         data = yaml.safe_load(text)
-        # teams of people, a card (not an alias bomb: a few lines that walk to billions)
-        if _tree.small(data) and (_tree.nested_people(data) or _tree.is_card(data)):
+        # teams of people, a card, a table of people keyed by login (not an alias bomb: a few
+        # lines that walk to billions)
+        if _tree.small(data) and (
+            _tree.nested_people(data) or _tree.is_card(data) or _tree.person_tables(data)
+        ):
             return _tree.document(text, data, fmt)
     if root is not None:
         blocks.extend(_YamlWalk(lines).walk(root))

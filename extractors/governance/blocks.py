@@ -69,6 +69,21 @@ def is_card_run(cards: list[tuple[Para, Entry]], least: int) -> bool:
     return len(cards) >= least or (len(cards) >= 2 and all(e.github for _p, e in cards))
 
 
+def term_people(term: Term) -> tuple[list[Entry], str | None]:
+    """The people a definition list's term names, with what its description says of the one
+    it names ("Jane Roe" : "Chair, Example Labs"); else those its description names, under the
+    term as their label (None: the term names them)."""
+    people = _entries.read(term.term, term.links)
+    if len(people) == 1 and term.text and len(term.text) <= CARD_MAX_CHARS:
+        said = _entries.read(f"{term.term}, {term.text}", term.links)
+        if len(said) == 1 and said[0].name == people[0].name:
+            people[0].affiliation = people[0].affiliation or said[0].affiliation
+            people[0].titles.extend(t for t in said[0].titles if t not in people[0].titles)
+    if people:
+        return people, None
+    return _entries.read(term.text, term.links), term.term
+
+
 def heading_person(heading: Heading) -> Entry | None:
     if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
         return None

@@ -16,7 +16,7 @@ import re
 from urllib.parse import urlsplit
 
 from extractors.document.model import Document, Heading, Record
-from extractors.people.names import wordset
+from extractors.people.names import role_of, wordset
 
 TITLE_SEPARATORS = re.compile(r"\s+[|—–-]\s+|:\s+|\s+·\s+")
 TITLE_NOISE = wordset("""
@@ -72,6 +72,8 @@ def project_of(title: str | None, url: str) -> str:
             if w.strip("()[],.").lower() not in TITLE_NOISE and not VERSION_WORD.match(w)
         ]
         name = " ".join(words).strip("()[],.: ")
+        if len(words) == 1 and role_of(name):
+            continue  # a role word alone ("Reviewers", "Moderators") names no project
         if name and not any(w[:1].islower() for w in words):  # a name, not "in alphabetical order"
             return name
     return site_name(url)

@@ -333,12 +333,7 @@ class Reader:
     def _terms(self, terms: list[Term]) -> Iterator[Claim]:
         found: list[tuple[Term, list[Entry], str | None]] = []
         for term in terms:
-            people = _entries.read(term.term, term.links)
-            if people:
-                found.append((term, people, None))
-                continue
-            people = _entries.read(term.text, term.links)
-            found.append((term, people, term.term))
+            found.append((term, *_role_blocks.term_people(term)))
         if sum(bool(p) for _t, p, _l in found) < PEOPLE_LIST_MIN_SHARE * len(terms):
             return
         self.ctx = Context("dt", len(terms))
