@@ -78,3 +78,16 @@ def test_registry_lists_load_fast() -> None:
     start = time.perf_counter()
     assert len(orgs.ror_companies()) > 10_000
     assert time.perf_counter() - start < 0.5
+
+
+def test_the_employer_beside_a_job_title_or_a_handle() -> None:
+    cases = {
+        "Max Muster, Senior Software Engineer at Acme Corp": "Acme Corp",  # "<title> at <org>"
+        "Ada Byron (Initech, @abyron)": "Initech",  # what the handle leaves in the parentheses
+        "Jane Roe, Principal Engineer, Example Labs Ltd": "Example Labs Ltd",  # not the title
+        "Ann Lee (Ann Lee, @alee)": None,  # a name beside the handle is not an organisation
+        "Tom Lin, Datadog, Inc.": "Datadog, Inc.",  # a legal suffix stays with its name
+    }
+    for text, org in cases.items():
+        (entry,) = _entries.read(text)
+        assert entry.affiliation == org, text

@@ -82,6 +82,17 @@ def _handle_from(text: str, links: Links) -> str | None:
     return None
 
 
+def _org_not_name(part: str) -> bool:
+    """An organisation, not a person's name: it says so, or reads as one and not as a name."""
+    return looks_like_org(part) and (says_org(part) or not _people.looks_like_name(part))
+
+
+def _employer(part: str) -> str:
+    """The organisation of "Senior Engineer at Example Labs" (the part itself otherwise)."""
+    head, at, tail = part.rpartition(" at ")
+    return tail.strip() if at and head and looks_like_org(tail) else part
+
+
 def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
     """Take what a parenthesised group says into the entry; False when it is a note."""
     text = inner.strip()
@@ -107,7 +118,11 @@ def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
     if emails:
         entry.email = entry.email or emails[0]
         found = True
-    if found:
+    if found:  # "(Example Labs, @jroe)": what is left beside the handle may be the employer
+        left = [p.strip() for p in text.split(",")]
+        left = [p for p in left if p and not p.startswith("@") and p not in emails]
+        if len(left) == 1 and _org_not_name(left[0]):
+            entry.affiliation = entry.affiliation or left[0]
         return True
     login = _handle_from(text, links)
     if login and text.lstrip("@").lower() == login:
@@ -298,7 +313,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
                 # "Jane Roe, Principal Engineer, Example Labs Ltd": a later part that says it is
                 # an organisation wins over one that is only capitalised words (a job title)
                 if not entry.affiliation or (says_org(part) and not ORG_SUFFIX.match(part)):
-                    entry.affiliation = org_with_suffix(parts, index)
+                    entry.affiliation = _employer(org_with_suffix(parts, index))
                     weak_org = not says_org(entry.affiliation)
             elif ":" in sep or "-" in sep or "—" in sep or "–" in sep:
                 said = ", ".join(p for p in parts[index:] if p) or None
