@@ -302,3 +302,29 @@ def test_a_part_of_the_project_in_parentheses_is_no_employer() -> None:
     # under it: an area, though its nested line reads as no entry
     assert "Model Interface" not in {c.subject.name for c in claims}
     assert len({c.subject.github for c in claims}) >= 20
+
+
+def test_a_sentence_that_opens_with_the_names_and_ends_with_its_verb() -> None:
+    body = (
+        "# Orbitflow\n\nA library.\n\n## Maintainers\n\n"
+        "Jane Roe ([@jroe](https://github.com/jroe)) and Max Muster "
+        "([@mmuster](https://github.com/mmuster)) maintain this project.\n"
+    )
+    claims = read(body, "https://github.com/orbitflow/orbitflow/blob/main/README.md")
+    assert rows(claims) == [
+        ("Jane Roe", "jroe", "Maintainers", "current"),
+        ("Max Muster", "mmuster", "Maintainers", "current"),
+    ]
+
+
+def test_a_grid_of_avatars_linking_profiles_lists_whom_they_show() -> None:
+    avatar = "<a href='https://github.com/{h}'><img src='{h}.png' alt='{n}'></a> "
+    people = [("jroe", "Jane Roe"), ("mmuster", "Max Muster"), ("abyron", "Ada Byron")]
+    grid = "".join(avatar.format(h=h, n=n) for h, n in people)
+    icons = (
+        "<a href='https://twitter.com/orbitflow'><img alt='Twitter'></a>"
+        "<a href='https://github.com/orbitflow/orbitflow'><img alt='GitHub'></a>"
+    )
+    body = f"<html><body><main><h2>Maintainers</h2><p>{grid}</p><p>{icons}</p></main></body></html>"
+    claims = read(body, "https://orbitflow.dev/team")
+    assert rows(claims) == [(n, h, "Maintainers", "current") for h, n in people]  # no icons

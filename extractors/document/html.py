@@ -12,9 +12,19 @@ from collections.abc import Iterator
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from extractors.document.html_nodes import (
+    _LI,
+    HEADING_TAGS,
+    _card_text,
+    _cell,
+    _is_leaf,
+    _own_rows,
+    avatar_items,
+    links_of,
+    node_text,
+)
 from extractors.document.model import (
     Block,
-    Cell,
     Code,
     Document,
     Heading,
@@ -49,24 +59,9 @@ PERMALINK_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 NESTED_LISTS = "li ul, li ol"
 DROPPED_QUERY = ", ".join(DROPPED_TAGS)
 SKIPPED_SUBTREES = frozenset({"nav", "footer", "header", "aside", "form", "svg", "button"})
-HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LIST_TAGS = frozenset({"ul", "ol"})
 INLINE_TAGS = frozenset({"a", "b", "i", "em", "strong", "span", "u", "small", "code", "sub", "sup"})
 CELL_TAGS = frozenset({"td", "th"})
-CARD_PARTS = frozenset({"p", "div", "h3", "h4", "h5", "h6"})  # what a person card is made of
-CARD_MAX_BLOCKS = 4
-CARD_MAX_CHARS = 160
-BLOCK_TAGS = frozenset({"p", "div", "section", "pre", "table", "ul", "ol", "dl", "blockquote"})
-
-
-def _tag_id(tag: str) -> int:
-    """lexbor's number for a tag name (comparing numbers decodes no name per element)."""
-    node = LexborHTMLParser(f"<{tag}>").css_first(tag)
-    assert node is not None
-    return int(node.tag_id)
-
-
-_A, _LI = _tag_id("a"), _tag_id("li")
 
 
 def document(text: str, url: str, *, lists_only: bool = False) -> Document:
@@ -136,21 +131,6 @@ def _unique_reversed(nodes: list[LexborNode]) -> list[LexborNode]:
     return list({node.mem_id: node for node in reversed(nodes)}.values())  # first place kept
 
 
-def node_text(node: LexborNode, separator: str = "") -> str:
-    return collapse(node.text(deep=True, separator=separator))
-
-
-def links_of(node: LexborNode) -> Links:
-    """The `a[href]` descendants in document order (one walk, not a CSS query)."""
-    found = []
-    for a in node.traverse(include_text=False):
-        if a.tag_id == _A:  # the tag's number: no name decoded per element
-            href = a.attributes.get("href")
-            if href is not None:
-                found.append((collapse(a.text(deep=True, separator="")), href or ""))
-    return tuple(found)
-
-
 class Walk:
     """The blocks of a subtree, in document order; `lists_only`: headings and list items alone
     (tables, paragraphs and cards are not built)."""
@@ -198,6 +178,9 @@ class Walk:
                 text = node_text(node) if tag == "p" else _card_text(node)
                 if text:
                     yield Para(text, text, links_of(node))
+                elif avatars := avatar_items(node, self.lists + 1):
+                    self.lists += 1
+                    yield from avatars  # pictures linking profiles: a list of whom they show
                 # blocks inside a paragraph (a <pre> the parser left in it) are read too
                 stack.extend(reversed([c for c in node.iter(include_text=False) if c.tag == "pre"]))
             else:
@@ -337,63 +320,3 @@ def _holding_nested_lists(root: LexborNode) -> set[int]:
                 break
             node = node.parent
     return marked
-
-
-def _card_text(node: LexborNode) -> str:
-    """A div's text, its blocks joined by ", " ("Jane Roe, Example Labs": a card's name and
-    organisation are two parts, not one name)."""
-    parts = []
-    for child in node.iter(include_text=True):
-        tag = (child.tag or "").lower()
-        text = collapse(child.text_content or "") if tag == "-text" else node_text(child)
-        if text:
-            parts.append(text)
-    return ", ".join(parts) if any(
-        (c.tag or "").lower() in CARD_PARTS for c in node.iter(include_text=False)
-    ) else node_text(node)  # fmt: skip
-
-
-def _cell(node: LexborNode) -> Cell:
-    html = node.html or ""
-    lines: tuple[str, ...] = ()
-    if "<br" in html.lower():
-        parts = parse_html(
-            html.replace("<br>", "\n").replace("<br/>", "\n").replace("<br />", "\n")
-        )
-        body = parts.body
-        raw = body.text(deep=True, separator="") if body is not None else ""
-        lines = tuple(collapse(line) for line in raw.splitlines() if line.strip())
-    return Cell(node_text(node, " "), links_of(node), lines)
-
-
-def _own_rows(table: LexborNode) -> Iterator[LexborNode]:
-    """The table's `tr` elements in order, not those of tables nested in it."""
-    stack = list(reversed(list(table.iter(include_text=False))))
-    while stack:
-        node = stack.pop()
-        tag = (node.tag or "").lower()
-        if tag == "table":
-            continue
-        if tag == "tr":
-            yield node
-        stack.extend(reversed(list(node.iter(include_text=False))))
-
-
-def _is_leaf(node: LexborNode) -> bool:
-    """A div/section read as one paragraph: it holds text and no block element, or it is a
-    card (a short text in a few small blocks: a photo, a name, a profile link)."""
-    blocks = 0
-    for child in node.traverse(include_text=False):
-        tag = (child.tag or "").lower()
-        if child is node or tag not in BLOCK_TAGS | set(HEADING_TAGS):
-            continue
-        if tag not in CARD_PARTS:
-            return False
-        blocks += 1
-    text = node.text(deep=True).strip()
-    if not text:
-        return False
-    if blocks == 0:
-        return True
-    card = node.css_first("a[href], img") is not None  # a card shows a photo or a link
-    return card and blocks <= CARD_MAX_BLOCKS and len(text) <= CARD_MAX_CHARS

@@ -105,10 +105,27 @@ def leading_names(body: str, labels: Labels, role: str | None) -> list[tuple[Per
     found: list[tuple[Person, str | None]] = []
     for part in LIST_SPLIT.split(body):
         person = _people.person(part.strip(), labels.within(part))
+        if (person is None or person.area is not None) and found:
+            # the last name and the sentence's verb ("... and Max Muster maintain it")
+            name = _before_verb(part.strip())
+            person = _people.person(name, labels.within(name)) if name else None
+            if person is not None and person.area is None:
+                found.append((person, role))
+            break
         if person is None or person.area is not None:
             break
         found.append((person, role))
     return found if len(found) >= 2 else []
+
+
+def _before_verb(part: str) -> str | None:
+    """The words before the first lower-case one that is no name particle ("Max Muster
+    (@mmuster) maintain this project" -> "Max Muster (@mmuster)"), None when there is none."""
+    words = part.split()
+    for index, word in enumerate(words):
+        if index >= 1 and word[:1].islower() and word.lower() not in _people.PARTICLES:
+            return " ".join(words[:index])
+    return None
 
 
 def _labelled(
