@@ -8,6 +8,7 @@ import pytest
 
 from extractors import document as _document
 from extractors.document.model import Code, Heading, Item, Para, Record, Row, Term
+from extractors.governance import generic as governance
 from ingest.errors import ExtractionError
 from ingest.models import Snapshot
 
@@ -277,6 +278,47 @@ def test_asciidoc_titles_are_headings_and_quotes_stay_verbatim(name: str) -> Non
     items = [b for b in doc.blocks if isinstance(b, Item)]
     assert items[0].quote == "Alice Smith (https://github.com/alice[@alice]), Red Hat"
     assert items[0].quote in ASCIIDOC_TEAM
+
+
+ASCIIDOC_TABLE = """= Project Committers
+
+== Committers
+
+[cols="2,1,2", options="header"]
+|===
+|Name |GitHub |Organization
+
+|Alice Smith
+|https://github.com/alice[@alice]
+|Red Hat
+
+|Bob Jones |bjones |IBM
+|===
+
+Thanks to everyone.
+"""
+
+
+def test_asciidoc_tables_are_rows_where_they_stand_with_verbatim_quotes() -> None:
+    doc = parse(ASCIIDOC_TABLE, url="https://github.com/example/project/blob/main/TEAM.adoc")
+    kinds = [type(b).__name__ for b in doc.blocks]
+    assert kinds == ["Heading", "Heading", "Row", "Row", "Row", "Para"]
+    rows = [b for b in doc.blocks if isinstance(b, Row)]
+    assert [r.header for r in rows] == [True, False, False]
+    assert [[c.text for c in r.cells] for r in rows] == [
+        ["Name", "GitHub", "Organization"],
+        ["Alice Smith", "@alice", "Red Hat"],
+        ["Bob Jones", "bjones", "IBM"],
+    ]
+    assert rows[1].cells[1].links == (("@alice", "https://github.com/alice"),)
+    assert all(r.quote in ASCIIDOC_TABLE for r in rows)
+    assert [r.line for r in rows] == [7, 9, 13]
+    claims = governance.extract(
+        Snapshot(url="https://github.com/example/project/blob/main/TEAM.adoc",
+                 body=ASCIIDOC_TABLE.encode())
+    )  # fmt: skip
+    people = [(c.subject.name, c.subject.github) for c in claims if c.predicate == "maintainer"]
+    assert people == [("Alice Smith", "alice"), ("Bob Jones", "bjones")]
 
 
 def test_csv_member_file_is_a_table_with_its_header_and_verbatim_quotes() -> None:

@@ -17,15 +17,12 @@ its own modules; nothing else of `extractors` (tests/test_layers.py).
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
 from extractors.document.model import Document, decode
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
 from ingest.sniff import data_file_kind, sniff_format
-
-ASCIIDOC_TITLE = re.compile(r"^(={1,6})[ \t]+(?=\S)", re.MULTILINE)  # "== Maintainers"
 
 
 def file_name(url: str) -> str:
@@ -103,12 +100,13 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
 
         return _doc_html.document(text, snapshot.url, lists_only=lists_only)
     if fmt in ("markdown", "text"):
+        from extractors.document import asciidoc as _doc_asciidoc
         from extractors.document import markdown as _doc_markdown
 
         if file_name(snapshot.url).endswith((".adoc", ".asciidoc")) or (
-            fmt == "text" and len(ASCIIDOC_TITLE.findall(text[:65536])) >= 2
-        ):  # AsciiDoc: its "== Title" lines as Markdown's "## Title" (in their places)
-            text = ASCIIDOC_TITLE.sub(lambda m: "#" * len(m.group(1)) + " ", text)
+            fmt == "text" and _doc_asciidoc.looks_like_asciidoc(text)
+        ):  # AsciiDoc: its titles and tables read, the rest as Markdown
+            return _doc_asciidoc.document(text)
         return _doc_markdown.document(text)
     if fmt == "rst":
         from extractors.document import rst as _doc_rst
