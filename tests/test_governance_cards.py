@@ -142,3 +142,32 @@ def test_a_definition_list_of_names_gives_each_the_organisation_its_description_
     assert names == ["Jane Roe", "Max Muster", "Ada Byron"]
     orgs = {c.subject.name: c.object for c in claims if c.predicate == "affiliation"}
     assert orgs == {"Jane Roe": "Example Labs", "Max Muster": "University of Example"}
+
+
+def test_card_fields_set_apart_by_style_and_one_former_member_alone_under_a_heading() -> None:
+    card = (
+        "<div class='member'><img src='{h}.png' alt='Avatar of @{h}'><div class='info'>"
+        "<span class='name'>{n}</span><a href='https://github.com/{h}'>@{h}</a>{extra}</div></div>"
+    )
+    members = [("jroe", "Jane Roe", "<span>Team leader</span>"), ("mmuster", "Max Muster", "")]
+    grid = "".join(card.format(h=h, n=n, extra=x) for h, n, x in members)
+    alumni = card.format(h="abyron", n="Ada Byron", extra="")
+    body = (
+        "<html><body><main><h1>Compiler team</h1><h2>Members</h2>"
+        f"<div>{grid}</div><h2>Alumni</h2><div>{alumni}</div></main></body></html>"
+    )
+    claims = governance.extract(
+        Snapshot(url="https://example.org/teams/compiler", body=body.encode())
+    )
+    found = [(c.subject.name, c.subject.github, c.qualifiers["status"], c.qualifiers.get("level"))
+             for c in claims if c.predicate == "maintainer"]  # fmt: skip
+    assert found == [
+        (
+            "Jane Roe",
+            "jroe",
+            "current",
+            "lead",
+        ),  # "<span>Jane Roe</span><a>@jroe</a><span>Team leader"
+        ("Max Muster", "mmuster", "current", None),
+        ("Ada Byron", "abyron", "emeritus", None),  # the one card under "Alumni"
+    ]

@@ -49,12 +49,32 @@ def _card_text(node: LexborNode) -> str:
     parts = []
     for child in node.iter(include_text=True):
         tag = (child.tag or "").lower()
-        text = collapse(child.text_content or "") if tag == "-text" else node_text(child)
+        text = collapse(child.text_content or "") if tag == "-text" else _fields_text(child)
         if text:
             parts.append(text)
     return ", ".join(parts) if any(
         (c.tag or "").lower() in CARD_PARTS for c in node.iter(include_text=False)
     ) else node_text(node)  # fmt: skip
+
+
+def _fields_text(node: LexborNode, depth: int = 0) -> str:
+    """An element's text, where two elements meet with no text between them joined by ", ":
+    a card's fields ("<span>Jane Roe</span><a>@jroe</a><span>Lead</span>", set apart by its
+    style) are parts, not one run of words."""
+    if depth > 8:
+        return node_text(node)
+    pieces: list[str] = []
+    after_element = False
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            pieces.append(child.text_content or "")
+            after_element = False
+            continue
+        text = _fields_text(child, depth + 1).strip()
+        if text:
+            pieces.append(f", {text}" if after_element else text)
+            after_element = True
+    return collapse("".join(pieces))
 
 
 def _cell(node: LexborNode) -> Cell:

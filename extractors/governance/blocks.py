@@ -64,9 +64,19 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
     return found
 
 
-def is_card_run(cards: list[tuple[Para, Entry]], least: int) -> bool:
-    """A run of person cards: `least` of them, or two that each link a GitHub profile."""
-    return len(cards) >= least or (len(cards) >= 2 and all(e.github for _p, e in cards))
+def is_card_run(blocks: list[Block], start: int, cards: list[tuple[Para, Entry]],
+                least: int) -> bool:  # fmt: skip
+    """A run of person cards from `start`: `least` of them, or cards that each link a GitHub
+    profile: two, or one alone under its heading (the one former member of a team)."""
+    if len(cards) >= least:
+        return True
+    if not cards or not all(e.github for _p, e in cards):
+        return False
+    after = start + len(cards)
+    alone = (start > 0 and isinstance(blocks[start - 1], Heading)) and (
+        after >= len(blocks) or isinstance(blocks[after], Heading)
+    )
+    return len(cards) >= 2 or alone
 
 
 def term_people(term: Term) -> tuple[list[Entry], str | None]:

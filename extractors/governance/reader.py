@@ -127,7 +127,7 @@ class Reader:
                 yield from self._code(block)
             elif isinstance(block, Para):
                 cards = _role_blocks.cards(blocks, index - 1)
-                if _role_blocks.is_card_run(cards, MIN_PEOPLE):  # one name a paragraph
+                if _role_blocks.is_card_run(blocks, index - 1, cards, MIN_PEOPLE):
                     index += len(cards) - 1
                     yield from self._cards(cards)
                     continue

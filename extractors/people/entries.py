@@ -315,6 +315,9 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
                 if not entry.affiliation or (says_org(part) and not ORG_SUFFIX.match(part)):
                     entry.affiliation = _employer(org_with_suffix(parts, index))
                     weak_org = not says_org(entry.affiliation)
+            elif "," in sep and len(part.split()) <= 4 and LEAD_TAG.search(part):
+                entry.titles.append(part)  # "Jane Roe, @jroe, Team leader" (a card's fields)
+                entry.lead = True
             elif ":" in sep or "-" in sep or "—" in sep or "–" in sep:
                 said = ", ".join(p for p in parts[index:] if p) or None
                 if said and STATUS_TAG.search(said):
