@@ -20,8 +20,8 @@ from flows import steps
 from ingest.errors import IngestError
 from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
 from ingest.fetch.arxiv_session import AtomPage
-from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.result import FetchResult
 from ingest.fetch.transient import is_transient
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline.arxiv_stage import (

@@ -19,8 +19,8 @@ from flows import arxiv_steps
 from flows.tasks import fetch_source, retry_transient
 from ingest.fetch.arxiv_client import ArxivBatchResult, ArxivClient, ArxivSearchResult
 from ingest.fetch.arxiv_session import AtomPage
-from ingest.fetch.client import FetchResult
 from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.result import FetchResult
 from ingest.models import Profile
 from ingest.pipeline.arxiv_stage import Paper, papers_in
 from ingest.pipeline.outcome import SourceOutcome

@@ -1,4 +1,5 @@
-"""What every flow opens first: settings, store, profiles, and one HTTP client for the run."""
+"""What every flow opens first: settings, store, profiles, and one HTTP client for the run (the
+fetch layer, httpx with it, imported when a client is made: a run of a local file makes none)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,18 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import httpx
-
-from ingest.fetch.client import make_client
-from ingest.fetch.polite import PoliteFetcher
-from ingest.fetch.replay import ReplayArchive
-from ingest.fetch.warc import WarcWriter
 from ingest.models import Profile
 from ingest.profiles.io import ProfileLimits, load_profiles
 from ingest.settings import Settings, ensure_profiles, get_settings
 from ingest.storage import Store
 
 if TYPE_CHECKING:  # the arxiv package (0.35 s) is imported by the runs that read arXiv only
+    import httpx
+
     from ingest.fetch.arxiv_client import ArxivClient
     from ingest.fetch.arxiv_session import AtomPage
+    from ingest.fetch.polite import PoliteFetcher
+    from ingest.fetch.warc import WarcWriter
 
 
 def replay_of(settings: Settings, replay: str | None) -> str | None:
@@ -35,6 +34,9 @@ def open_client(
     archive: WarcWriter | None = None,
 ) -> httpx.Client:
     """An HTTP client for `settings`: from the replay archive, else live (archived to `archive`)."""
+    from ingest.fetch.client import make_client
+    from ingest.fetch.replay import ReplayArchive
+
     replay = replay_of(settings, replay)
     if replay:
         return make_client(settings, transport=ReplayArchive.load(Path(replay)).transport(as_of))
@@ -58,6 +60,8 @@ class RunContext:
 
     def client(self, replay: str | None = None, as_of: date | None = None) -> httpx.Client:
         """The run's HTTP client: live ones archive every exchange as WARC under INGEST_HOME."""
+        from ingest.fetch.warc import WarcWriter
+
         if self.archive is None and not replay_of(self.settings, replay):
             self.archive = WarcWriter(self.settings.warc_dir)
         return open_client(self.settings, replay, as_of, self.archive)
@@ -70,11 +74,14 @@ class RunContext:
 
     def fetcher(self, client: httpx.Client) -> PoliteFetcher:
         """robots.txt, per-host pacing and the run's only retries around `client`."""
+        from ingest.fetch.polite import PoliteFetcher
+
         return PoliteFetcher(client, self.settings)
 
     def arxiv_client(self, replay: str | None = None, as_of: date | None = None) -> ArxivClient:
         """arXiv's API through the arxiv package; in replay mode, from the archive, undelayed."""
         from ingest.fetch.arxiv_client import ArxivClient
+        from ingest.fetch.replay import ReplayArchive
         from ingest.fetch.replay_requests import replay_session
 
         replay = replay_of(self.settings, replay)

@@ -258,6 +258,20 @@ def run_request(op: str, args: dict[str, Any], cancelled: threading.Event) -> di
     raise RuntimeError(f"the flow run ended {state.type.value}: {state.message}")
 
 
+def restore_priority(priority: str | None, server_pid: int) -> None:
+    """A runner started below the command's priority (`local_server.start_in_background`) takes
+    `priority` back once it is up, for itself and its Prefect server, where the system allows it
+    (root, or RLIMIT_NICE); else both keep the lower one, said in the log."""
+    if priority is None:
+        return
+    for pid in (os.getpid(), server_pid):
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, int(priority))
+        except (OSError, ValueError) as exc:
+            log.info("priority %s not taken back (%s): the runner keeps a lower one", priority, exc)
+            return
+
+
 def forget_starting(settings: Settings) -> None:
     """Up (or stopping): the workspace's `starting` file no longer means this process."""
     path = local_server.starting_file(settings)
@@ -379,6 +393,7 @@ def start() -> None:
     api_url = f"http://127.0.0.1:{port}/api"
     os.environ["PREFECT_HOME"] = str(prefect_home)  # before Prefect is imported
     os.environ["PREFECT_API_URL"] = api_url
+    priority = os.environ.pop(local_server.PRIORITY_ENV, None)
     prefect_setup.configure()
     template = seed_database(settings, prefect_home, log.warning, check=False)  # checked by ensure
     server = start_prefect_server(settings, port, prefect_home)
@@ -408,6 +423,7 @@ def start() -> None:
         )
         local_server.write_state(settings, state)
         forget_starting(settings)
+        restore_priority(priority, server.pid)
         log.info("runner %s on port %s, Prefect API %s", os.getpid(), state.port, api_url)
         serve(settings, listener, token, api_url)
     finally:

@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import extractors
 from flows.context import RunContext
 from ingest.errors import IngestError
-from ingest.fetch.client import FetchResult, make_client
-from ingest.fetch.polite import PoliteFetcher
+from ingest.fetch.result import FetchResult
 from ingest.models import Profile, Snapshot, Source
 from ingest.pipeline.batches import (
     FetchAnswer,
@@ -32,6 +31,9 @@ from ingest.report.run import RunReport, write_run
 from ingest.runner import processes
 from ingest.settings import Settings
 from ingest.storage import SourceRow, Store
+
+if TYPE_CHECKING:  # the fetch layer (httpx, 0.2 s) is imported by the runs that fetch
+    from ingest.fetch.polite import PoliteFetcher
 
 GONE = "its process ended before the run did (killed, or the machine stopped)"
 
@@ -131,6 +133,8 @@ def check_reference(
 def notify_editors(settings: Settings, report: dict[str, Any]) -> dict[str, Any] | None:
     """The webhook POST (INGEST_NOTIFY_URL); failures come back as a record, never raise.
     Never retried: a notification sent twice is worse than one noted as failed."""
+    from ingest.fetch.client import make_client
+
     with make_client(settings) as client:
         return notify_run(client, settings, report)
 

@@ -546,7 +546,7 @@ def test_a_feed_over_the_parse_limit_never_reaches_feedparser(
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("feedparser was called")
 
-    monkeypatch.setattr("ingest.pipeline.feeds.feedparser.parse", refuse)
+    monkeypatch.setattr("feedparser.parse", refuse)  # (imported by parse_feed)
     settings = workspace.model_copy(update={"max_parse_bytes": 1_000})
     snap = Snapshot(url=FEED_URL, body=rss_feed(50))
     outcome = feed_fetched(

@@ -144,7 +144,7 @@ def test_a_run_holds_only_elements_whose_start_tag_only_opens_them() -> None:
         assert flags & ~(html_nesting._FORMAT | html_nesting._REOPENS | html_nesting._IMPLIES) == 0
         assert not flags & html_nesting._IMPLIES or name in ("a", "nobr"), name
         assert name not in html_nesting.RAW_TEXT_ELEMENTS | set(html_nesting.FOREIGN_ROOTS)
-    run = html_nesting._RUN_OR_TOKEN.match("<li><p>Jane (<a href=x>j</a>)</p></li>\n<b>x</b>")
+    run = html_nesting._run_or_token().match("<li><p>Jane (<a href=x>j</a>)</p></li>\n<b>x</b>")
     assert run is not None and run.lastindex == 1 and run.end() == 47  # the whole
-    token = html_nesting._RUN_OR_TOKEN.match("<li><p>x</li>")
+    token = html_nesting._run_or_token().match("<li><p>x</li>")
     assert token is not None and token.lastindex != 1 and token.end() == 4  # one token

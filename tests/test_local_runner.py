@@ -352,3 +352,48 @@ def test_a_nightly_whose_sources_failed_exits_1_and_its_flow_run_fails(
 
     runs = httpx.post(f"{state.api_url}/flow_runs/filter", json={"sort": "START_TIME_ASC"}).json()
     assert [r["state_type"] for r in runs] == ["COMPLETED", "FAILED"]
+
+
+def test_a_runner_started_in_the_background_starts_at_a_lower_priority(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """start_in_background lowers the runner's priority by INGEST_RUNNER_NICE and tells it the
+    command's, to take back once up; ensure (a command that waits for it) lowers nothing."""
+    spawned: list[dict[str, object]] = []
+
+    class Started:
+        pid = 999_999_999  # no such process: not "starting" for the next call, never signalled
+
+        def __init__(self, args: list[str], **kwargs: object) -> None:
+            spawned.append(kwargs)
+
+    monkeypatch.setattr(local_server, "seed_database", lambda *args, **kwargs: None)
+    monkeypatch.setattr(local_server.subprocess, "Popen", Started)
+    assert local_server.start_in_background(workspace) == Started.pid
+    assert local_server.start_in_background(Settings(runner_nice=0)) == Started.pid
+    lowered, same = spawned
+    assert lowered["preexec_fn"] is not None and same["preexec_fn"] is None
+    env, same_env = lowered["env"], same["env"]
+    assert isinstance(env, dict) and isinstance(same_env, dict)
+    assert env[local_server.PRIORITY_ENV] == str(os.getpriority(os.PRIO_PROCESS, 0))
+    assert local_server.PRIORITY_ENV not in same_env
+
+
+def test_a_runner_up_takes_the_commands_priority_back_where_it_may() -> None:
+    from flows.local_runner import restore_priority
+
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(30)"], preexec_fn=lambda: os.nice(5)
+    )
+    try:
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == ours + 5
+        restore_priority(str(ours), child.pid)  # never raises
+        # lowering a nice value needs root, or an RLIMIT_NICE of at least 20 - the new value
+        allowed = os.geteuid() == 0 or os.getrlimit(os.RLIMIT_NICE)[0] >= 20 - ours
+        expected = ours if allowed else ours + 5
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == expected
+        restore_priority(None, child.pid)  # started at the command's priority: nothing to do
+    finally:
+        child.kill()
+        child.wait()

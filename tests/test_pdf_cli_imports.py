@@ -57,3 +57,18 @@ def test_a_one_off_run_of_a_page_does_not_import_the_arxiv_client() -> None:
     from ingest.fetch import arxiv_client, arxiv_ids
 
     assert arxiv_client.normalize_id is arxiv_ids.normalize_id  # re-exported where it was
+
+
+def test_a_one_off_run_of_a_local_file_does_not_import_the_fetch_layer() -> None:
+    # `ingest run URL --file F` run in the command's own process fetches nothing and reads no
+    # feed: httpx (with its CLI's rich and pygments), warcio and feedparser (0.3 s of a start)
+    # are imported by the runs that fetch or read a feed, and rich by a terminal's progress bar
+    probe = (
+        "import sys, flows.one_off_core, ingest_cli.cli\n"
+        "heavy = {'httpx', 'httpcore', 'warcio', 'feedparser', 'protego', 'rich'}\n"
+        "print(' '.join(sorted({n.split('.')[0] for n in sys.modules} & heavy)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "", done.stdout

@@ -13,8 +13,29 @@ expressions matched against a sentence whose people are placeholders (`_announce
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
 
 from extractors.announcements.names import PERSON_END, PERSON_MARK, QUOTE_END, QUOTE_MARK
+
+T = TypeVar("T")
+
+
+class OnFirstUse(Generic[T]):
+    """A table of compiled patterns, compiled the first time it is iterated (once a process):
+    compiling the sentence tables below took most of this module's import, which every command
+    pays (`extractors` registers this extractor) although most of them read no announcement.
+    The patterns and their order are those of `build`'s tuple."""
+
+    def __init__(self, build: Callable[[], tuple[T, ...]]) -> None:
+        self._build = build
+        self._table: tuple[T, ...] | None = None
+
+    def __iter__(self) -> Iterator[T]:
+        if self._table is None:
+            self._table = self._build()  # (two threads at once: compiled twice, the same)
+        return iter(self._table)
+
 
 # --- masked-sentence pattern fragments -------------------------------------------------------
 PERSON = rf"{PERSON_MARK}\d+{PERSON_END}"
@@ -49,106 +70,119 @@ PROJECT_NAMED = re.compile(
     rf"|^(?i:in)\s+(?!{_MONTH})(?P<start>{_NAME})\b"
 )
 
-JOIN_PATTERNS = tuple(
-    re.compile(p)
-    for p in (
-        rf"{PEOPLE}\s+(?:is|are)\s+now\s+{ARTICLE}{ROLE}{SCOPE}",
-        rf"{PEOPLE}\s+(?:has|have)\s+(?:officially\s+)?(?:joined|become)\s+{ARTICLE}{ROLE}{SCOPE}",
-        rf"{PEOPLE}\s+(?:joins|join|joined|becomes|became)\s+{ARTICLE}{ROLE}{SCOPE}",
-        rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s+(?:as|to)\s+{ARTICLE}{ROLE}{SCOPE}",
-        rf"(?i:welcom(?:e|es|ed|ing))\s+{ARTICLE}{ROLE}\s*,?\s+{PEOPLE}",
-        rf"{PEOPLE}\s+(?:was|were|has\s+been|have\s+been|is\s+being|are\s+being)\s+"
-        rf"(?:promoted|elected|appointed|named|added|confirmed)\s+(?:as\s+|to\s+(?:the\s+)?)?"
-        rf"{ARTICLE}{ROLE}{SCOPE}",
-        rf"{ROLE}\s+(?:have\s+|has\s+)?(?:accepted|approved|confirmed)\s+(?:the\s+)?"
-        rf"(?:nominations?|promotions?)\s+of\s+{PEOPLE}",
+JOIN_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
+    lambda: tuple(
+        re.compile(p)
+        for p in (
+            rf"{PEOPLE}\s+(?:is|are)\s+now\s+{ARTICLE}{ROLE}{SCOPE}",
+            rf"{PEOPLE}\s+(?:has|have)\s+(?:officially\s+)?(?:joined|become)\s+"
+            rf"{ARTICLE}{ROLE}{SCOPE}",
+            rf"{PEOPLE}\s+(?:joins|join|joined|becomes|became)\s+{ARTICLE}{ROLE}{SCOPE}",
+            rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s+(?:as|to)\s+{ARTICLE}{ROLE}{SCOPE}",
+            rf"(?i:welcom(?:e|es|ed|ing))\s+{ARTICLE}{ROLE}\s*,?\s+{PEOPLE}",
+            rf"{PEOPLE}\s+(?:was|were|has\s+been|have\s+been|is\s+being|are\s+being)\s+"
+            rf"(?:promoted|elected|appointed|named|added|confirmed)\s+(?:as\s+|to\s+(?:the\s+)?)?"
+            rf"{ARTICLE}{ROLE}{SCOPE}",
+            rf"{ROLE}\s+(?:have\s+|has\s+)?(?:accepted|approved|confirmed)\s+(?:the\s+)?"
+            rf"(?:nominations?|promotions?)\s+of\s+{PEOPLE}",
+        )
     )
 )
-SUCCESSION_PATTERNS = tuple(
-    re.compile(p)
-    for p in (
-        rf"{ROLE}\s+role\s+(?:(?:passes|passed|will\s+pass|is\s+passing|moves|moved|"
-        rf"transitions|transitioned)\s+)?from\s+{OLD}\s+to\s+{NEW}",
-        rf"{NEW}\s+(?:succeeds|succeeded|will\s+succeed|is\s+succeeding|replaces|replaced|"
-        rf"will\s+replace)\s+{OLD}\s+as\s+{ARTICLE}{ROLE}",
-        rf"{NEW}\s+(?:takes|took|will\s+take|is\s+taking)\s+over\s+from\s+{OLD}\s+as\s+"
-        rf"{ARTICLE}{ROLE}",
-        rf"{OLD}\s+(?:hands|handed|will\s+hand|is\s+handing)\s+(?:over\s+)?(?:the\s+)?{ROLE}\s+"
-        rf"role\s+(?:over\s+)?to\s+{NEW}",
+SUCCESSION_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
+    lambda: tuple(
+        re.compile(p)
+        for p in (
+            rf"{ROLE}\s+role\s+(?:(?:passes|passed|will\s+pass|is\s+passing|moves|moved|"
+            rf"transitions|transitioned)\s+)?from\s+{OLD}\s+to\s+{NEW}",
+            rf"{NEW}\s+(?:succeeds|succeeded|will\s+succeed|is\s+succeeding|replaces|replaced|"
+            rf"will\s+replace)\s+{OLD}\s+as\s+{ARTICLE}{ROLE}",
+            rf"{NEW}\s+(?:takes|took|will\s+take|is\s+taking)\s+over\s+from\s+{OLD}\s+as\s+"
+            rf"{ARTICLE}{ROLE}",
+            rf"{OLD}\s+(?:hands|handed|will\s+hand|is\s+handing)\s+(?:over\s+)?(?:the\s+)?{ROLE}\s+"
+            rf"role\s+(?:over\s+)?to\s+{NEW}",
+        )
     )
 )
-LEFT_PATTERNS = tuple(
-    re.compile(p)
-    for p in (
-        rf"{PEOPLE}\s+{DECIDED}(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
-        rf"(?:stepping|stepped|steps|step)\s+(?:down|back)\s+(?:as|from)\s+(?:(?:his|her|their)\s+"
-        rf"role\s+as\s+)?{ARTICLE}{ROLE}{SCOPE}",
+LEFT_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
+    lambda: tuple(
+        re.compile(p)
+        for p in (
+            rf"{PEOPLE}\s+{DECIDED}(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
+            rf"(?:stepping|stepped|steps|step)\s+(?:down|back)\s+(?:as|from)\s+"
+            rf"(?:(?:his|her|their)\s+"
+            rf"role\s+as\s+)?{ARTICLE}{ROLE}{SCOPE}",
+        )
     )
 )
-EMERITUS_PATTERNS = tuple(
-    re.compile(p)
-    for p in (
-        rf"{PEOPLE}[^.]{{0,160}}?\b(?:is|are|will\s+be)\s+(?:moving|transitioning|going)\s+to\s+"
-        rf"(?:an?\s+)?(?i:emeritus)",
-        rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+)?(?:moving|moved|moves|move|"
-        rf"transitioning|transitioned|transitions|going)\s+to\s+(?:an?\s+)?(?i:emeritus)",
-        rf"{PEOPLE}\s+(?:is|are|has\s+become|have\s+become|becomes|become)\s+(?:an?\s+)?"
-        rf"(?i:emeritus)",
+EMERITUS_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
+    lambda: tuple(
+        re.compile(p)
+        for p in (
+            rf"{PEOPLE}[^.]{{0,160}}?\b(?:is|are|will\s+be)\s+"
+            rf"(?:moving|transitioning|going)\s+to\s+"
+            rf"(?:an?\s+)?(?i:emeritus)",
+            rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+)?(?:moving|moved|moves|move|"
+            rf"transitioning|transitioned|transitions|going)\s+to\s+(?:an?\s+)?(?i:emeritus)",
+            rf"{PEOPLE}\s+(?:is|are|has\s+become|have\s+become|becomes|become)\s+(?:an?\s+)?"
+            rf"(?i:emeritus)",
+        )
     )
 )
-EVENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (predicate, re.compile(p))
-    for predicate, p in (
-        (
-            "speaker",
-            rf"{PEOPLE}\s+(?:will|is\s+going\s+to|is\s+set\s+to|are\s+set\s+to)\s+"
-            rf"(?:present|speak|deliver|give\s+(?:a|the)\s+(?:talk|keynote))",
-        ),
-        ("speaker", rf"{PEOPLE}\s+(?:is|are)\s+(?:speaking|presenting|delivering)"),
-        ("speaker", rf"(?i:featuring|features|featured)\s+{PEOPLE}"),
-        (
-            "speaker",
-            rf"(?i:speakers?|presenters?)\s*(?::|(?:include|includes|included|are|"
-            rf"were|is|was)\s+)?\s*{PEOPLE}",
-        ),
-        ("speaker", rf"(?:presented|delivered|given)\s+by\s+{PEOPLE}"),
-        (
-            "program_chair",
-            rf"(?i:program(?:me)?\s+(?:co-)?chairs?)\b(?:[^.{PERSON_MARK}]{{0,80}}?)"
-            rf"(?::|\b(?:include|includes|included|including|are|were|is|was))"
-            rf"\s+{PEOPLE}",
-        ),
-        (
-            "program_chair",
-            rf"{PEOPLE}\s+(?:served|serve|serves|will\s+serve|is\s+serving|"
-            rf"are\s+serving|is|are|was|were)\s+(?:as\s+)?{ARTICLE}"
-            rf"(?:\w+\s+)?(?i:program(?:me)?\s+(?:co-)?chairs?)",
-        ),
-        (
-            "panelist",
-            rf"(?i:panel(?:ists?)?)\s*(?::|\b(?:include|includes|included|including|"
-            rf"featuring|with)\s+)\s*{PEOPLE}",
-        ),
-        (
-            "panelist",
-            rf"(?i:join)\s+{PEOPLE}\s+(?:for|in|at)\s+{ARTICLE}(?:live\s+)?"
-            rf"(?i:Q&A|panel|AMA|fireside)",
-        ),
-        (
-            "panelist",
-            rf"{PEOPLE}\s+(?:will\s+)?(?:join|joins|joined)\s+{ARTICLE}(?:live\s+)?"
-            rf"(?:Q&A\s+)?(?i:panel)",
-        ),
-        (
-            "participant",
-            rf"{QUOTE}\s+(?i:session)\b[^.]{{0,120}}?\b(?:including|includes|"
-            rf"include|with|featuring|featured|were)\s+{PEOPLE}",
-        ),
-        (
-            "participant",
-            rf"{PEOPLE}\s+(?:took|take|takes|will\s+take)\s+part\s+in\s+{ARTICLE}"
-            rf"{QUOTE}\s+(?i:session)",
-        ),
+EVENT_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
+    lambda: tuple(
+        (predicate, re.compile(p))
+        for predicate, p in (
+            (
+                "speaker",
+                rf"{PEOPLE}\s+(?:will|is\s+going\s+to|is\s+set\s+to|are\s+set\s+to)\s+"
+                rf"(?:present|speak|deliver|give\s+(?:a|the)\s+(?:talk|keynote))",
+            ),
+            ("speaker", rf"{PEOPLE}\s+(?:is|are)\s+(?:speaking|presenting|delivering)"),
+            ("speaker", rf"(?i:featuring|features|featured)\s+{PEOPLE}"),
+            (
+                "speaker",
+                rf"(?i:speakers?|presenters?)\s*(?::|(?:include|includes|included|are|"
+                rf"were|is|was)\s+)?\s*{PEOPLE}",
+            ),
+            ("speaker", rf"(?:presented|delivered|given)\s+by\s+{PEOPLE}"),
+            (
+                "program_chair",
+                rf"(?i:program(?:me)?\s+(?:co-)?chairs?)\b(?:[^.{PERSON_MARK}]{{0,80}}?)"
+                rf"(?::|\b(?:include|includes|included|including|are|were|is|was))"
+                rf"\s+{PEOPLE}",
+            ),
+            (
+                "program_chair",
+                rf"{PEOPLE}\s+(?:served|serve|serves|will\s+serve|is\s+serving|"
+                rf"are\s+serving|is|are|was|were)\s+(?:as\s+)?{ARTICLE}"
+                rf"(?:\w+\s+)?(?i:program(?:me)?\s+(?:co-)?chairs?)",
+            ),
+            (
+                "panelist",
+                rf"(?i:panel(?:ists?)?)\s*(?::|\b(?:include|includes|included|including|"
+                rf"featuring|with)\s+)\s*{PEOPLE}",
+            ),
+            (
+                "panelist",
+                rf"(?i:join)\s+{PEOPLE}\s+(?:for|in|at)\s+{ARTICLE}(?:live\s+)?"
+                rf"(?i:Q&A|panel|AMA|fireside)",
+            ),
+            (
+                "panelist",
+                rf"{PEOPLE}\s+(?:will\s+)?(?:join|joins|joined)\s+{ARTICLE}(?:live\s+)?"
+                rf"(?:Q&A\s+)?(?i:panel)",
+            ),
+            (
+                "participant",
+                rf"{QUOTE}\s+(?i:session)\b[^.]{{0,120}}?\b(?:including|includes|"
+                rf"include|with|featuring|featured|were)\s+{PEOPLE}",
+            ),
+            (
+                "participant",
+                rf"{PEOPLE}\s+(?:took|take|takes|will\s+take)\s+part\s+in\s+{ARTICLE}"
+                rf"{QUOTE}\s+(?i:session)",
+            ),
+        )
     )
 )
 TITLED_PREDICATES = frozenset({"speaker", "panelist"})  # a quoted text is the talk's title
@@ -189,74 +223,79 @@ JOIN_VERB = (
     r"(?:(?:has|have)\s+(?:officially\s+)?(?:joined|become)|(?:will\s+be|is|are)\s+joining|"
     r"joined|joins|join|became|becomes|(?:will|to)\s+(?:join|become))"
 )
-ROLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (status, re.compile(p))
-    for status, p in (
-        ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+as\s+{ROLE_PHRASE}"),
-        ("current", rf"{PEOPLE}\s+(?:is|are)\s+now\s+(?:an?\s+)?{ROLE_PHRASE}"),
-        (
-            "current",
-            rf"{PEOPLE}(?:\s+(?:from|of|at)\s+[A-Z][\w.&-]*)?\s+(?:is|are|will\s+be)\s+"
-            rf"(?:our|the)\s+new\s+{ROLE_PHRASE}",
-        ),
-        ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
-        (
-            "current",
-            rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
-            rf"are|will\s+be)\s+)"
-            rf"(?:now\s+)?(?:re-?elected|elected|appointed|named|selected|promoted|added|"
-            rf"confirmed|chosen)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
-        ),
-        (
-            "current",
-            rf"(?i:voted\s+to\s+(?:add|appoint|elect))\s+{PEOPLE}\s+(?:as|to)\s+{ROLE_PHRASE}",
-        ),
-        (
-            "current",
-            rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*(?:as|to)\s+"
-            rf"{ROLE_PHRASE}",
-        ),
-        (
-            "current",
-            rf"(?i:thank|thanks)\b.{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
-            rf"{ROLE_PHRASE}",
-        ),
-        (
-            "current",
-            rf"{PEOPLE}\s*,?\s+(?:are|is|were|will\s+be)\s+(?:happy|honou?red|excited|proud|"
-            rf"pleased|delighted)\s+to\s+(?:be\s+involved|serve|join)\s+as\s+{ROLE_PHRASE}",
-        ),
-        ("current", rf"(?i:hired|appointed|named)\s+{PEOPLE}\s+as\s+{ROLE_PHRASE}"),
-        (  # an appointment verb, the people, then their new role as an apposition or "as":
-            # "has chosen A as their new representative", "selected A, its new chair"
-            "current",
-            rf"(?i:chosen|chose|selected)\s+{PEOPLE}\s*(?:,|as)\s+"
-            rf"(?=(?:the|our|its|their)\s+new\s){ROLE_PHRASE}",
-        ),
-        (
-            "emeritus",
-            rf"{PEOPLE}{APPOSITIVE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:stepping|"
-            rf"stepped|steps|step)\s+(?:down|back|away)\s+(?:as|from)\s+(?:(?:his|her|their)\s+"
-            rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
-        ),
-        ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
-        (
-            "emeritus",
-            rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:retiring|"
-            rf"retired|retire|resigning|resigned|resigns)\s+(?:from|as)\s+{ROLE_PHRASE}",
-        ),
-        (
-            "current",
-            rf"(?i:\bnew(?:ly\s+elected)?|\bincoming|\belected)\s+(?P<role>(?:[\w.&'’-]+\s+){{0,5}}?"
-            rf"{ROLE_WORDS}(?:\s+(?:of|for|on)\s+(?:the\s+)?(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)\s*"
-            rf"(?::|\b(?:are|is|will\s+be|include|includes)\b:?)\s*{PEOPLE}",
-        ),
-        (
-            "emeritus",
-            rf"(?i:thank|thanks)\s+{PEOPLE}\s+for\s+(?:his|her|their)\s+(?:\d+|two|three|four|"
-            rf"five|many|several)\s+(?:terms?|years?)\s+(?:on|as|in)\s+{ROLE_PHRASE}",
-        ),
-        ("emeritus", rf"(?i:retiring|outgoing|departing|emeritus)\s+{ROLE_PHRASE}\s+{PEOPLE}"),
+ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
+    lambda: tuple(
+        (status, re.compile(p))
+        for status, p in (
+            ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+as\s+{ROLE_PHRASE}"),
+            ("current", rf"{PEOPLE}\s+(?:is|are)\s+now\s+(?:an?\s+)?{ROLE_PHRASE}"),
+            (
+                "current",
+                rf"{PEOPLE}(?:\s+(?:from|of|at)\s+[A-Z][\w.&-]*)?\s+(?:is|are|will\s+be)\s+"
+                rf"(?:our|the)\s+new\s+{ROLE_PHRASE}",
+            ),
+            ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
+            (
+                "current",
+                rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
+                rf"are|will\s+be)\s+)"
+                rf"(?:now\s+)?(?:re-?elected|elected|appointed|named|selected|promoted|added|"
+                rf"confirmed|chosen)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
+            ),
+            (
+                "current",
+                rf"(?i:voted\s+to\s+(?:add|appoint|elect))\s+{PEOPLE}\s+(?:as|to)\s+{ROLE_PHRASE}",
+            ),
+            (
+                "current",
+                rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*(?:as|to)\s+"
+                rf"{ROLE_PHRASE}",
+            ),
+            (
+                "current",
+                rf"(?i:thank|thanks)\b.{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
+                rf"{ROLE_PHRASE}",
+            ),
+            (
+                "current",
+                rf"{PEOPLE}\s*,?\s+(?:are|is|were|will\s+be)\s+(?:happy|honou?red|excited|proud|"
+                rf"pleased|delighted)\s+to\s+(?:be\s+involved|serve|join)\s+as\s+{ROLE_PHRASE}",
+            ),
+            ("current", rf"(?i:hired|appointed|named)\s+{PEOPLE}\s+as\s+{ROLE_PHRASE}"),
+            (  # an appointment verb, the people, then their new role as an apposition or "as":
+                # "has chosen A as their new representative", "selected A, its new chair"
+                "current",
+                rf"(?i:chosen|chose|selected)\s+{PEOPLE}\s*(?:,|as)\s+"
+                rf"(?=(?:the|our|its|their)\s+new\s){ROLE_PHRASE}",
+            ),
+            (
+                "emeritus",
+                rf"{PEOPLE}{APPOSITIVE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
+                rf"(?:stepping|"
+                rf"stepped|steps|step)\s+(?:down|back|away)\s+(?:as|from)\s+(?:(?:his|her|their)\s+"
+                rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
+            ),
+            ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
+            (
+                "emeritus",
+                rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:retiring|"
+                rf"retired|retire|resigning|resigned|resigns)\s+(?:from|as)\s+{ROLE_PHRASE}",
+            ),
+            (
+                "current",
+                rf"(?i:\bnew(?:ly\s+elected)?|\bincoming|\belected)\s+"
+                rf"(?P<role>(?:[\w.&'’-]+\s+){{0,5}}?"
+                rf"{ROLE_WORDS}(?:\s+(?:of|for|on)\s+(?:the\s+)?"
+                rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)\s*"
+                rf"(?::|\b(?:are|is|will\s+be|include|includes)\b:?)\s*{PEOPLE}",
+            ),
+            (
+                "emeritus",
+                rf"(?i:thank|thanks)\s+{PEOPLE}\s+for\s+(?:his|her|their)\s+(?:\d+|two|three|four|"
+                rf"five|many|several)\s+(?:terms?|years?)\s+(?:on|as|in)\s+{ROLE_PHRASE}",
+            ),
+            ("emeritus", rf"(?i:retiring|outgoing|departing|emeritus)\s+{ROLE_PHRASE}\s+{PEOPLE}"),
+        )
     )
 )
 # a sentence that is about an election or an addition without the role in it ("Please

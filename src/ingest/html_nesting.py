@@ -153,9 +153,18 @@ def _items(groups: Iterator[str], lt: str = "<") -> str:
 # that the search skips to the next "<"); its names are in lower case (a case-insensitive match
 # costs 80% more: capitals are read as tokens).
 _GROUPS = (f"g{n}" for n in itertools.count())
-_RUN_OR_TOKEN = re.compile(
+_RUN_OR_TOKEN_TEXT = (
     f"<(?:((?:{_items(_GROUPS, '')})[^<]*+(?:(?:{_items(_GROUPS)})[^<]*+)*)|{_AFTER_LT})"
 )
+
+
+@functools.cache
+def _run_or_token() -> re.Pattern[str]:
+    """The pattern above, compiled when the first HTML page is read: its compilation (40-80 ms)
+    was most of this module's import, paid by every command that reads no HTML."""
+    return re.compile(_RUN_OR_TOKEN_TEXT)
+
+
 _BLOCK_IN_RUN = re.compile(r"<(?:p|li|ul|ol|h[1-6])[\s/>]")
 _RUN_DEPTH = 4  # the levels a run opens at most (ul > li > p > b)
 _COMMENT_END = re.compile(r"--!?>")
@@ -472,13 +481,13 @@ def _bounded_nesting(text: str) -> str:
         pieces.extend([text[done:at], *(f"</{name}>" for name in ended)])
         done = at
 
-    fast, plain = _RUN_OR_TOKEN.finditer, _TOKEN.finditer
+    fast, plain = _run_or_token().finditer, _TOKEN.finditer
     tokens, limit = fast, len(text)  # (plain up to `limit`: a run read a token at a time)
     finished = False  # the rest of the document is text (or a comment, a tag never ended)
     while not finished:  # a new search from `pos` after a comment, raw text or "<!"
         for token in tokens(text, pos, limit):
             at, end = token.span()
-            if token.lastindex == 1:  # a run of closed items (see _RUN_OR_TOKEN)
+            if token.lastindex == 1:  # a run of closed items (see _RUN_OR_TOKEN_TEXT)
                 if (
                     not active
                     and len(names) - model.holes < MAX_HTML_DEPTH - _RUN_DEPTH

@@ -290,6 +290,15 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds to wait for the local runner and its Prefect server to start.",
     )
+    runner_nice: int = Field(
+        default=10,
+        ge=0,
+        le=19,
+        description="How much lower (in nice steps) the priority of a local runner started in the "
+        "background is while it starts, its Prefect server's with it: the commands that run in "
+        "their own process meanwhile keep the CPU. Taken back once it is up where the system "
+        "allows it (root, or RLIMIT_NICE); 0: started at the command's priority.",
+    )
     cache_dir: Path = Field(
         default_factory=lambda: (
             Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ingest"

@@ -307,7 +307,12 @@ def _next_steps(pending: int | None = None) -> None:
 def _progress(what: str) -> Iterator[None]:
     """A rich progress bar with the elapsed time on stderr while a flow runs (a terminal only:
     pipes, logs and `--json` consumers see nothing of it); it disappears when the flow ends.
-    The flow's `ingest.runner.progress` reports move it: "nightly refresh: sources 300/2000"."""
+    The flow's `ingest.runner.progress` reports move it: "nightly refresh: sources 300/2000".
+    Without a terminal (nor TTY_COMPATIBLE or FORCE_COLOR, which rich reads) rich is not
+    imported at all: 0.06 s of a command's start."""
+    if not _terminal(sys.stderr):
+        yield
+        return
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -339,6 +344,17 @@ def _progress(what: str) -> Iterator[None]:
 
     with bar, progress.listening(moved):
         yield
+
+
+def _terminal(stream: Any) -> bool:
+    """Whether rich may take `stream` for a terminal: a tty, or said to be one by the
+    environment (TTY_COMPATIBLE, FORCE_COLOR: rich then decides)."""
+    if os.environ.get("TTY_COMPATIBLE") is not None or os.environ.get("FORCE_COLOR") is not None:
+        return True
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

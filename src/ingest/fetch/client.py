@@ -38,8 +38,8 @@ passed, and one not made by `make_client` is online.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urljoin
 
 import httpx
@@ -57,6 +57,7 @@ from ingest.fetch.causes import network_cause, short_text, timeout_cause
 from ingest.fetch.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to_deadlines
 from ingest.fetch.decoding import ACCEPT_ENCODING, decoded
 from ingest.fetch.pinning import AddressRefused, connecting_to, pin_addresses
+from ingest.fetch.result import FetchResult as FetchResult  # (re-exported)
 from ingest.fetch.transient import retry_after_seconds
 from ingest.fetch.warc import WarcWriter
 from ingest.fetch.warc_transport import archive_through
@@ -75,20 +76,6 @@ REPLAY_HEADER = "x-ingest-replay"
 REPLAY_MISS = "miss"
 REPLAY_AS_OF_HEADER = "x-ingest-replay-as-of"
 REPLAY_DATE_HEADER = "x-ingest-replay-date"
-
-
-@dataclass
-class FetchResult:
-    """What one fetch found. `snapshot` is None only for a 304 (status "unchanged")."""
-
-    status: Literal["fetched", "unchanged"]
-    snapshot: Snapshot | None
-    url: str  # the URL asked for
-    final_url: str  # the URL that answered, after redirects and stubs
-    http_status: int
-    etag: str | None = None
-    last_modified: str | None = None
-    redirects: list[str] = field(default_factory=list)  # each hop's target, in order
 
 
 class OfflineTransport(httpx.BaseTransport):

@@ -20,11 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from ingest.errors import IngestError
 from ingest.extraction import ExtractorSet
-from ingest.fetch.client import FetchResult, client_mode
-from ingest.fetch.polite import PoliteFetcher, host_of
+from ingest.fetch.result import FetchResult
 from ingest.models import Profile, Source
 from ingest.pipeline.feeds import FEED, record_feed
 from ingest.pipeline.outcome import SourceOutcome
@@ -42,6 +42,9 @@ from ingest.storage import Store
 from ingest.storage.rows import SourceRow
 from ingest.storage.sources import UnchangedCheck
 
+if TYPE_CHECKING:  # the fetch layer (httpx, 0.2 s) is imported by the batches that fetch
+    from ingest.fetch.polite import PoliteFetcher
+
 FetchJob = tuple[Source, SourceRow | None]  # a source and its stored row (validators)
 FetchAnswer = FetchResult | IngestError  # what a batch fetch gives back for each job
 
@@ -57,6 +60,8 @@ def plan_batches(sources: list[Source], size: int, *, by_host: bool = False) -> 
         raise ValueError(f"batch size must be at least 1, not {size}")
     if not by_host:
         return [Batch(sources[i : i + size]) for i in range(0, len(sources), size)]
+    from ingest.fetch.polite import host_of
+
     hosts: dict[str, list[Source]] = {}
     for source in sources:
         hosts.setdefault(host_of(source.url), []).append(source)
@@ -76,6 +81,8 @@ def fetch_all(fetcher: PoliteFetcher, jobs: list[FetchJob]) -> list[FetchAnswer]
     The batch's WARC records (the client's archive) are made durable together: one fsync once
     every job has answered, before any answer is given back (StoreError when it fails: the
     caller fails the batch), instead of one per request."""
+    from ingest.fetch.client import client_mode
+
     archive = client_mode(fetcher.client).archive
     since = archive.mark() if archive is not None else 0
 

@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ingest.fetch.client import FetchResult
+from ingest.fetch.result import FetchResult
 from ingest.files import write_atomic
 from ingest.models import Change, Profile, Reference, iso_z, stable_hash, utcnow
 from ingest.pipeline.outcome import SourceOutcome

@@ -32,6 +32,7 @@ INGEST_CACHE_DIR: creating it (~100 migrations) takes 10-15 s once per machine, 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -58,6 +59,8 @@ from ingest.settings import PROJECT_ROOT, Settings
 CODE_DIRS = ("src/ingest", "extractors", "flows")
 ENV_PREFIXES = ("INGEST_",)  # what a request carries of the caller's environment
 CONNECT_TIMEOUT = 2.0
+# the priority a runner started at a lower one (start_in_background) takes back once it is up
+PRIORITY_ENV = "INGEST_RUNNER_PRIORITY"
 DISK_NEARLY_FULL = 1 << 20  # bytes free below which a runner gone mid-run is put down to the disk
 Progress = Callable[[str, int, int | None], None]
 
@@ -237,7 +240,10 @@ def start_in_background(
     settings: Settings, on_notice: Callable[[str], None] | None = None
 ) -> int | None:
     """Start the workspace's runner for the next command, not waiting for it: its pid, or None
-    when one is up with today's code or already starting."""
+    when one is up with today's code or already starting. It starts INGEST_RUNNER_NICE steps
+    below this process's priority (its Prefect server too), so that the command running here
+    meanwhile is not slowed by the 2-4 s of CPU a start takes; once up it takes this priority
+    back where the system allows it."""
     with exclusive(server_dir(settings) / "start.lock"):
         state = status(settings)
         if state is not None and state.fingerprint == code_fingerprint():
@@ -246,7 +252,7 @@ def start_in_background(
             stop(settings)
         elif _starting(settings) is not None:
             return None
-        return _spawn(settings, None, on_notice).pid
+        return _spawn(settings, None, on_notice, nice=settings.runner_nice).pid
 
 
 def _starting(settings: Settings) -> int | None:
@@ -265,7 +271,10 @@ def _spawn(
     settings: Settings,
     on_wait: Callable[[str], None] | None,
     on_notice: Callable[[str], None] | None,
+    *,
+    nice: int = 0,
 ) -> subprocess.Popen[bytes]:
+    """The runner's process, `nice` steps below this one's priority (see start_in_background)."""
     logs_dir(settings).mkdir(parents=True, exist_ok=True)
     state_file(settings).unlink(missing_ok=True)
     prefect_home = server_dir(settings) / "prefect"
@@ -280,6 +289,10 @@ def _spawn(
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     env["INGEST_HOME"] = str(settings.home.resolve())
     env["INGEST_RUNNER_FINGERPRINT"] = code_fingerprint()
+    lower: Callable[[], object] | None = None
+    if nice > 0:
+        env[PRIORITY_ENV] = str(os.getpriority(os.PRIO_PROCESS, 0))
+        lower = functools.partial(os.nice, nice)
     with runner_log(settings).open("ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "flows.local_runner"],
@@ -289,6 +302,7 @@ def _spawn(
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # not in the terminal's process group: Ctrl-C spares it
+            preexec_fn=lower,
         )
     write_atomic(starting_file(settings), str(process.pid).encode())
     return process
