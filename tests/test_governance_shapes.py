@@ -328,3 +328,16 @@ def test_a_grid_of_avatars_linking_profiles_lists_whom_they_show() -> None:
     body = f"<html><body><main><h2>Maintainers</h2><p>{grid}</p><p>{icons}</p></main></body></html>"
     claims = read(body, "https://orbitflow.dev/team")
     assert rows(claims) == [(n, h, "Maintainers", "current") for h, n in people]  # no icons
+
+
+def test_a_lead_in_sentence_labels_a_list_printed_under_no_heading() -> None:
+    body = "The current maintainers are:\n\n- Jane Roe (@jroe)\n- Max Muster (@mmuster)\n"
+    body += "- Ada Byron (@abyron)\n\nThanks to all our contributors.\n\n- Ann Lee (@alee)\n"
+    claims = read(body, "https://github.com/orbitflow/orbitflow/blob/main/MAINTAINERS.md")
+    sections = [(n, s) for n, _h, s, _st in rows(claims)]
+    assert sections[:3] == [
+        ("Jane Roe", "The current maintainers are"),
+        ("Max Muster", "The current maintainers are"),
+        ("Ada Byron", "The current maintainers are"),
+    ]  # the sentence as printed, without its colon; it names the one list after it
+    assert ("Ann Lee", "The current maintainers are") not in sections

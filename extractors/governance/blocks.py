@@ -148,6 +148,18 @@ def label_of(text: str) -> str | None:
     return None
 
 
+def lead_in_label(text: str) -> str | None:
+    """A sentence that leads into the list after it and names its role ("The current
+    maintainers are:"): the label of a list printed under no heading (under one, the heading
+    is the label), the sentence as printed without its colon."""
+    stripped = text.strip()
+    words = re.findall(r"[\w'-]+", stripped)
+    if not stripped.endswith(":") or "\n" in stripped or len(words) > LABEL_MAX_WORDS + 4:
+        return None
+    label = stripped.rstrip(":").strip(" *_")
+    return label if _people.role_of(label) or _people.is_emeritus(label) else None
+
+
 def lists_under(blocks: list[Block], index: int) -> bool:
     """The heading at `index` has a list or a table under it (before the next heading): what a
     group's heading holds, where a person's heading holds a bio."""
