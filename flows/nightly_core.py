@@ -90,7 +90,8 @@ def check_sources(
     while up to AHEAD later batches are being fetched. Feeds register their entries as
     sources."""
     batches = plan_batches(sources, ctx.settings.batch_size, by_host=remote is not None)
-    states = ctx.store.source_states([s.url for s in sources])
+    # the validators only: each batch reads its rows whole again when it is stored
+    states = ctx.store.source_validators([s.url for s in sources])
     jobs = [[(s, states.get(s.url)) for s in batch.sources] for batch in batches]
     futures: list[Answers | None] = []
 
