@@ -9,9 +9,9 @@ workspace `prepare` builds holds the registry (INGEST_SOURCES_FILE), one small p
 references (INGEST_PROFILES_DIR), a fresh INGEST_HOME and its own PREFECT_HOME.
 
 `run_nightly` runs `python -m ingest_cli.cli nightly` (or, with plain=True,
-`bench/nightly_plain.py`: the same flow body without Prefect) in a subprocess and returns its wall
-time and the peak RSS of the children waited for so far (ru_maxrss of RUSAGE_CHILDREN is a
-maximum over all of them).
+`bench/nightly_plain.py`: the same flow body without Prefect) in a subprocess and returns its
+wall time, its CPU time and the peak RSS of the children waited for so far (ru_maxrss of
+RUSAGE_CHILDREN is a maximum over all of them).
 """
 
 from __future__ import annotations
@@ -182,6 +182,7 @@ def run_nightly(ws: Workspace, *, plain: bool = False) -> dict[str, Any]:
         command = [sys.executable, str(ROOT / "bench" / "nightly_plain.py")]
     else:
         command = [sys.executable, "-m", "ingest_cli.cli", "nightly"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     child = subprocess.Popen(
         command, env=ws.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -201,9 +202,13 @@ def run_nightly(ws: Workspace, *, plain: bool = False) -> dict[str, Any]:
     sampler.join()
     if child.returncode != 0:
         raise RuntimeError(f"{' '.join(command[1:])} failed:\n{stdout}\n{stderr}")
-    rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KB on Linux
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rss_kb = after.ru_maxrss  # KB on Linux
     return {
         "seconds": seconds,
+        # CPU seconds of the nightly process (and the children it waited for): steadier than
+        # wall time on a machine others load, which slows both but adds wall time only
+        "cpu_s": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
         "summary": stdout.strip().splitlines()[0] if stdout.strip() else "",
         "stderr": stderr,
         "peak_rss_mb": rss_kb / 1024,
@@ -221,7 +226,10 @@ def main() -> None:
         for label in ("first", "re-run"):
             result = run_nightly(ws, plain=args.plain)
             rate = args.sources / result["seconds"]
-            print(f"{label}: {result['seconds']:.1f} s ({rate:.0f} sources/s) {result['summary']}")
+            print(
+                f"{label}: {result['seconds']:.1f} s ({rate:.0f} sources/s, "
+                f"{result['cpu_s']:.1f} s CPU) {result['summary']}"
+            )
         print(f"peak RSS {result['peak_rss_mb']:.0f} MB; 304s served {server.not_modified}")
 
 

@@ -13,8 +13,9 @@ holds a few hundred documents, not all of them (and starts no thread per batch u
 from __future__ import annotations
 
 import contextlib
+import gc
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date
@@ -90,7 +91,8 @@ def check_sources(
     while up to AHEAD later batches are being fetched. Feeds register their entries as
     sources."""
     batches = plan_batches(sources, ctx.settings.batch_size, by_host=remote is not None)
-    states = ctx.store.source_states([s.url for s in sources])
+    # the validators only: each batch reads its rows whole again when it is stored
+    states = ctx.store.source_validators([s.url for s in sources])
     jobs = [[(s, states.get(s.url)) for s in batch.sources] for batch in batches]
     futures: list[Answers | None] = []
 
@@ -147,6 +149,27 @@ def run_nightly(
     """The nightly refresh: every registered source, the feeds' entries, every reference a
     profile cites, arXiv; the report and the queue. A run whose failed share of sources reaches
     `fail_on` raises SourcesFailedError (with the result) after its report is written."""
+    with heap_frozen():
+        return _run_nightly(steps, replay, as_of, fail_on)
+
+
+@contextlib.contextmanager
+def heap_frozen() -> Iterator[None]:
+    """The objects alive when the run starts (modules, classes, settings: most of the heap) left
+    out of the garbage collector's scans until it ends (gc.freeze): every full collection of a
+    run scanned them again, 0.86 of the 1.18 s of collections in a 3,000-source unchanged
+    re-run (5.9 s CPU). Unfrozen at the end, so a process that goes on (a runner) collects
+    them as before."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _run_nightly(
+    steps: NightlySteps, replay: str | None, as_of: str | None, fail_on: float
+) -> dict[str, Any]:
     if not 0.0 <= fail_on <= 1.0:
         raise IngestError(f"fail_on must be between 0 and 1, not {fail_on}")
     if as_of and not replay_of(get_settings(), replay):

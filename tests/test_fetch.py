@@ -412,3 +412,24 @@ def test_offline_needs_a_transport_and_a_plain_client_is_online() -> None:
         assert client_mode(plain).offline is False
     with make_client(Settings()) as client:
         assert type(client) is httpx.Client  # the mode is kept beside it, not in a subclass
+
+
+def test_cookies_set_by_a_host_are_sent_back_to_it() -> None:
+    """The run's client keeps cookies as httpx does; only responses without Set-Cookie skip
+    the jar (nothing for it to take)."""
+    seen: list[str | None] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers.get("cookie"))
+        if request.url.path == "/login":
+            return httpx.Response(200, content=b"in", headers={"Set-Cookie": "session=s1; Path=/"})
+        return httpx.Response(200, content=b"page")
+
+    settings = Settings(allow_private=True)
+    with make_client(settings, httpx.MockTransport(answer), offline=True) as client:
+        fetch(client, "http://example.org/before", settings=settings)
+        fetch(client, "http://example.org/login", settings=settings)
+        fetch(client, "http://example.org/after", settings=settings)
+        fetch(client, "http://other.example/page", settings=settings)
+        assert dict(client.cookies) == {"session": "s1"}
+    assert seen == [None, None, "session=s1", None]

@@ -70,7 +70,11 @@ def test_unchanged_source_skips_the_work_and_gives_the_same_outcome(
     assert first["status"] == "fetched" and first["changes"]  # the seeds differ from the page
     assert full_checks == [URL]
 
+    # the fast path reads the pending changes it lists with one query, not one each
+    one_by_one = store.get_change
+    store.get_change = lambda *a, **k: pytest.fail("a change read alone")  # type: ignore[method-assign]
     fast = check(store, workspace, profiles, not_modified())
+    store.get_change = one_by_one  # type: ignore[method-assign]
     assert full_checks == [URL]  # no second full check
     store.update_source_state(URL, settled=None)  # forget: the full way, for comparison
     full = check(store, workspace, profiles, not_modified())

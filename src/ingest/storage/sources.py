@@ -29,6 +29,10 @@ _LATEST_OF_EXTRACTOR = (
 )
 
 
+_REGISTRY = ("url", "extractor", "meta")  # what `upsert` compares
+_VALIDATORS = ("url", "etag", "last_modified", "last_sha256", "final_url")
+
+
 @dataclass(frozen=True)
 class UnchangedCheck:
     """One source found unchanged, recorded with `Sources.record_unchanged` (its row exists)."""
@@ -48,9 +52,10 @@ class Sources:
         self.db = db
 
     def upsert(self, found: list[Source]) -> None:
-        """Register sources in one transaction; rows already saying the same are left."""
+        """Register sources in one transaction; rows already saying the same are left. Only the
+        registry columns are read (not each row's validators and settled check)."""
         with self.db.begin() as conn:
-            known = self._rows(conn, [source.url for source in found])
+            known = self._rows(conn, [source.url for source in found], _REGISTRY)
             for source in found:
                 meta, row = source.to_json(), known.get(source.url)
                 if row is None:
@@ -81,12 +86,25 @@ class Sources:
         with self.db.begin() as conn:
             return self._rows(conn, urls)
 
+    def validators(self, urls: list[str]) -> dict[str, SourceRow]:
+        """The rows of these URLs with only what a conditional request needs (etag,
+        last_modified, last_sha256, final_url; the other fields None): what a fetch job
+        carries, without decoding each row's registry entry and settled check."""
+        with self.db.begin() as conn:
+            return self._rows(conn, urls, _VALIDATORS)
+
     @staticmethod
-    def _rows(conn: sa.Connection, urls: list[str]) -> dict[str, SourceRow]:
+    def _rows(
+        conn: sa.Connection, urls: list[str], columns: tuple[str, ...] | None = None
+    ) -> dict[str, SourceRow]:
         out: dict[str, SourceRow] = {}
+        if columns is None:
+            query = sa.select(sources)
+        else:
+            query = sa.select(*(sources.c[name] for name in columns))
         for start in range(0, len(urls), _CHUNK):
-            query = sa.select(sources).where(sources.c.url.in_(urls[start : start + _CHUNK]))
-            for row in conn.execute(query).mappings():
+            chunk = query.where(sources.c.url.in_(urls[start : start + _CHUNK]))
+            for row in conn.execute(chunk).mappings():
                 out[row["url"]] = SourceRow.from_mapping(row)
         return out
 
