@@ -139,10 +139,25 @@ def test_match_reads_stdin_in_order_as_json_lines() -> None:
     assert set(rows[0]) == {"input", "ror", "name", "country", "confidence"}
 
 
+def test_the_confidence_weighs_the_linear_part_by_its_share() -> None:
+    import math
+
+    from ingest.orgs.model import LINEAR_FEATURES, Abstainer, Scored
+    from ingest.orgs.rerank import Forest
+
+    scored = Scored(org=0, logit=1.0, margin=0.0, apart=0.0)
+    linear = [0.0, 1.0] + [0.0] * (3 + len(LINEAR_FEATURES))  # sigmoid(the winner's logit)
+    trees = Forest(0.0, ())  # no trees: 0.5
+    assert Abstainer(linear, trees, 0.0).confidence(scored) == 0.5
+    both = Abstainer(linear, trees, 0.5).confidence(scored)
+    assert both == pytest.approx((1 / (1 + math.exp(-1.0)) + 0.5) / 2)
+    assert Abstainer(linear, trees, 0.5).confidence(Scored(None, 0.0, 0.0)) == 0.0
+
+
 def test_the_shipped_model_keeps_its_held_out_figures() -> None:
     model = json.loads(BUNDLED_MODEL.read_text())
     held = model["held_out"]
-    assert held["strings"] > 1000 and held["precision"] >= 0.95 and held["recall"] >= 0.74
+    assert held["strings"] > 1000 and held["precision"] >= 0.95 and held["recall"] >= 0.75
 
 
 def _oxford_claim(text: str):

@@ -3,7 +3,9 @@
 Three doors, every candidate keeping which one let it in: a name (name, label or alias) printed
 word for word (`exact`), an acronym printed as a word (`acronym`), and names sharing rare words
 with a segment (`overlap`: an inverted index on name tokens, the highest IDF-weighted overlap
-first). Nothing here decides; `features.py` describes each candidate and the model scores it.
+first). A word no registry name holds is read first as one that does, where it is a slip or a
+spelling (spelling.py: "Genenetech", "UniversityShenzhen"). Nothing here decides; `features.py`
+describes each candidate and the model scores it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from unidecode import unidecode
 
 from ingest.orgs.registry import Registry
+from ingest.orgs.spelling import respell, unglue
 from ingest.orgs.text import STOP, fold, segments
 
 MAX_WORDS = 12  # longest name looked up word for word
@@ -36,6 +39,7 @@ class Context:
     places: frozenset[str]  # folded n-grams of the string, for city lookups
     cities: frozenset[str] = frozenset()  # registry cities printed as a segment's place
     address: frozenset[str] = frozenset()  # words of the country names printed
+    respelled: frozenset[str] = frozenset()  # registry words read for words it lacks (spelling.py)
 
 
 @dataclass
@@ -65,19 +69,38 @@ def _ngrams(words: list[str], longest: int) -> list[str]:
 
 
 def context(text: str, registry: Registry) -> Context:
-    folded = fold(text)
-    tokens = folded.split()
-    segs = [_trim(s.split()) for s in segments(text)]
+    read = unglue(text, registry)
+    respelled: dict[str, str] = {}
+    for word in fold(read).split():
+        if word not in respelled and (known := respell(word, registry)) is not None:
+            respelled[word] = known
+
+    def words(folded: str) -> list[str]:
+        return [respelled.get(w, w) for w in folded.split()]
+
+    tokens = words(fold(read))
+    folded = " ".join(tokens)
+    segs = [_trim(words(s)) for s in segments(read)]
     segs = [s for s in segs if s] or [tokens]
     grams = frozenset(g for s in segs for g in _ngrams(s, 4))
     upper = frozenset(
-        w.lower() for w in _WORD.findall(unidecode(text)) if len(w) >= 2 and w.isupper()
+        w.lower() for w in _WORD.findall(unidecode(read)) if len(w) >= 2 and w.isupper()
     )
     named = frozenset(registry.countries[g] for g in grams if g in registry.countries)
     address = frozenset(w for g in grams if g in registry.countries for w in g.split())
     cities = frozenset(p for s in segs for p in _places(s) if p in registry.cities)
     return Context(
-        text, folded, tokens, frozenset(tokens), segs, upper, named, grams, cities, address
+        text,
+        folded,
+        tokens,
+        frozenset(tokens),
+        segs,
+        upper,
+        named,
+        grams,
+        cities,
+        address,
+        frozenset(respelled.values()),
     )
 
 

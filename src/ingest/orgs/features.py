@@ -35,6 +35,7 @@ rare_hit       the highest IDF of the name's words the string prints (/10): a wi
 common_only    every name word the string prints is in more than RARE_DF names
 rivals         log(1 + other organisations printed as a whole segment, outside its family
                (parents, units, two steps)): "Institut Curie, PSL Research University"
+respelled      a word of the name matched only as read again (spelling.py: "Wuerzburg")
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ NAMES = (
     "rare_hit",
     "common_only",
     "rivals",
+    "respelled",
 )
 # words of an address, not of a name: "12 Main Street, PO Box 5"
 STREET = frozenset(
@@ -257,6 +259,7 @@ def _address(
         "segment_extra": math.log1p(len(seg - name_words - city - ctx.address)),
         "rare_hit": max((registry.token_idf(w) for w in hit), default=0.0) / 10.0,
         "common_only": float(bool(hit) and all(registry.df(w) > RARE_DF for w in hit)),
+        "respelled": float(bool(ctx.respelled) and bool(name_words & ctx.respelled)),
     }
 
 

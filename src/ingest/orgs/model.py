@@ -8,15 +8,18 @@ Three parts, stored as plain numbers:
   each organisation keeps its best candidate, and the TOP_K organisations go on;
 - `forest` (rerank.py, gradient-boosted trees): those organisations seen together (who is whose
   unit, how often each was the label in training: `prior`) -> logit that this is the one;
-- `calibration` (the abstention model): the mean of two probabilities that the winner is right,
-  a logistic regression over [1, the winner's logit, its lead over the runner-up, its lead over
-  the best organisation outside its own family (parents and units), whether the runner-up is
+- `calibration` (the abstention model): a weighted mean of two probabilities that the winner is
+  right (`calibration_share` the linear one's weight): a logistic regression over [1, the
+  winner's logit, its lead over the runner-up, its lead over the best organisation outside its
+  own family (parents and units), whether the runner-up is
   family, and the winner's LINEAR_FEATURES], and gradient-boosted trees over those leads and the
   second-stage features of the winner and of the runner-up. Both are fitted on out-of-fold
   scores, so the string that names an organisation absent from the registry, or none, learns to
   get a low one. The trees separate right from wrong winners better (more answers at the same
-  precision); the linear part keeps the confidence of what the labelled strings rarely show (a
-  company printed with a unit: "Facebook AI Research") from resting on a few leaves.
+  precision); a linear share would keep the confidence of what the labelled strings rarely show
+  (a company printed with a unit: "Facebook AI Research") from resting on a few leaves, and is
+  kept in the file so a fit can choose it (train.CAL_LINEAR_SHARE: the trees alone answer more
+  at the same out-of-fold precision, and the companies still resolve).
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ class Model:
             "prior": {k: list(v) for k, v in sorted(self.prior.items())},
             "forest": self.forest.to_json(),
             "calibration": self.calibration.linear,
+            "calibration_share": self.calibration.linear_share,
             "calibration_forest": self.calibration.forest.to_json(),
         }
 
@@ -118,7 +122,15 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
         raise ConfigError(
             f"organisation model '{path}' does not fit this code: run ingest orgs train"
         )
-    parts = ("format", "features", "rerank_features", "weights", "calibration", "threshold")
+    parts = (
+        "format",
+        "features",
+        "rerank_features",
+        "weights",
+        "calibration",
+        "calibration_share",
+        "threshold",
+    )
     meta = {
         k: v for k, v in data.items() if k not in (*parts, "prior", "forest", "calibration_forest")
     }
@@ -127,7 +139,11 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
         list(data["weights"]),
         Forest.from_json(data["forest"]),
         prior,
-        Abstainer(list(data["calibration"]), Forest.from_json(data["calibration_forest"])),
+        Abstainer(
+            list(data["calibration"]),
+            Forest.from_json(data["calibration_forest"]),
+            float(data.get("calibration_share", 0.5)),
+        ),
         float(data["threshold"]),
         meta,
     )
@@ -233,16 +249,21 @@ def score_pairs(pairs: list[Pair], registry: Registry, model: Model) -> Scored:
 
 @dataclass(frozen=True)
 class Abstainer:
-    """`confidence`: the mean of the linear and the trees' probabilities (see the module)."""
+    """`confidence`: the linear and the trees' probabilities, the linear one weighing
+    `linear_share` (see the module)."""
 
     linear: list[float]
     forest: Forest
+    linear_share: float = 0.5
 
     def confidence(self, scored: Scored) -> float:
         if scored.org is None:
             return 0.0
+        trees = _sigmoid(self.forest.logit(scored.calibration_input()))
+        if not self.linear_share:
+            return trees
         lin = _sigmoid(_dot(self.linear, scored.linear_input()))
-        return (lin + _sigmoid(self.forest.logit(scored.calibration_input()))) / 2.0
+        return self.linear_share * lin + (1.0 - self.linear_share) * trees
 
 
 def calibrated(calibration: Abstainer, scored: Scored) -> float:

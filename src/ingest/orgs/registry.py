@@ -52,6 +52,7 @@ class Registry:
     _idf: dict[str, float] = field(default_factory=dict)
     _cities: dict[str, set[str]] | None = None
     _children: dict[int, list[int]] | None = None
+    shapes: dict[tuple[str, int], list[str]] | None = None  # spelling.py's, built on demand
 
     def __len__(self) -> int:
         return len(self.columns["id"])
