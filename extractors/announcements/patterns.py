@@ -37,6 +37,11 @@ class OnFirstUse(Generic[T]):
         return iter(self._table)
 
 
+def compiled(*patterns: str) -> OnFirstUse[re.Pattern[str]]:
+    """The patterns compiled on first use, in their order."""
+    return OnFirstUse(lambda: tuple(re.compile(p) for p in patterns))
+
+
 # --- masked-sentence pattern fragments -------------------------------------------------------
 PERSON = rf"{PERSON_MARK}\d+{PERSON_END}"
 PEOPLE = rf"(?P<people>{PERSON}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){PERSON})*)"
@@ -70,63 +75,43 @@ PROJECT_NAMED = re.compile(
     rf"|^(?i:in)\s+(?!{_MONTH})(?P<start>{_NAME})\b"
 )
 
-JOIN_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
-    lambda: tuple(
-        re.compile(p)
-        for p in (
-            rf"{PEOPLE}\s+(?:is|are)\s+now\s+{ARTICLE}{ROLE}{SCOPE}",
-            rf"{PEOPLE}\s+(?:has|have)\s+(?:officially\s+)?(?:joined|become)\s+"
-            rf"{ARTICLE}{ROLE}{SCOPE}",
-            rf"{PEOPLE}\s+(?:joins|join|joined|becomes|became)\s+{ARTICLE}{ROLE}{SCOPE}",
-            rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s+(?:as|to)\s+{ARTICLE}{ROLE}{SCOPE}",
-            rf"(?i:welcom(?:e|es|ed|ing))\s+{ARTICLE}{ROLE}\s*,?\s+{PEOPLE}",
-            rf"{PEOPLE}\s+(?:was|were|has\s+been|have\s+been|is\s+being|are\s+being)\s+"
-            rf"(?:promoted|elected|appointed|named|added|confirmed)\s+(?:as\s+|to\s+(?:the\s+)?)?"
-            rf"{ARTICLE}{ROLE}{SCOPE}",
-            rf"{ROLE}\s+(?:have\s+|has\s+)?(?:accepted|approved|confirmed)\s+(?:the\s+)?"
-            rf"(?:nominations?|promotions?)\s+of\s+{PEOPLE}",
-        )
-    )
+JOIN_PATTERNS = compiled(
+    rf"{PEOPLE}\s+(?:is|are)\s+now\s+{ARTICLE}{ROLE}{SCOPE}",
+    rf"{PEOPLE}\s+(?:has|have)\s+(?:officially\s+)?(?:joined|become)\s+"
+    rf"{ARTICLE}{ROLE}{SCOPE}",
+    rf"{PEOPLE}\s+(?:joins|join|joined|becomes|became)\s+{ARTICLE}{ROLE}{SCOPE}",
+    rf"(?i:welcom(?:e|es|ed|ing))\s+{PEOPLE}\s+(?:as|to)\s+{ARTICLE}{ROLE}{SCOPE}",
+    rf"(?i:welcom(?:e|es|ed|ing))\s+{ARTICLE}{ROLE}\s*,?\s+{PEOPLE}",
+    rf"{PEOPLE}\s+(?:was|were|has\s+been|have\s+been|is\s+being|are\s+being)\s+"
+    rf"(?:promoted|elected|appointed|named|added|confirmed)\s+(?:as\s+|to\s+(?:the\s+)?)?"
+    rf"{ARTICLE}{ROLE}{SCOPE}",
+    rf"{ROLE}\s+(?:have\s+|has\s+)?(?:accepted|approved|confirmed)\s+(?:the\s+)?"
+    rf"(?:nominations?|promotions?)\s+of\s+{PEOPLE}",
 )
-SUCCESSION_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
-    lambda: tuple(
-        re.compile(p)
-        for p in (
-            rf"{ROLE}\s+role\s+(?:(?:passes|passed|will\s+pass|is\s+passing|moves|moved|"
-            rf"transitions|transitioned)\s+)?from\s+{OLD}\s+to\s+{NEW}",
-            rf"{NEW}\s+(?:succeeds|succeeded|will\s+succeed|is\s+succeeding|replaces|replaced|"
-            rf"will\s+replace)\s+{OLD}\s+as\s+{ARTICLE}{ROLE}",
-            rf"{NEW}\s+(?:takes|took|will\s+take|is\s+taking)\s+over\s+from\s+{OLD}\s+as\s+"
-            rf"{ARTICLE}{ROLE}",
-            rf"{OLD}\s+(?:hands|handed|will\s+hand|is\s+handing)\s+(?:over\s+)?(?:the\s+)?{ROLE}\s+"
-            rf"role\s+(?:over\s+)?to\s+{NEW}",
-        )
-    )
+SUCCESSION_PATTERNS = compiled(
+    rf"{ROLE}\s+role\s+(?:(?:passes|passed|will\s+pass|is\s+passing|moves|moved|"
+    rf"transitions|transitioned)\s+)?from\s+{OLD}\s+to\s+{NEW}",
+    rf"{NEW}\s+(?:succeeds|succeeded|will\s+succeed|is\s+succeeding|replaces|replaced|"
+    rf"will\s+replace)\s+{OLD}\s+as\s+{ARTICLE}{ROLE}",
+    rf"{NEW}\s+(?:takes|took|will\s+take|is\s+taking)\s+over\s+from\s+{OLD}\s+as\s+"
+    rf"{ARTICLE}{ROLE}",
+    rf"{OLD}\s+(?:hands|handed|will\s+hand|is\s+handing)\s+(?:over\s+)?(?:the\s+)?{ROLE}\s+"
+    rf"role\s+(?:over\s+)?to\s+{NEW}",
 )
-LEFT_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
-    lambda: tuple(
-        re.compile(p)
-        for p in (
-            rf"{PEOPLE}\s+{DECIDED}(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
-            rf"(?:stepping|stepped|steps|step)\s+(?:down|back)\s+(?:as|from)\s+"
-            rf"(?:(?:his|her|their)\s+"
-            rf"role\s+as\s+)?{ARTICLE}{ROLE}{SCOPE}",
-        )
-    )
+LEFT_PATTERNS = compiled(
+    rf"{PEOPLE}\s+{DECIDED}(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?"
+    rf"(?:stepping|stepped|steps|step)\s+(?:down|back)\s+(?:as|from)\s+"
+    rf"(?:(?:his|her|their)\s+"
+    rf"role\s+as\s+)?{ARTICLE}{ROLE}{SCOPE}",
 )
-EMERITUS_PATTERNS: OnFirstUse[re.Pattern[str]] = OnFirstUse(
-    lambda: tuple(
-        re.compile(p)
-        for p in (
-            rf"{PEOPLE}[^.]{{0,160}}?\b(?:is|are|will\s+be)\s+"
-            rf"(?:moving|transitioning|going)\s+to\s+"
-            rf"(?:an?\s+)?(?i:emeritus)",
-            rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+)?(?:moving|moved|moves|move|"
-            rf"transitioning|transitioned|transitions|going)\s+to\s+(?:an?\s+)?(?i:emeritus)",
-            rf"{PEOPLE}\s+(?:is|are|has\s+become|have\s+become|becomes|become)\s+(?:an?\s+)?"
-            rf"(?i:emeritus)",
-        )
-    )
+EMERITUS_PATTERNS = compiled(
+    rf"{PEOPLE}[^.]{{0,160}}?\b(?:is|are|will\s+be)\s+"
+    rf"(?:moving|transitioning|going)\s+to\s+"
+    rf"(?:an?\s+)?(?i:emeritus)",
+    rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+)?(?:moving|moved|moves|move|"
+    rf"transitioning|transitioned|transitions|going)\s+to\s+(?:an?\s+)?(?i:emeritus)",
+    rf"{PEOPLE}\s+(?:is|are|has\s+become|have\s+become|becomes|become)\s+(?:an?\s+)?"
+    rf"(?i:emeritus)",
 )
 EVENT_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
     lambda: tuple(
