@@ -32,6 +32,7 @@ QUIET_HEADING = re.compile(
 )
 CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
 LABEL_MAX_WORDS = 8  # "Maintainers for specific parts of the codebase:" is a label
+LEAD_IN_MAX_WORDS = 12  # "The current members of the Technical Steering Committee are:"
 LEAD_IN = re.compile(
     r"^(?:the\s+)?following\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:(?:\w+\s+){0,2}?as\s+)?"
     r"(?P<label>.+)$",
@@ -132,9 +133,11 @@ def group(block: Block) -> Any:
     return None
 
 
-def label_of(text: str) -> str | None:
+def label_of(text: str, *, lead_in: bool = False) -> str | None:
     """A line that labels the list after it: "General maintainers:", "The following people
-    are recognized as current committers." -> "current committers"."""
+    are recognized as current committers." -> "current committers". `lead_in` (a list under
+    no heading): a sentence that leads into it and names its role ("The current maintainers
+    are:") is its label too, as printed without its colon (under a heading, the heading is)."""
     if len(text) > 160 or "\n" in text:
         return None
     stripped = text.strip()
@@ -142,22 +145,14 @@ def label_of(text: str) -> str | None:
     sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
     if stripped.endswith(":") and len(words) <= LABEL_MAX_WORDS and not sentence:
         return stripped.rstrip(":").strip(" *_")
+    label = stripped.rstrip(":").strip(" *_")
+    lead = lead_in and stripped.endswith(":") and len(words) <= LEAD_IN_MAX_WORDS
+    if lead and (_people.role_of(label) or _people.is_emeritus(label)):
+        return label
     match = LEAD_IN.match(stripped.rstrip(".:"))
     if match and (_people.role_of(match.group("label")) or _people.is_emeritus(stripped)):
         return match.group("label").strip()
     return None
-
-
-def lead_in_label(text: str) -> str | None:
-    """A sentence that leads into the list after it and names its role ("The current
-    maintainers are:"): the label of a list printed under no heading (under one, the heading
-    is the label), the sentence as printed without its colon."""
-    stripped = text.strip()
-    words = re.findall(r"[\w'-]+", stripped)
-    if not stripped.endswith(":") or "\n" in stripped or len(words) > LABEL_MAX_WORDS + 4:
-        return None
-    label = stripped.rstrip(":").strip(" *_")
-    return label if _people.role_of(label) or _people.is_emeritus(label) else None
 
 
 def lists_under(blocks: list[Block], index: int) -> bool:

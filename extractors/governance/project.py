@@ -16,6 +16,7 @@ import re
 from urllib.parse import urlsplit
 
 from extractors.document.model import Document, Heading, Record
+from extractors.governance.blocks import card_title_name
 from extractors.people.names import role_of, wordset
 
 TITLE_SEPARATORS = re.compile(r"\s+[|—–-]\s+|:\s+|\s+·\s+")
@@ -46,8 +47,6 @@ HOST_NOISE = wordset("example co com org net ac gov edu")  # second-level labels
 
 def page_title(document: Document) -> str | None:
     if document.title:
-        from extractors.governance.blocks import card_title_name
-
         records = (b for b in document.blocks if isinstance(b, Record) and not b.path)
         if any(card_title_name(r, document) == document.title for r in records):
             return None  # one person's card page: its title is the person, not a project

@@ -19,9 +19,7 @@ Reader = Any  # extractors.governance.reader.Reader (not imported: no cycle insi
 
 
 def para(self: Reader, para: Para) -> Iterator[Claim]:
-    label = _role_blocks.label_of(para.text)
-    if label is None and not self.frames:  # no heading above: a lead-in is the list's label
-        label = _role_blocks.lead_in_label(para.text)
+    label = _role_blocks.label_of(para.text, lead_in=not self.frames)  # (no heading above)
     if label is not None:
         self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
         return
