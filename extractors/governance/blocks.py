@@ -45,6 +45,11 @@ RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
+# a field's value that says it is not filled in (`company: UNKNOWN`, `n/a`, `-`)
+NO_VALUE = re.compile(r"^\s*(?:unknown|n/?a|none|nil|null|tbd|tba|unspecified|not specified|-+|\?+)"
+                      r"\s*$", re.IGNORECASE)  # fmt: skip
+TRUE = frozenset((True, "true", "yes", "y", "1"))
+FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
 
 
@@ -255,6 +260,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         email = fields.get("email")
         entry.email = str(email) if isinstance(email, str) else None
         org = next((_first(fields[k]) for k in RECORD_ORG if _first(fields.get(k))), None)
+        if org and NO_VALUE.match(org):  # `company: UNKNOWN`: the field is not filled in
+            org = None
         entry.affiliation = org
         entry.org_field = org is not None
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
@@ -268,6 +275,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         status = fields.get("status")
         if isinstance(status, str) and _people.is_emeritus(status):  # `status: Inactive`
             entry.emeritus = True
+        if flagged_emeritus(fields):  # `emeritus: true`, `active: false`
+            entry.emeritus = True
     if entry is None:
         return None, None
     key = record.path[-1] if record.path else ""
@@ -277,6 +286,20 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
+
+
+def flagged_emeritus(fields: dict[str, Any]) -> bool:
+    """A record's flag says the person is past: an emeritus-like key set true
+    (`emeritus: true`, `retired: yes`) or `active` / `current` set false."""
+    for key, value in fields.items():
+        if not isinstance(value, str | bool | int):
+            continue
+        flag = value.lower() if isinstance(value, str) else value
+        if key in ("active", "current") and flag in FALSE:
+            return True
+        if _people.is_emeritus(key.replace("_", " ")) and flag in TRUE:
+            return True
+    return False
 
 
 def _first(value: Any) -> str | None:

@@ -33,7 +33,10 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 7  # 7: heading cards, title-named front matter cards, the employer after a job title
+# 8: login lists in team entries, role lists naming records loosely, AsciiDoc link macros,
+#    card grids with caption rows, record flags (`emeritus: true`), unfilled organisations;
+# 7: heading cards, title-named front matter cards, the employer after a job title
+VERSION = 8
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
