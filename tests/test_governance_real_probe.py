@@ -11,7 +11,10 @@ for each shape that gave nothing or the wrong thing on first contact:
 - AsciiDoc link macros in list items (`* link:https://github.com/jroe[Jane Roe]`);
 - a reST table of avatar cards (`|jane| Jane Roe`) whose rows alternate with caption rows;
 - a record flag (`emeritus: true`) and an organisation field that is not filled in
-  (`company: UNKNOWN`).
+  (`company: UNKNOWN`);
+- a page of `@account` headings, each over a bullet list of what that person knows (the list
+  is theirs, not a group's members);
+- a definition list of duties where one term of two reads like a name ("Social Media").
 """
 
 from __future__ import annotations
@@ -26,8 +29,16 @@ from ingest_cli.evaluate.governance import score, sets_for
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "fixtures" / "governance" / "real-probe"
 URLS = json.loads((PROBE / "urls.json").read_text(encoding="utf-8"))
-# measured 1.000 on every figure (uv run ingest evaluate --governance --pages PROBE --gold
-# PROBE/gold); floors a little below, so one new miss is tolerated but a lost shape is not
+# the first 12 pages (the shapes fixed first) measured 1.000 on every figure; floors a little
+# below, so one new miss is tolerated but a lost shape is not
+FIRST = [
+    "containerd-CODEOWNERS.85c3b2b0.txt", "containerd-project-maintainers.72a3b380.yaml",
+    "deepspeed-COMMITTERS.0060bfa4.md", "falco-evolution-maintainers.00c1411b.yaml",
+    "feast-maintainers.05765b3d.yaml", "opencolorio-COMMITTERS.08fb29d0.md",
+    "openlineage-COMMITTERS.092dc741.md", "pants-COMMITTERS.0522d521.md",
+    "pkl-MAINTAINERS.ecad035d.adoc", "readthedocs-team.04e5023b.rst",
+    "servicetalk-MAINTAINERS.1680c4df.adoc", "veraison-MAINTAINERS.1d99e3ee.toml",
+]  # fmt: skip
 FLOORS = {
     "people_precision": 0.98,
     "people_recall": 0.97,
@@ -36,6 +47,10 @@ FLOORS = {
     "affiliation_precision": 0.95,
     "affiliation_recall": 0.95,
 }
+# all 16 (four more pages taken after those fixes, measured before and after their own):
+# people P 1.000 R 1.000, section 1.000 / 1.000, affiliation P 0.935 (three conference
+# places, "(Portland)", read as organisations: a known miss) R 1.000
+ALL_FLOORS = dict(FLOORS, affiliation_precision=0.93)
 
 
 def read(body: str, url: str) -> list[Claim]:
@@ -55,12 +70,20 @@ def affiliations(claims: list[Claim]) -> dict[str, str]:
             if c.predicate == "affiliation"}  # fmt: skip
 
 
-def test_the_probe_set_scores_above_its_floors_with_ingest_evaluate() -> None:
-    report = score(sets_for(PROBE / "gold", PROBE))
-    totals = report.total.figures()
-    for figure, floor in FLOORS.items():
-        assert totals[figure] >= floor, (figure, totals[figure])
-    assert len(URLS) == 12
+def test_the_probe_set_scores_above_its_floors_with_ingest_evaluate(tmp_path: Path) -> None:
+    assert len(URLS) == 16 and set(FIRST) <= set(URLS)
+    (tmp_path / "gold").mkdir()
+    for name in FIRST:  # the first twelve alone, as they were pinned
+        (tmp_path / name).write_bytes((PROBE / name).read_bytes())
+        (tmp_path / "gold" / f"{name}.json").write_bytes(
+            (PROBE / "gold" / f"{name}.json").read_bytes()
+        )
+    (tmp_path / "urls.json").write_text(json.dumps({n: URLS[n] for n in FIRST}), encoding="utf-8")
+    for (pages, gold), floors in (((tmp_path, tmp_path / "gold"), FLOORS),
+                                  ((PROBE, PROBE / "gold"), ALL_FLOORS)):  # fmt: skip
+        totals = score(sets_for(gold, pages)).total.figures()
+        for figure, floor in floors.items():
+            assert totals[figure] >= floor, (pages.name, figure, totals[figure])
 
 
 def test_no_probe_page_that_lists_people_yields_nothing() -> None:
@@ -230,3 +253,61 @@ def test_record_flags_say_emeritus_and_an_unfilled_organisation_is_none() -> Non
         ("Ann Lee", "alee", None, "emeritus"),
     ]
     assert affiliations(claims) == {"Max Muster": "Example Labs"}
+
+
+HANDLE_HEADINGS = """\
+Team
+====
+
+The people to ask, and what they know.
+
+@jroe
+-----
+
+- The Spotify plugin
+- Mr. Tidy - keeping the code in shape
+
+@mmuster
+--------
+
+- Documentation
+- Type annotations
+"""
+
+
+def test_account_headings_are_people_and_the_lists_under_them_their_areas() -> None:
+    claims = read(HANDLE_HEADINGS, "https://github.com/pebble/pebble/blob/main/docs/team.rst")
+    assert [row[1:] for row in rows(claims)] == [
+        ("jroe", "Team", "current"),
+        ("mmuster", "Team", "current"),
+    ]  # "Mr. Tidy" (a line of jroe's list) is nobody
+
+
+DUTIES = """\
+Marketing team
+==============
+
+Responsibilities
+----------------
+
+Social Media
+    - Point of contact for the accounts on social networks
+    - Manage and develop the social media strategy
+
+Brand and design
+    - Maintain and develop brand design assets
+
+Members
+-------
+
+- `Jane Roe <https://github.com/jroe>`_ (team lead)
+- `Max Muster <https://github.com/mmuster>`_
+"""
+
+
+def test_a_definition_list_where_only_half_the_terms_read_as_names_names_nobody() -> None:
+    claims = read(DUTIES, "https://github.com/pebble/www/blob/main/docs/team.rst")
+    assert rows(claims) == [
+        ("Jane Roe", "jroe", "Members", "current"),
+        ("Max Muster", "mmuster", "Members", "current"),
+    ]

@@ -101,12 +101,21 @@ def term_people(term: Term) -> tuple[list[Entry], str | None]:
 
 
 def heading_person(heading: Heading) -> Entry | None:
+    """The person a heading names: a name ("### Jane Roe") or an account alone ("## @jroe")."""
     if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
         return None
     people = _entries.read(heading.text)
-    if len(people) == 1 and _people.looks_like_name(people[0].name) and people[0].area is None:
+    if len(people) != 1 or people[0].area is not None:
+        return None
+    if _people.looks_like_name(people[0].name) or handle_heading(heading):
         return people[0]
     return None
+
+
+def handle_heading(heading: Heading) -> bool:
+    """The heading is an @account alone ("@jroe"): a person, never a group's name."""
+    text = heading.text.strip()
+    return text.startswith("@") and _entries.HANDLE_TOKEN.match(text) is not None
 
 
 def share(flags: list[bool]) -> float:
