@@ -7,7 +7,9 @@ table's first line (or the `cols` attribute's count), the first row is the heade
 attribute line says so (`%header`, `options="header"`) or when the first line alone is the
 first row and a blank line follows it (AsciiDoc's implicit header). A row's quote is its source
 lines; links are `URL[text]` macros and bare URLs. The table's lines are blank to the Markdown
-reader, so no line moves.
+reader, so no line moves. Outside tables, link macros (`link:URL[text]`, `URL[text]`,
+`xref:FILE[text]`) are rewritten as Markdown links in their place (`[text](URL)`; an empty text
+shows the URL), so a list item `* link:https://github.com/jroe[Jane Roe]` is a linked name.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ ATTRIBUTES = re.compile(r"^\[(?P<body>[^\]]*)\]\s*$")
 COLS = re.compile(r"""cols\s*=\s*["']?(?P<spec>[^"'\]]+)""")
 CELL_MARK = re.compile(r"(?:^|(?<=\s))(?:\d+(?:\.\d+)?[+*])?[\^<>.]*[adehlmsv]?\|")
 LINK = re.compile(r"(?P<url>https?://[^\s\[\]]+)(?:\[(?P<text>[^\]]*)\])?")
+# an inline link macro outside a table: `link:URL[text]`, `URL[text]`, `xref:FILE[text]`
+MACRO = re.compile(
+    r"(?:(?P<kind>link|xref):(?P<target>[^\s\[\]]+)|(?P<url>https?://[^\s\[\]]+))"
+    r"\[(?P<text>[^\]\n]*)\]"
+)
 
 
 @dataclass
@@ -34,6 +41,40 @@ class _Table:
 
 def titles_as_markdown(text: str) -> str:
     return TITLE.sub(lambda m: "#" * len(m.group(1)) + " ", text)
+
+
+def links_as_markdown(text: str) -> tuple[str, dict[str, str]]:
+    """Link macros as Markdown links, in place: `link:https://github.com/jroe[Jane Roe]` ->
+    `[Jane Roe](https://github.com/jroe)`; `https://x.org[]` -> `<https://x.org>`. Also each
+    rewrite -> the source it replaced, so quotes are given back verbatim."""
+    undo: dict[str, str] = {}
+
+    def markdown(match: re.Match[str]) -> str:
+        target = match.group("target") or match.group("url")
+        shown = match.group("text")
+        if "=" in shown:  # `[Jane Roe,window=_blank]`: attributes after the text
+            shown = shown.split(",", 1)[0]
+        shown = shown.strip().strip('"')
+        if not shown:
+            out = f"<{target}>" if "://" in target else target
+        else:
+            out = f"[{shown}]({target})"
+        undo.setdefault(out, match.group(0))
+        return out
+
+    return MACRO.sub(markdown, text), undo
+
+
+def _verbatim(doc: Document, undo: dict[str, str]) -> None:
+    """Quotes as the source prints them: each Markdown link the macros became, put back."""
+    if not undo:
+        return
+    for block in doc.blocks:
+        quote = getattr(block, "quote", None)
+        if isinstance(quote, str) and any(made in quote for made in undo):
+            for made, source in undo.items():
+                quote = quote.replace(made, source)
+            block.quote = quote  # type: ignore[union-attr]
 
 
 def looks_like_asciidoc(text: str) -> bool:
@@ -49,7 +90,9 @@ def document(text: str) -> Document:
     for table in tables:
         for index in range(table.start, table.end + 1):
             blanked[index] = ""
-    doc = _doc_markdown.document(titles_as_markdown("\n".join(blanked)))
+    linked, undo = links_as_markdown(titles_as_markdown("\n".join(blanked)))
+    doc = _doc_markdown.document(linked)
+    _verbatim(doc, undo)
     if not tables:
         return doc
     numbered = max((b.table_no for b in doc.blocks if isinstance(b, Row)), default=0)

@@ -7,6 +7,8 @@ RFC 822 header ("PEP: 13", "Title: ...") is taken off first and kept as `Documen
 
 docutils' tree has no line for most nodes, so quotes are cut from the source: an item's or a
 paragraph's raw source (docutils keeps it), a table row's line found in the source, in order.
+A table cell's text is what it shows: an image in it (an avatar) adds no text, though its link
+is kept with the alt text as its label.
 """
 
 from __future__ import annotations
@@ -221,7 +223,7 @@ class _Reader:
         for row_no, row in enumerate(table.findall(nodes.row), 1):
             header = isinstance(row.parent, nodes.thead)
             cells = tuple(
-                Cell(collapse(entry.astext()), _links(entry))
+                Cell(collapse(_shown(entry)), _links(entry))
                 for entry in row.children
                 if isinstance(entry, nodes.entry)
             )
@@ -254,6 +256,19 @@ def _split_item(item: Any) -> tuple[Any | None, list[Any]]:
         elif isinstance(child, nodes.bullet_list | nodes.enumerated_list | nodes.definition_list):
             nested.append(child)
     return own, nested
+
+
+def _shown(node: Any) -> str:
+    """A node's text as rendered: an image shows no text (its alt text is not printed beside
+    it; `|eric| Eric Holscher` is "Eric Holscher" once, the avatar's alt aside)."""
+    from docutils import nodes
+
+    if isinstance(node, nodes.Text):
+        return node.astext()
+    if isinstance(node, nodes.image):
+        return ""
+    sep = " " if isinstance(node, nodes.Body | nodes.entry) else ""
+    return sep.join(_shown(child) for child in node.children)
 
 
 def _links(node: Any) -> Links:

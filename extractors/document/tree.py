@@ -4,7 +4,11 @@ The tree is walked generically: a key holding a list or a mapping is a `Heading`
 the level); each list entry is a `Record`; a mapping whose values are all mappings and that holds
 person-like ones (a table keyed by login: `[people.jroe]`, `{"jroe": {"name": ...}}`) gives one
 `Record` per value, its key kept as `login`; a list of strings that are keys of such a table
-(`maintainers = ["jroe"]`) is followed: each entry's record is the one it names. A record's
+(`maintainers = ["jroe"]`) is followed: each entry's record is the one it names, by its key or,
+failing that, by its key or account spelt loosely (case and `-_.` dropped: `"janeroeexample"`
+names `[people.janeroe]` whose `GitHub = "janeroe-example"`). A team entry holding a list of
+logins under a role key (`name: project-maintainers`, `members: [jroe, asmith]`) is a role list
+of those logins, under the team's name. A record's
 nested mappings (`socials`, `links`) are flattened one level into its fields (own keys first);
 a GitHub profile URL among its values is kept as `github`. Records nested in a list entry (a
 team's `members`) are walked too, under the entry's key path. A tree that is itself one person's
@@ -38,6 +42,8 @@ ROLE_KEY = re.compile(
 )
 ORG_LISTS = frozenset(("organizations", "organisations", "affiliations", "companies"))
 GITHUB_URL = re.compile(r"https?://(?:www\.)?github\.com/[^\s\"']+")
+LOGIN = re.compile(r"^@?[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # a GitHub login
+ACCOUNT_KEYS = ("login", "github", "gh", "github_handle", "handle", "username")
 MAX_DEPTH = 40
 
 
@@ -127,6 +133,23 @@ def _lists_people(node: Any, depth: int = 0) -> bool:
     return False
 
 
+def login_list(key: Any, value: Any) -> bool:
+    """A role list of logins: plain strings that each read as a GitHub login, under a key that
+    says a role (`members: [jroe, asmith]` in a team entry)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and ROLE_KEY.search(str(key)) is not None
+        and all(isinstance(v, str) and LOGIN.match(v) for v in value)
+    )
+
+
+def folded(text: str) -> str:
+    """A key or login compared loosely: case and separators dropped (`simonfrost-arm`,
+    `simonfrostarm`, `SimonFrost_Arm` are one)."""
+    return re.sub(r"[-_.\s]", "", text).lower()
+
+
 def person_like(value: Any, depth: int = 0) -> bool:
     """A mapping with a name-like or account-like field (or one in a mapping it holds)."""
     if not isinstance(value, dict) or depth > 2:
@@ -211,8 +234,24 @@ class Walk:
         self.cursor = 0
         self.records = 0
         self.people = person_tables(data)
-        self.named = {s for s in _strings(data, 0, MAX_DEPTH) if s in self.people}
+        # a role list may name a record by its account rather than its key, or spell the key
+        # loosely (`"simonfrostarm"` for `[people.simonfrost]`, `GitHub = "simonfrost-arm"`)
+        self.aliases: dict[str, str] = {}
+        for key, record in self.people.items():
+            fields = {str(k).lower(): v for k, v in record.items()}
+            for value in (key, *(fields.get(k) for k in ACCOUNT_KEYS)):
+                if isinstance(value, str) and value.strip():
+                    self.aliases.setdefault(folded(value), key)
+        self.named = {k for s in _strings(data, 0, MAX_DEPTH) if (k := self.key_of(s))}
         self.number = 0  # the entry's number in its list (or table)
+
+    def key_of(self, text: Any) -> str | None:
+        """The people table's key a role list's entry names (exactly, else loosely)."""
+        if not isinstance(text, str) or not self.people:
+            return None
+        if text in self.people:
+            return text
+        return self.aliases.get(folded(text))
 
     def blocks(self, data: Any) -> Iterator[Block]:
         """The whole tree's blocks: a card's own record first (`is_card`), then the walk."""
@@ -248,23 +287,31 @@ class Walk:
                 if person_like(entry) and not self._group(entry):
                     yield from self._record(entry, path)
                 for key, value in entry.items():  # a team's members, nested lists of records
-                    if isinstance(value, list) and any(person_like(v) or (
-                            isinstance(v, str) and v in self.people) for v in value):  # fmt: skip
+                    if self._members(key, value):
                         label = next((str(entry[k]) for k in NAME_KEYS if entry.get(k)), None)
                         inner = (*path, label, str(key)) if label else (*path, str(key))
                         yield Heading(len(inner), str(key), self.cursor + 1)
                         yield from self._entries(value, inner, depth + 1)
             elif isinstance(entry, str | int | float) and not isinstance(entry, bool):
-                named = self.people.get(str(entry))
-                if isinstance(named, dict):
-                    yield from self._record({"login": str(entry), **named}, path, str(entry))
+                key = self.key_of(str(entry))
+                named = self.people.get(key) if key else None
+                if key and isinstance(named, dict):
+                    yield from self._record({"login": key, **named}, path, str(entry))
                 elif path and ROLE_KEY.search(path[-1]):
                     yield from self._record({"value": entry}, path)
 
     def _group(self, entry: dict[str, Any]) -> bool:
         """A team: an entry holding a list of person records or of logins (its members)."""
-        return any(isinstance(v, list) and any(person_like(x) or (isinstance(x, str)
-                   and x in self.people) for x in v) for v in entry.values())  # fmt: skip
+        return any(self._members(k, v) for k, v in entry.items())
+
+    def _members(self, key: Any, value: Any) -> bool:
+        """A list of person records, of keys of the people table, or of logins under a role
+        key: a team entry's members."""
+        if not isinstance(value, list):
+            return False
+        return login_list(key, value) or any(
+            person_like(x) or self.key_of(x) is not None for x in value
+        )
 
     def _record(self, entry: dict[str, Any], path: tuple[str, ...],
                 ref: str | None = None) -> Iterator[Record]:  # fmt: skip
@@ -312,8 +359,12 @@ def nested_people(data: Any, depth: int = 0) -> bool:
     if isinstance(data, list):
         for entry in data:
             if isinstance(entry, dict):
-                for value in entry.values():
+                for key, value in entry.items():
                     if isinstance(value, list) and any(person_like(v) for v in value):
+                        return True
+                    if login_list(key, value) and any(
+                        str(k).lower() in CARD_NAME_KEYS for k in entry
+                    ):  # a named team with its members' logins
                         return True
                     if nested_people(value, depth + 1):
                         return True

@@ -45,6 +45,11 @@ RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
+# a field's value that says it is not filled in (`company: UNKNOWN`, `n/a`, `-`)
+NO_VALUE = re.compile(r"^\s*(?:unknown|n/?a|none|nil|null|tbd|tba|unspecified|not specified|-+|\?+)"
+                      r"\s*$", re.IGNORECASE)  # fmt: skip
+TRUE = frozenset((True, "true", "yes", "y", "1"))
+FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
 
 
@@ -96,12 +101,21 @@ def term_people(term: Term) -> tuple[list[Entry], str | None]:
 
 
 def heading_person(heading: Heading) -> Entry | None:
+    """The person a heading names: a name ("### Jane Roe") or an account alone ("## @jroe")."""
     if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
         return None
     people = _entries.read(heading.text)
-    if len(people) == 1 and _people.looks_like_name(people[0].name) and people[0].area is None:
+    if len(people) != 1 or people[0].area is not None:
+        return None
+    if _people.looks_like_name(people[0].name) or handle_heading(heading):
         return people[0]
     return None
+
+
+def handle_heading(heading: Heading) -> bool:
+    """The heading is an @account alone ("@jroe"): a person, never a group's name."""
+    text = heading.text.strip()
+    return text.startswith("@") and _entries.HANDLE_TOKEN.match(text) is not None
 
 
 def share(flags: list[bool]) -> float:
@@ -255,6 +269,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         email = fields.get("email")
         entry.email = str(email) if isinstance(email, str) else None
         org = next((_first(fields[k]) for k in RECORD_ORG if _first(fields.get(k))), None)
+        if org and NO_VALUE.match(org):  # `company: UNKNOWN`: the field is not filled in
+            org = None
         entry.affiliation = org
         entry.org_field = org is not None
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
@@ -268,6 +284,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         status = fields.get("status")
         if isinstance(status, str) and _people.is_emeritus(status):  # `status: Inactive`
             entry.emeritus = True
+        if flagged_emeritus(fields):  # `emeritus: true`, `active: false`
+            entry.emeritus = True
     if entry is None:
         return None, None
     key = record.path[-1] if record.path else ""
@@ -277,6 +295,20 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
+
+
+def flagged_emeritus(fields: dict[str, Any]) -> bool:
+    """A record's flag says the person is past: an emeritus-like key set true
+    (`emeritus: true`, `retired: yes`) or `active` / `current` set false."""
+    for key, value in fields.items():
+        if not isinstance(value, str | bool | int):
+            continue
+        flag = value.lower() if isinstance(value, str) else value
+        if key in ("active", "current") and flag in FALSE:
+            return True
+        if _people.is_emeritus(key.replace("_", " ")) and flag in TRUE:
+            return True
+    return False
 
 
 def _first(value: Any) -> str | None:

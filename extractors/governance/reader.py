@@ -33,7 +33,12 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-VERSION = 7  # 7: heading cards, title-named front matter cards, the employer after a job title
+# 8: login lists in team entries, role lists naming records loosely, AsciiDoc link macros,
+#    card grids with caption rows, record flags (`emeritus: true`), unfilled organisations,
+#    @account headings over their areas, no people from a tied definition list, "Name -
+#    @handle" keeps the name, "Job Title: Name" names the person;
+# 7: heading cards, title-named front matter cards, the employer after a job title
+VERSION = 8
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -188,8 +193,9 @@ class Reader:
             s and s.level == heading.level and _role_blocks.heading_person(s) for s in siblings
         ):
             return None
-        if _role_blocks.lists_under(blocks, index):
+        if not _role_blocks.handle_heading(heading) and _role_blocks.lists_under(blocks, index):
             return None  # a group's name ("NumFOCUS Subcommittee"): its members listed under it
+        # (an @account heading is a person whatever follows: "## @jroe" then the areas they know)
         while self.frames and (self.frames[-1].level >= heading.level or self.frames[-1].label):
             self.frames.pop()
         self.ctx = Context("heading", 2)
@@ -334,8 +340,8 @@ class Reader:
         found: list[tuple[Term, list[Entry], str | None]] = []
         for term in terms:
             found.append((term, *_role_blocks.term_people(term)))
-        if sum(bool(p) for _t, p, _l in found) < PEOPLE_LIST_MIN_SHARE * len(terms):
-            return
+        if sum(bool(p) for _t, p, _l in found) <= PEOPLE_LIST_MIN_SHARE * len(terms):
+            return  # a tie ("Social Media" beside "Brand and design") is not a list of people
         self.ctx = Context("dt", len(terms))
         for term, people, label in found:
             number = self._count("dt")

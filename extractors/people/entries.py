@@ -164,7 +164,10 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
     if label is not None:
         many = _several(body, links)
         titled = len(many) == 1 and _people.looks_like_name(many[0].name)  # "Title: Name [@h]"
-        if len(many) >= 2 or (titled and _says_who(body) and not _says_who(label)):
+        # "Title: Name": the body marks the person (a handle, a link), or the label is a job
+        # title and the body is not ("Operations Manager: Jane Roe")
+        title = bool(TITLE_WORDS.search(label)) and not TITLE_WORDS.search(body)
+        if len(many) >= 2 or (titled and (_says_who(body) or title) and not _says_who(label)):
             for entry in many:
                 _label_entry(entry, label)
             return many
@@ -263,9 +266,10 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     inline = AT_HANDLE.findall(rest)
     if inline and not rest.startswith("@"):
         entry.github = entry.github or inline[0].lower()
-        rest = collapse(AT_HANDLE.sub(" ", rest))
-    if _only_document_link(rest, links):
-        return None
+        # "Jane Roe - @jroe": the separator the handle followed goes with it
+        rest = collapse(AT_HANDLE.sub(" ", rest)).rstrip(" -–—|:,")
+    if not entry.github and _only_document_link(rest, links):
+        return None  # (a name linked to the person's commits, then "@jroe", is a person)
     parts = [p.strip(" *_`'\"|,;") for p in SEPARATORS.split(rest)]
     separators = SEPARATORS.findall(rest)
     name_at = None

@@ -122,9 +122,17 @@ def _named(entries: list[Entry]) -> bool:
     return any(e.github or e.email or _people.looks_like_name(e.name) for e in entries)
 
 
+def _linked_people(row: Row) -> bool:
+    """Every cell of the row with text is a person linked to a profile (a row of cards)."""
+    cells = [c for c in row.cells if c.text.strip()]
+    return len(cells) >= 2 and all(
+        column_kind(c.text) is None and any(e.github for e in _entries_of(c)) for c in cells
+    )
+
+
 def _is_header(row: Row) -> bool:
-    if row.header:
-        return True
+    if row.header:  # a first row of linked people is the grid's first row, not its header
+        return not _linked_people(row)
     kinds = [column_kind(c.text) for c in row.cells if c.text.strip()]
     return bool(kinds) and all(kinds) and not any(_named(_entries_of(c)) for c in row.cells)
 
@@ -136,7 +144,7 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     if not rows:
         return
     header = rows[0] if _is_header(rows[0]) else None
-    body = [r for r in rows if r is not header and not r.header]
+    body = [r for r in rows if r is not header and not (r.header and _is_header(r))]
     if not body:
         return
     width = max(len(r.cells) for r in body)
@@ -146,6 +154,9 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     cells = [[_entries_of(r.cells[i], commas_part_people=commas) if i < len(r.cells) else []
               for i in range(width)]
              for r in body]  # fmt: skip
+    if header is None and (captioned := list(_captioned(body, cells))):
+        yield from captioned  # rows of person cards, each with a row of captions below it
+        return
     share = [sum(_named(row[i]) for row in cells) / len(body) for i in range(width)]
     candidates = [i for i in range(width) if share[i] >= PEOPLE_SHARE and kinds[i] != "email"]
     if not candidates:
@@ -193,6 +204,31 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         past = bool(current_rows) and row not in current_rows
         for entry in found[people]:
             yield _fill(entry, row, column, section, past)
+
+
+def _captioned(body: list[Row], cells: list[list[list[Entry]]]) -> Iterator[Found]:
+    """A grid of person cards whose rows alternate with caption rows ("Eric Holscher" |
+    "Anthony Johnson", then "All teams" | "All teams"): each person, the caption below their
+    cell as their area. Every other row is a row of linked people, every caption row follows
+    one and names nobody."""
+    people = [i for i, row in enumerate(body) if _linked_people(row)]
+    others = [i for i in range(len(body)) if i not in people]
+    if (
+        len(people) < 2
+        or not others
+        or any(i - 1 not in people or any(_named(c) for c in cells[i]) for i in others)
+    ):
+        return
+    for i in people:
+        below = body[i + 1] if i + 1 in others else None
+        for column, entries in enumerate(cells[i]):
+            caption = None
+            if below is not None and column < len(below.cells):
+                caption = collapse(below.cells[column].text) or None
+            for entry in entries:
+                if caption and entry.area is None:
+                    entry.area = caption
+                yield Found(entry, body[i], None, None, entry.emeritus)
 
 
 def _blank(row: Row, i: int) -> bool:
