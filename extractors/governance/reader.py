@@ -33,10 +33,9 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 8: login lists in team entries, role lists naming records loosely, AsciiDoc link macros,
-#    card grids with caption rows, record flags (`emeritus: true`), unfilled organisations,
-#    @account headings over their areas, no people from a tied definition list, "Name -
-#    @handle" keeps the name, "Job Title: Name" names the person;
+# 8: team login lists, loose record names, AsciiDoc link macros, caption-row card grids,
+#    record flags, unfilled organisations, @account headings, no people from a tied
+#    definition list, "Name - @handle" keeps the name, "Job Title: Name" names the person;
 # 7: heading cards, title-named front matter cards, the employer after a job title
 VERSION = 8
 TAG = f"{NAME}/{VERSION}"
