@@ -53,3 +53,12 @@ def page(
     return Snapshot(
         url=url, headers={"content-type": "text/markdown"}, body="\n".join(lines).encode()
     )
+
+
+def maintainer_rows(claims: list[Claim]) -> list[tuple[Any, ...]]:
+    """(name, github, section, status) of each maintainer claim, in order."""
+    return [
+        (c.subject.name, c.subject.github, c.qualifiers.get("section"), c.qualifiers["status"])
+        for c in claims
+        if c.predicate == "maintainer"
+    ]

@@ -22,6 +22,8 @@ from ingest.models import Claim, Snapshot
 from ingest_cli.cli import main
 from ingest_cli.evaluate.governance import score, sets_for
 
+from .helpers import maintainer_rows as rows
+
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "fixtures" / "governance-data"
 DATA = Path(__file__).parent / "data"
@@ -80,14 +82,6 @@ def read(name: str, url: str) -> list[Claim]:
     snapshot = Snapshot(url=url, body=(DATA / name).read_bytes())
     assert extractors.choose(url, snapshot) is governance
     return governance.extract(snapshot)
-
-
-def rows(claims: list[Claim]) -> list[tuple[object, ...]]:
-    return [
-        (c.subject.name, c.subject.github, c.qualifiers.get("section"), c.qualifiers["status"])
-        for c in claims
-        if c.predicate == "maintainer"
-    ]
 
 
 def affiliations(claims: list[Claim]) -> dict[str, str]:

@@ -28,6 +28,8 @@ from extractors.governance import generic as governance
 from ingest.models import Claim, Snapshot
 from ingest_cli.evaluate.governance import score, sets_for
 
+from .helpers import maintainer_rows as rows
+
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "fixtures" / "governance" / "real-probe"
 URLS = json.loads((PROBE / "urls.json").read_text(encoding="utf-8"))
@@ -57,14 +59,6 @@ ALL_FLOORS = dict(FLOORS, affiliation_precision=0.93)
 
 def read(body: str, url: str) -> list[Claim]:
     return governance.extract(Snapshot(url=url, body=body.encode("utf-8")))
-
-
-def rows(claims: list[Claim]) -> list[tuple[object, ...]]:
-    return [
-        (c.subject.name, c.subject.github, c.qualifiers.get("section"), c.qualifiers["status"])
-        for c in claims
-        if c.predicate == "maintainer"
-    ]
 
 
 def affiliations(claims: list[Claim]) -> dict[str, str]:

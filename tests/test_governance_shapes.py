@@ -13,20 +13,14 @@ from extractors.governance import generic as governance
 from extractors.people import entries as _entries
 from ingest.models import Claim, Snapshot
 
+from .helpers import maintainer_rows as rows
+
 
 def read(body: str, url: str) -> list[Claim]:
     snapshot = Snapshot(url=url, body=body.encode())
     module = extractors.choose(url, snapshot)
     assert module is governance, module.NAME
     return governance.extract(snapshot)
-
-
-def rows(claims: list[Claim]) -> list[tuple[str, str | None, str | None, str | None]]:
-    return [
-        (c.subject.name, c.subject.github, c.qualifiers.get("section"), c.qualifiers["status"])
-        for c in claims
-        if c.predicate == "maintainer"
-    ]
 
 
 def affiliations(claims: list[Claim]) -> dict[str, str]:
