@@ -335,3 +335,16 @@ def test_a_lead_in_sentence_labels_a_list_printed_under_no_heading() -> None:
         ("Ada Byron", "The current maintainers are"),
     ]  # the sentence as printed, without its colon; it names the one list after it
     assert ("Ann Lee", "The current maintainers are") not in sections
+
+
+def test_a_table_cell_or_a_record_field_that_says_unknown_is_no_organisation() -> None:
+    """One notion of an unfilled value (`extractors.people.tables.says_empty`) for table cells
+    and data-file fields alike."""
+    table = (
+        "# Maintainers\n\n| Name | GitHub | Company |\n|---|---|---|\n"
+        "| Jane Roe | [@jroe](https://github.com/jroe) | Unknown |\n"
+        "| Max Muster | [@mmuster](https://github.com/mmuster) | Example Labs |\n"
+    )
+    claims = read(table, "https://github.com/example/proj/blob/main/MAINTAINERS.md")
+    assert [r[:2] for r in rows(claims)] == [("Jane Roe", "jroe"), ("Max Muster", "mmuster")]
+    assert affiliations(claims) == {"Max Muster": "Example Labs"}

@@ -23,6 +23,7 @@ from extractors.people import entries as _entries
 from extractors.people import names as _people
 from extractors.people import orgs as _orgs
 from extractors.people import prose as _prose
+from extractors.people import tables as _tables
 from extractors.people.entries import Entry
 
 QUIET_HEADING = re.compile(
@@ -45,9 +46,6 @@ RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
-# a field's value that says it is not filled in (`company: UNKNOWN`, `n/a`, `-`)
-NO_VALUE = re.compile(r"^\s*(?:unknown|n/?a|none|nil|null|tbd|tba|unspecified|not specified|-+|\?+)"
-                      r"\s*$", re.IGNORECASE)  # fmt: skip
 TRUE = frozenset((True, "true", "yes", "y", "1"))
 FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
@@ -269,7 +267,7 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         email = fields.get("email")
         entry.email = str(email) if isinstance(email, str) else None
         org = next((_first(fields[k]) for k in RECORD_ORG if _first(fields.get(k))), None)
-        if org and NO_VALUE.match(org):  # `company: UNKNOWN`: the field is not filled in
+        if org and _tables.says_empty(org):  # `company: UNKNOWN`: the field is not filled in
             org = None
         entry.affiliation = org
         entry.org_field = org is not None

@@ -45,9 +45,17 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
                         "responsibilities", "project", "projects", "team", "group", "sig", "wg",
                         "working"})),
 )  # fmt: skip
-EMPTY = frozenset({"", "-", "–", "—", "n/a", "na", "none", "?", "tbd", "vacant"})
+# a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
+EMPTY = re.compile(
+    r"^(?:n/?a|none|nil|null|unknown|tbd|tba|vacant|unspecified|not specified|[-–—?]*)$", re.I
+)
 PEOPLE_SHARE = 0.5
 CURRENT = re.compile(r"\bcurrent\b", re.I)
+
+
+def says_empty(text: str) -> bool:
+    """The value is a placeholder for nothing (EMPTY)."""
+    return EMPTY.match(text.strip()) is not None
 
 
 @dataclass
@@ -71,7 +79,7 @@ def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
     """The people a cell names: one a line (`<br>`); several joined by commas when the table
     keeps organisations in a column of their own (else "Jane Roe, Red Hat" is one person and her
     employer), or when three or more parts all read as people."""
-    if cell.text.lower().strip() in EMPTY:
+    if says_empty(cell.text):
         return []
     if len(cell.lines) > 1:
         found = []
@@ -181,7 +189,7 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         for i in range(width):
             if i != people and i not in column.values():
                 texts = [r.cells[i].text for r in body if i < len(r.cells)]
-                texts = [t for t in texts if t.strip().lower() not in EMPTY]
+                texts = [t for t in texts if not says_empty(t)]
                 org_cells = sum(_org_cell(t) for t in texts)
                 if texts and org_cells >= PEOPLE_SHARE * len(texts):
                     column.setdefault("affiliation", i)
@@ -252,7 +260,7 @@ def _cell(row: Row, column: dict[str, int], kind: str) -> Cell | None:
     if at is None or at >= len(row.cells):
         return None
     cell = row.cells[at]
-    return None if cell.text.strip().lower() in EMPTY else cell
+    return None if says_empty(cell.text) else cell
 
 
 def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
