@@ -266,3 +266,36 @@ def test_the_race_knows_who_is_whose_unit(resolver: Resolver) -> None:
     assert (rel[1]["ancestor_of"], rel[1]["descendant_of"], rel[1]["s1_gap"]) == (0, 1, -0.5)
     assert rel[1]["prior_share"] == pytest.approx(3.5 / 12) and rel[0]["prior_share"] == 0.25
     assert rel[1]["doors"] == 2 and rel[1]["depth"] == 1
+
+
+def test_a_name_is_also_indexed_without_its_own_city() -> None:
+    """ROR names some universities with their city ("Washington University in St. Louis");
+    papers print "Washington University School of Medicine". The index also holds the name
+    without that city, unless only generic words would be left."""
+    from ingest.orgs.build import _variants
+
+    assert (
+        _variants("Washington University in St. Louis", "st louis")[-1] == "washington university"
+    )
+    assert "university of north carolina" in _variants(
+        "University of North Carolina at Chapel Hill", "chapel hill"
+    )
+    assert "indiana university" in _variants("Indiana University Bloomington", "bloomington")
+    assert _variants("Technical University of Munich", "munich") == [
+        "technical university of munich"
+    ]
+    assert _variants("University of Oxford", "oxford") == ["university of oxford"]
+    assert _variants("Washington University in St. Louis", "") == [
+        "washington university in st louis"
+    ]
+
+
+def test_the_bundled_index_proposes_a_university_printed_without_its_city() -> None:
+    from ingest.orgs.candidates import candidates, context
+    from ingest.orgs.registry import load_registry
+
+    registry = load_registry()
+    text = "Department of Medicine, Washington University School of Medicine"
+    found = candidates(context(text, registry), registry)
+    names = {registry.columns["name"][c.org] for c in found if c.door == "exact"}
+    assert "Washington University in St. Louis" in names

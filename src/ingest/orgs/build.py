@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ingest.orgs.text import fold
+from ingest.orgs.text import STOP, fold
 
 FORMAT = "ingest-ror-index/1"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[4] / "shared" / "orgs" / "ror-orgs.jsonl.gz"
@@ -38,6 +38,13 @@ SHARED_PROVENANCE = {
     "(2026-06-23): the union of releases v1.1 to v2.9, each id from its latest release",
     "licence": "CC0 1.0 (ROR data)",
 }
+_PLACE_WORDS = frozenset({"in", "at"})  # "... in St. Louis", "... at Chapel Hill"
+# words a name left without its city must hold more than ("Technical University" of Munich)
+_GENERIC = frozenset(
+    "university universidad universidade universite universitat universita college institute "
+    "institut school hospital center centre technical technology national state medical "
+    "research academy polytechnic federal".split()
+)
 _PAREN_TAIL = re.compile(r"\s*\([^()]*\)\s*$")
 _NON_LATIN = re.compile(r"[^\x00-\u024f\u1e00-\u1eff\u2000-\u206f]")
 # country names as affiliations print them, beyond ISO's own (folded)
@@ -176,7 +183,11 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     return list(_shared_records(io.StringIO(text)))
 
 
-def _variants(name: str) -> list[str]:
+def _variants(name: str, city: str = "") -> list[str]:
+    """A name folded, then without its "(Country)" tail, its ", City" tail, and a tail naming
+    the organisation's own city ("Washington University in St. Louis", "University of North
+    Carolina at Chapel Hill", "Indiana University Bloomington": printed as "Washington
+    University", ...), where at least two words are left."""
     if _NON_LATIN.search(name):
         return []  # transliterated CJK or Cyrillic labels only add noise to the token index
     out = [fold(name)]
@@ -185,14 +196,22 @@ def _variants(name: str) -> list[str]:
         out.append(fold(bare))
     if ", " in bare:
         out.append(fold(bare.rsplit(", ", 1)[0]))
+    folded = fold(bare)
+    if city and folded.endswith(" " + city):
+        words = folded[: -len(city) - 1].split()
+        while words and words[-1] in _PLACE_WORDS:
+            words.pop()
+        if len(words) >= 2 and words[-1] not in STOP and set(words) - _GENERIC - STOP:
+            out.append(" ".join(words))
     return out
 
 
 def row(record: dict[str, Any]) -> list[Any]:
+    city = fold(record.get("city") or "")
     names: list[str] = []
     printed: set[str] = set()
     for value in [record.get("name") or "", *record.get("labels", []), *record.get("aliases", [])]:
-        variants = _variants(str(value))
+        variants = _variants(str(value), city)
         printed.update(variants[:1])
         for variant in variants:
             if variant and variant not in names:
@@ -203,7 +222,7 @@ def row(record: dict[str, Any]) -> list[Any]:
         record["id"],
         record.get("name") or "",
         (record.get("country") or "").upper(),
-        fold(record.get("city") or ""),
+        city,
         sorted(record.get("types") or []),
         record.get("status") or "active",
         sorted(record.get("parents") or []),
