@@ -40,11 +40,13 @@ SHARED_PROVENANCE = {
 }
 _PLACE_WORDS = frozenset({"in", "at"})  # "... in St. Louis", "... at Chapel Hill"
 # words a name left without its city must hold more than ("Technical University" of Munich)
-_GENERIC = frozenset(
-    "university universidad universidade universite universitat universita college institute "
-    "institut school hospital center centre technical technology national state medical "
-    "research academy polytechnic federal".split()
-)
+# fmt: off
+_GENERIC = frozenset((
+    "university", "universidad", "universidade", "universite", "universitat", "universita",
+    "college", "institute", "institut", "school", "hospital", "center", "centre", "technical",
+    "technology", "national", "state", "medical", "research", "academy", "polytechnic", "federal",
+))
+# fmt: on
 _PAREN_TAIL = re.compile(r"\s*\([^()]*\)\s*$")
 _NON_LATIN = re.compile(r"[^\x00-\u024f\u1e00-\u1eff\u2000-\u206f]")
 # country names as affiliations print them, beyond ISO's own (folded)
