@@ -68,7 +68,7 @@ def test_every_fixture_has_a_golden() -> None:
     documents = {
         p.name
         for p in FIXTURE_DIR.iterdir()
-        if not p.name.endswith(".claims.jsonl") and p.name != "PROVENANCE.md"
+        if p.is_file() and not p.name.endswith(".claims.jsonl") and p.name != "PROVENANCE.md"
     }
     goldens = {p.name.removesuffix(".claims.jsonl") for p in FIXTURE_DIR.glob("*.claims.jsonl")}
     assert documents == set(GOLDEN_URLS) == goldens
