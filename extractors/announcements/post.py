@@ -32,6 +32,8 @@ TAG = f"{NAME}/{VERSION}"
 URL_PATTERNS = (
     re.compile(r"^https?://[^/?#]+/(?:[^?#]*/)?(?:blog|posts|news|announcements?)/[^?#]+", re.I),
     re.compile(r"^https?://blog\.[^/?#]+/[^?#]+", re.IGNORECASE),
+    # a dated permalink (`/2018/05/03/slug/`, `/2017/8/15/slug`): how blog engines name posts
+    re.compile(r"^https?://[^/?#]+/(?:[^?#]*/)?(?:19|20)\d\d/\d\d?/\d\d?/[^/?#]+", re.I),
     re.compile(r"^https?://(?:dev-)?discuss\.[^/?#]+/t/[^?#]+", re.IGNORECASE),
     re.compile(
         r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?"
