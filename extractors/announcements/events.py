@@ -283,7 +283,7 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
         return
     if not (context.title_is_news and context.title_body):
         return
-    for pattern in (pat.CONGRATULATE, pat.JOINED_BY):
+    for pattern in pat.TITLE_ROLE_PATTERNS:
         for match in pattern.finditer(masked):
             for index in names.indexes(match.group("people")):
                 if (index, "current") in done:

@@ -261,6 +261,17 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
             ),
             ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
+            (  # "A will continue in the role of Release Officer", "B continues as treasurer"
+                "current",
+                rf"{PEOPLE}\s+(?:will\s+)?(?:continue|continues)\s+(?:in\s+(?:the|his|her|their)\s+"
+                rf"(?:role|position)\s+(?:of|as)|as)\s+{ROLE_PHRASE}",
+            ),
+            (  # "A and B, who served on the board from 2016 to 2018, did not run for re-election"
+                "emeritus",
+                rf"{PEOPLE}\s*,\s*who\s+(?:had\s+|has\s+|have\s+)?served\s+(?:on|as|in)\s+"
+                rf"{ROLE_PHRASE}[^,.;]{{0,60}},\s*(?:did\s+not|didn't|chose\s+not\s+to|"
+                rf"decided\s+not\s+to)\s+(?:run|stand|seek)\s+(?:again|(?:for\s+)?re-?election)",
+            ),
             (
                 "emeritus",
                 rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:retiring|"
@@ -284,12 +295,17 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
     )
 )
 # a sentence that is about an election or an addition without the role in it ("Please
-# congratulate A, B and C, who will be joining ...", "join us in congratulating A and B");
-# the role comes from the title
+# congratulate A, B and C, who will be joining ...", "join us in congratulating A and B", "A and
+# B will serve a two-year term"); the role comes from the title
 CONGRATULATE = re.compile(
     rf"(?i:congratulat(?:e|ing)|please\s+welcome|join\s+(?:me|us)\s+in\s+welcoming)\s+{PEOPLE}"
 )
 JOINED_BY = re.compile(rf"(?i:will\s+be\s+joined\s+by|joined\s+by)\s+.{{0,80}}?{PEOPLE}")
+# "A, B and C will serve a two-year term": the elected of an election post
+SERVE_TERM = re.compile(
+    rf"{PEOPLE}\s+(?:will\s+)?(?:serve|serves)\s+(?:an?\s+|their\s+)?(?:\w+[- ]years?\s+)terms?\b"
+)
+TITLE_ROLE_PATTERNS = (CONGRATULATE, JOINED_BY, SERVE_TERM)  # the role is the title's body
 FIRST_PERSON_LEFT = re.compile(
     r"\bI\b[^.]{0,80}?\b(?:step(?:ping)?|stepped)\s+(?:down|back)\s+(?:as|from)\s+"
     r"(?:(?:my|the)\s+(?:role|position|seat)\s+(?:as|of)\s+)?"
