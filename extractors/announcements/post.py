@@ -120,12 +120,17 @@ def rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
             [claim.subject.name, claim.predicate, claim.object, claim.qualifiers], sort_keys=True
         )
         who = (claim.subject.github or claim.subject.name).lower()
-        role = str(claim.qualifiers.get("role") or claim.qualifiers.get("level") or "")
-        fact = (who, claim.predicate, role.lower(), str(claim.qualifiers.get("status", "")))
-        if key in seen or (role and fact in people_roles):
+        q = claim.qualifiers
+        role = str(q.get("role") or q.get("level") or "")
+        status = str(q.get("status", ""))
+        fact = (who, claim.predicate, role.lower(), status)
+        # the same change of the same body at the same level, worded twice ("will serve a
+        # two-year term", "was re-elected to the board")
+        held = (who, claim.predicate, f"{claim.object.lower()} @{q.get('level')}", status)
+        if key in seen or (role and fact in people_roles) or held in people_roles:
             continue
         seen.add(key)
-        people_roles.add(fact)
+        people_roles.update((fact, held) if claim.predicate == "maintainer" else (fact,))
         yield claim
 
 
