@@ -72,6 +72,7 @@ class Context:
         self.known: dict[str, names.Person] = {}  # first names of people named so far
         names.remember(self.known, [names.Person(n) for n in post.people])  # mail headers
         self.handle_names: dict[str, str] | None = None  # lists.handle names, read once a post
+        self.enumerated: str | None = None  # the role people are presented in (sequence)
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
