@@ -203,6 +203,8 @@ ROLE_PHRASE = (
     rf"(?:the\s+)?"
     rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)"
 )
+# the rest of a sentence saying a tenure is over: "... these last years", "over the past two years"
+TENURE = r"[^.]*\b(?:these|the)\s+(?:last|past)\s+(?:few\s+|\w+\s+)?years\b"
 APPOSITIVE = r"(?:\s*,[^,.;:]{1,80},)?"  # "Ann Lee, a committer since 2019, joined ..."
 JOIN_VERB = (
     r"(?:(?:has|have)\s+(?:officially\s+)?(?:joined|become)|(?:will\s+be|is|are)\s+joining|"
@@ -238,8 +240,13 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             ),
             (
                 "current",
-                rf"(?i:thank|thanks)\b.{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
-                rf"{ROLE_PHRASE}",
+                rf"(?i:thank|thanks)\b(?!{TENURE}).{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+"
+                rf"as\s+{ROLE_PHRASE}",
+            ),
+            (  # "thanks to A for his work as Chair of the Committee these last years": farewell
+                "emeritus",
+                rf"(?i:thank|thanks)\b(?={TENURE}).{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+"
+                rf"as\s+{ROLE_PHRASE}",
             ),
             (
                 "current",
