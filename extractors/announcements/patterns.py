@@ -219,7 +219,7 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             (
                 "current",
                 rf"{PEOPLE}(?:\s+(?:from|of|at)\s+[A-Z][\w.&-]*)?\s+(?:is|are|will\s+be)\s+"
-                rf"(?:our|the)\s+new\s+{ROLE_PHRASE}",
+                rf"(?:our|the)\s+(?:new|newest)\s+{ROLE_PHRASE}",
             ),
             ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
             (
@@ -227,7 +227,7 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
                 rf"are|will\s+be)\s+)"
                 rf"(?:now\s+)?(?:re-?elected|elected|appointed|named|selected|promoted|added|"
-                rf"confirmed|chosen)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
+                rf"confirmed|chosen|voted\s+in)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
             ),
             (
                 "current",
