@@ -37,8 +37,8 @@ def sentence_claims(sentence: events.Sentence, context: events.Context) -> Itera
     claims = list(events.sentence_claims(sentence, context))
     known = {k: v for k, v in context.known.items() if v.name}
     masked, people, _quotes = names.mask(sentence.display, sentence.links, known)
-    announced = ANNOUNCED.search(masked)
-    if announced and not people:
+    announced = ANNOUNCED.search(sentence.display)  # unmasked: "our Rails Committers team"
+    if announced:
         context.enumerated = clean_role(announced.group("role")) or None
     yield from claims
     if claims or not people or context.enumerated is None:

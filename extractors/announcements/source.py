@@ -4,11 +4,12 @@ body as document-layer blocks (`_document.parse`), one section per post of a Dis
 Mail (`.eml`, mbox): a section per message (`_document.mail`), the sender the author, the
 names of the From / To / Cc headers kept (`Post.people`) so the body's first names resolve.
 Headers: YAML front matter (`---`), TOML front matter (`+++`, Zola/Hugo), a `{% ... %}` config
-header (Laika: HOCON fields, read as YAML), Franklin `@def` lines (Julia), PEP header fields, HTML meta tags (`article:published_time`, `og:title`, Discourse's
-`datePublished`). A header is read with PyYAML / tomllib and blanked out of the body (line
-numbers stay those of the file), so a Markdown, AsciiDoc or HTML body after front matter is
-read by the document layer as Markdown, AsciiDoc or HTML. Discourse topics: the JSON API (`post_stream.posts[].cooked`,
-each post's `created_at`) and the crawler HTML (`div.post[itemprop=text]` / `.cooked` bodies).
+header (Laika: HOCON fields, read as YAML), Franklin `@def` lines (Julia), PEP header fields,
+HTML meta tags (`article:published_time`, `og:title`, Discourse's `datePublished`). A header is
+read with PyYAML / tomllib and blanked out of the body (line numbers stay those of the file), so
+a Markdown, AsciiDoc or HTML body after front matter is read by the document layer as Markdown,
+AsciiDoc or HTML. Discourse topics: the JSON API (`post_stream.posts[].cooked`, each post's
+`created_at`) and the crawler HTML (`div.post[itemprop=text]` / `.cooked` bodies).
 The post date: the header's, else a `<time datetime>` in the page, else a date in the URL, else
 the latest full date the document prints (a results page is written after what it reports).
 """
