@@ -277,7 +277,7 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"{PEOPLE}\s+(?:will\s+)?(?:continue|continues)\s+(?:in\s+(?:the|his|her|their)\s+"
                 rf"(?:role|position)\s+(?:of|as)|as)\s+{ROLE_PHRASE}",
             ),
-            (  # "we have elected two new members to the X Committee (TSC), A and B, technical leads"
+            (  # "we have elected two new members to the X Committee (TSC), A and B, leads at ..."
                 "current",
                 rf"(?i:re-?elected|elected|appointed|added|welcomed)\s+(?:[\w-]+\s+){{0,2}}?"
                 rf"(?i:new|existing)\s+(?i:members?)\s+(?:to|of|on)\s+{ROLE_PHRASE}"
