@@ -50,7 +50,7 @@ def test_golden_quotes_are_verbatim(name: str) -> None:
     document = (FIXTURE_DIR / name).read_text(encoding="utf-8")
     for claim in read(snapshot(name)):
         assert claim.evidence.url == GOLDEN_URLS[name]
-        assert claim.extractor == "announcement/7"
+        assert claim.extractor == "announcement/8"
         quote = claim.evidence.quote
         assert quote in document or quote in _element_text(document), quote
 
@@ -68,7 +68,7 @@ def test_every_fixture_has_a_golden() -> None:
     documents = {
         p.name
         for p in FIXTURE_DIR.iterdir()
-        if not p.name.endswith(".claims.jsonl") and p.name != "PROVENANCE.md"
+        if p.is_file() and not p.name.endswith(".claims.jsonl") and p.name != "PROVENANCE.md"
     }
     goldens = {p.name.removesuffix(".claims.jsonl") for p in FIXTURE_DIR.glob("*.claims.jsonl")}
     assert documents == set(GOLDEN_URLS) == goldens

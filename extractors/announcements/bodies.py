@@ -62,7 +62,12 @@ TITLE_ROLE_CUES = re.compile(
 
 def clean_role(role: str) -> str:
     role = re.sub(ARTICLE_START, "", collapse(role), flags=re.I)
-    role = re.sub(r"^as\s+", "", role)
+    role = re.sub(
+        r"^(?:as|(?:in\s+)?(?:the|his|her|their)\s+(?:role|position)\s+(?:of|as))\s+",
+        "",
+        role,
+        flags=re.I,
+    )  # "re-elected in the role of Documentation Officer"
     return role.strip(" ,.;:!")
 
 

@@ -72,6 +72,7 @@ class Context:
         self.known: dict[str, names.Person] = {}  # first names of people named so far
         names.remember(self.known, [names.Person(n) for n in post.people])  # mail headers
         self.handle_names: dict[str, str] | None = None  # lists.handle names, read once a post
+        self.enumerated: str | None = None  # the role people are presented in (sequence)
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
@@ -283,14 +284,14 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
         return
     if not (context.title_is_news and context.title_body):
         return
-    for pattern in (pat.CONGRATULATE, pat.JOINED_BY):
+    for status, pattern in pat.TITLE_ROLE_PATTERNS:
         for match in pattern.finditer(masked):
             for index in names.indexes(match.group("people")):
-                if (index, "current") in done:
+                if (index, status) in done:
                     continue
-                done.add((index, "current"))
+                done.add((index, status))
                 role = f"{context.title_body} member"
-                yield _role_claim(context, people[index], role, "current", when, extra, sentence)
+                yield _role_claim(context, people[index], role, status, when, extra, sentence)
 
 
 def _role_claim(context: Context, person: names.Person, role: str, status: str,

@@ -73,6 +73,14 @@ ENDED = re.compile(r"\b(?:outgoing|retiring|former|emeritus|stepping\s+down|depa
 CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
                                   r"committee\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
+# a lead-in of ranked results that says how many were elected ("This year we were electing 2
+# governance board members ... full voting results here:"): the items past that rank lost
+SEATS = re.compile(
+    r"\belect(?:ing|s|ed)?\s+(?P<n>\d|one|two|three|four|five|six|seven)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:members?|seats?|positions?|representatives?|directors?)\b.*\bresults?\b",
+    re.I | re.S,
+)
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 TITLE_BODY = re.compile(r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Council|Committee|Board|PMC|TSC))")
 SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*|:\s+")  # "Title - Speaker", "Title: Speaker"
 CHAIR = re.compile(r"\bchair\b", re.I)
@@ -91,6 +99,7 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     label: str | None = None
     date_line: str | None = None
     header: Row | None = None
+    rank = 0  # the item's place in its list
     for number, block in enumerate(section.blocks, start=1):
         if isinstance(block, Heading):
             if lead and lead.rstrip().endswith(":"):
@@ -117,13 +126,17 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
         if not isinstance(block, Item):
             continue
         if block.list_no != current_list:
-            current_list = block.list_no
+            current_list, rank = block.list_no, 0
             label = lead if lead is not None else heading
             if lead is None and intro and TALK_LEAD.search(intro):
                 label = intro  # the heading only says when ("Day 1, ..."); the lead-in says what
             elif lead and before and ANAPHORIC_LEAD.match(lead):
                 label = f"{before} {lead}"  # "... breakout sessions and panels ... These include:"
         own_label = block.parent if block.depth and block.parent else label
+        rank += 0 if block.depth else 1
+        seats = SEATS.search(own_label or "") if not block.depth else None
+        if seats and rank > NUMBERS.get(seats.group("n").lower(), int(seats.group("n")[0])):
+            continue  # ranked below the seats the election filled: not elected
         when = date_line if lead is None and intro and label == intro else None
         yield from _item_claims(block, own_label, heading, context, section, number, when)
 

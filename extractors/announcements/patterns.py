@@ -203,6 +203,11 @@ ROLE_PHRASE = (
     rf"(?:the\s+)?"
     rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)"
 )
+# the rest of a sentence saying a tenure is over: "... these last years", "over the past two years"
+TENURE = r"[^.]*\b(?:these|the)\s+(?:last|past)\s+(?:few\s+|\w+\s+)?years\b"
+# the people a sentence names from here on, whatever stands between them ("A a lead at X, B an
+# engineer at Y, and C founder of Z")
+PEOPLE_ON = rf"(?P<people>{PERSON}[^.;:]*)"
 APPOSITIVE = r"(?:\s*,[^,.;:]{1,80},)?"  # "Ann Lee, a committer since 2019, joined ..."
 JOIN_VERB = (
     r"(?:(?:has|have)\s+(?:officially\s+)?(?:joined|become)|(?:will\s+be|is|are)\s+joining|"
@@ -217,15 +222,16 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             (
                 "current",
                 rf"{PEOPLE}(?:\s+(?:from|of|at)\s+[A-Z][\w.&-]*)?\s+(?:is|are|will\s+be)\s+"
-                rf"(?:our|the)\s+new\s+{ROLE_PHRASE}",
+                rf"(?:our|the)\s+(?:new|newest)\s+{ROLE_PHRASE}",
             ),
             ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
             (
                 "current",
-                rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*,?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
+                rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*[,—–]?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
                 rf"are|will\s+be)\s+)"
-                rf"(?:now\s+)?(?:re-?elected|elected|appointed|named|selected|promoted|added|"
-                rf"confirmed|chosen)\s+(?:as\s+|to\s+)?{ROLE_PHRASE}",
+                rf"(?:now\s+)?(?:re[-–]?elected|elected|appointed|named|selected|promoted|added|"
+                rf"confirmed|chosen|approved|voted\s+in)(?:\s+and\s+will\s+(?:continue\s+to\s+)?serve)?"
+                rf"\s+(?:as\s+|to\s+|on\s+)?{ROLE_PHRASE}",
             ),
             (
                 "current",
@@ -238,8 +244,13 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             ),
             (
                 "current",
-                rf"(?i:thank|thanks)\b.{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+as\s+"
-                rf"{ROLE_PHRASE}",
+                rf"(?i:thank|thanks)\b(?!{TENURE}).{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+"
+                rf"as\s+{ROLE_PHRASE}",
+            ),
+            (  # "thanks to A for his work as Chair of the Committee these last years": farewell
+                "emeritus",
+                rf"(?i:thank|thanks)\b(?={TENURE}).{{0,160}}?{PEOPLE}\s+for\s+(?:his|her|their)\s+work\s+"
+                rf"as\s+{ROLE_PHRASE}",
             ),
             (
                 "current",
@@ -261,6 +272,38 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"(?:role|post|position)\s+as\s+)?{ROLE_PHRASE}",
             ),
             ("emeritus", rf"{PEOPLE}\s+will\s+no\s+longer\s+be\s+{ROLE_PHRASE}"),
+            (  # "A will continue in the role of Release Officer", "B continues as treasurer"
+                "current",
+                rf"{PEOPLE}\s+(?:will\s+)?(?:continue|continues)\s+(?:in\s+(?:the|his|her|their)\s+"
+                rf"(?:role|position)\s+(?:of|as)|as)\s+{ROLE_PHRASE}",
+            ),
+            (  # "we have elected two new members to the X Committee (TSC), A and B, leads at ..."
+                "current",
+                rf"(?i:re-?elected|elected|appointed|added|welcomed)\s+(?:[\w-]+\s+){{0,2}}?"
+                rf"(?i:new|existing)\s+(?i:members?)\s+(?:to|of|on)\s+{ROLE_PHRASE}"
+                rf"(?:\s*\([^)]{{1,12}}\))?\s*,\s*{PEOPLE_ON}",
+            ),
+            (  # "we also re-elected three existing members, A a lead at X, B ..., and C ..."
+                "current",
+                rf"(?i:re-?elected|elected)\s+(?:[\w-]+\s+){{0,2}}?(?i:new|existing)\s+"
+                rf"(?P<role>(?i:members?))\s*,\s*{PEOPLE_ON}",
+            ),
+            (  # "Joining the TSC this year is A"
+                "current",
+                rf"(?i:joining)\s+{ROLE_PHRASE}(?:\s+(?:this|next)\s+(?:year|term))?\s+(?:is|are|"
+                rf"will\s+be)\s+{PEOPLE}",
+            ),
+            (  # "We are thrilled to announce a new co-maintainer of GraphQL.js: A"
+                "current",
+                rf"(?i:announce|welcome|introduce)\s+(?:a|an|our)\s+new\s+(?:co-)?{ROLE_PHRASE}\s*:\s*"
+                rf"{PEOPLE}",
+            ),
+            (  # "A and B, who served on the board from 2016 to 2018, did not run for re-election"
+                "emeritus",
+                rf"{PEOPLE}\s*,\s*who\s+(?:had\s+|has\s+|have\s+)?served\s+(?:on|as|in)\s+"
+                rf"{ROLE_PHRASE}[^,.;]{{0,60}},\s*(?:did\s+not|didn't|chose\s+not\s+to|"
+                rf"decided\s+not\s+to)\s+(?:run|stand|seek)\s+(?:again|(?:for\s+)?re[-–]?election)",
+            ),
             (
                 "emeritus",
                 rf"{PEOPLE}\s+(?:is\s+|are\s+|has\s+|have\s+|will\s+be\s+|will\s+)?(?:retiring|"
@@ -284,12 +327,23 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
     )
 )
 # a sentence that is about an election or an addition without the role in it ("Please
-# congratulate A, B and C, who will be joining ...", "join us in congratulating A and B");
-# the role comes from the title
+# congratulate A, B and C, who will be joining ...", "join us in congratulating A and B", "A and
+# B will serve a two-year term"); the role comes from the title
 CONGRATULATE = re.compile(
     rf"(?i:congratulat(?:e|ing)|please\s+welcome|join\s+(?:me|us)\s+in\s+welcoming)\s+{PEOPLE}"
 )
 JOINED_BY = re.compile(rf"(?i:will\s+be\s+joined\s+by|joined\s+by)\s+.{{0,80}}?{PEOPLE}")
+# "A, B and C will serve a two-year term": the elected of an election post
+SERVE_TERM = re.compile(
+    rf"{PEOPLE}\s+(?:will\s+)?(?:serve|serves)\s+(?:an?\s+|their\s+)?(?:\w+[- ]years?\s+)terms?\b"
+)
+# "A, who chose not to seek re-election this year": leaves the title's body
+NOT_RUNNING = re.compile(
+    rf"{PEOPLE}\s*,?\s+(?:who\s+)?(?:has\s+|have\s+)?(?:did\s+not|didn't|chose\s+not\s+to|"
+    rf"decided\s+not\s+to|opted\s+not\s+to)\s+(?:run|stand|seek)\s+(?:again|(?:for\s+)?re[-–]?election)"
+)
+TITLE_ROLE_PATTERNS = (("current", CONGRATULATE), ("current", JOINED_BY), ("current", SERVE_TERM),
+                       ("emeritus", NOT_RUNNING))  # the role is the title's body  # fmt: skip
 FIRST_PERSON_LEFT = re.compile(
     r"\bI\b[^.]{0,80}?\b(?:step(?:ping)?|stepped)\s+(?:down|back)\s+(?:as|from)\s+"
     r"(?:(?:my|the)\s+(?:role|position|seat)\s+(?:as|of)\s+)?"

@@ -15,23 +15,26 @@ import json
 import re
 from collections.abc import Iterator
 
-from extractors.announcements import decision, events, lists, reader, source
+from extractors.announcements import decision, events, lists, reader, sequence, source
 from extractors.document.model import Heading, Item, Para, Row, Term, collapse
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 7  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 8  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
-# linked names under a lead-in; 7: a paragraph broken by <br> is a list of its lines
+# linked names under a lead-in; 7: a paragraph broken by <br> is a list of its lines; 8: AsciiDoc
+# and Laika bodies, dated permalinks, people presented in turn, ranked results past the seats
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
 URL_PATTERNS = (
     re.compile(r"^https?://[^/?#]+/(?:[^?#]*/)?(?:blog|posts|news|announcements?)/[^?#]+", re.I),
     re.compile(r"^https?://blog\.[^/?#]+/[^?#]+", re.IGNORECASE),
+    # a dated permalink (`/2018/05/03/slug/`, `/2017/8/15/slug`): how blog engines name posts
+    re.compile(r"^https?://[^/?#]+/(?:[^?#]*/)?(?:19|20)\d\d/\d\d?/\d\d?/[^/?#]+", re.I),
     re.compile(r"^https?://(?:dev-)?discuss\.[^/?#]+/t/[^?#]+", re.IGNORECASE),
     re.compile(
         r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?"
@@ -118,12 +121,17 @@ def rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
             [claim.subject.name, claim.predicate, claim.object, claim.qualifiers], sort_keys=True
         )
         who = (claim.subject.github or claim.subject.name).lower()
-        role = str(claim.qualifiers.get("role") or claim.qualifiers.get("level") or "")
-        fact = (who, claim.predicate, role.lower(), str(claim.qualifiers.get("status", "")))
-        if key in seen or (role and fact in people_roles):
+        q = claim.qualifiers
+        role = str(q.get("role") or q.get("level") or "")
+        status = str(q.get("status", ""))
+        fact = (who, claim.predicate, role.lower(), status)
+        # the same change of the same body at the same level, worded twice ("will serve a
+        # two-year term", "was re-elected to the board")
+        held = (who, claim.predicate, f"{claim.object.lower()} @{q.get('level')}", status)
+        if key in seen or (role and fact in people_roles) or held in people_roles:
             continue
         seen.add(key)
-        people_roles.add(fact)
+        people_roles.update((fact, held) if claim.predicate == "maintainer" else (fact,))
         yield claim
 
 
@@ -140,7 +148,7 @@ def _all_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
                 f"line {line}" if line is not None else f"{section.prefix}{kind} {counts[kind]}"
             )
             for sentence in events.sentences(quote, text, links, locator, section.date):
-                yield from events.sentence_claims(sentence, context)
+                yield from sequence.sentence_claims(sentence, context)
         yield from lists.list_claims(section, context)
     if post.title:  # last: a body sentence carries the links a title lacks
         for sentence in events.sentences(post.title, post.title, (), "title", post.date):

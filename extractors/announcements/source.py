@@ -3,12 +3,13 @@ body as document-layer blocks (`_document.parse`), one section per post of a Dis
 
 Mail (`.eml`, mbox): a section per message (`_document.mail`), the sender the author, the
 names of the From / To / Cc headers kept (`Post.people`) so the body's first names resolve.
-Headers: YAML front matter (`---`), TOML front matter (`+++`, Zola/Hugo), Franklin `@def` lines
-(Julia), PEP header fields, HTML meta tags (`article:published_time`, `og:title`, Discourse's
-`datePublished`). A header is read with PyYAML / tomllib and blanked out of the body (line
-numbers stay those of the file), so a Markdown or HTML body after front matter is read by the
-document layer as Markdown or HTML. Discourse topics: the JSON API (`post_stream.posts[].cooked`,
-each post's `created_at`) and the crawler HTML (`div.post[itemprop=text]` / `.cooked` bodies).
+Headers: YAML front matter (`---`), TOML front matter (`+++`, Zola/Hugo), a `{% ... %}` config
+header (Laika: HOCON fields, read as YAML), Franklin `@def` lines (Julia), PEP header fields,
+HTML meta tags (`article:published_time`, `og:title`, Discourse's `datePublished`). A header is
+read with PyYAML / tomllib and blanked out of the body (line numbers stay those of the file), so
+a Markdown, AsciiDoc or HTML body after front matter is read by the document layer as Markdown,
+AsciiDoc or HTML. Discourse topics: the JSON API (`post_stream.posts[].cooked`, each post's
+`created_at`) and the crawler HTML (`div.post[itemprop=text]` / `.cooked` bodies).
 The post date: the header's, else a `<time datetime>` in the page, else a date in the URL, else
 the latest full date the document prints (a results page is written after what it reports).
 """
@@ -26,6 +27,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from extractors import document as _document
 from extractors.announcements import dates
+from extractors.document import asciidoc as _doc_asciidoc
 from extractors.document import feed as _doc_feed
 from extractors.document import html as _doc_html
 from extractors.document import mail as _doc_mail
@@ -34,8 +36,8 @@ from ingest.documents import parse_html
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
 
-DATE_KEYS = ("date", "published", "rss_pubdate", "pubdate", "created", "article:published_time",
-             "datepublished", "created_at", "post-date")  # fmt: skip
+DATE_KEYS = ("date", "published", "publishdate", "rss_pubdate", "pubdate", "created",
+             "article:published_time", "datepublished", "created_at", "post-date")  # fmt: skip
 AUTHOR_KEYS = ("authors", "author")
 TITLE_KEYS = ("title", "og:title")
 FRANKLIN_DEF = re.compile(r"^@def\s+(\w+)\s*=\s*(.*)$")
@@ -50,6 +52,8 @@ PUBLISHED_SELECTORS = (
 TITLE_SUFFIX = re.compile(r"\s+[-–—|]\s+[^-–—|]{2,60}$")
 MAX_HEADER_LINES = 400
 HTML_BODY = re.compile(r"\s*<(?!!--)[A-Za-z!]")  # a page body, not a comment before Markdown
+JSON_START = re.compile(r'\s*\{\s*["}]')  # `{"post_stream": ...`, not `{%`
+HEADER_FENCES = {"---": ("---", "..."), "+++": ("+++",), "{%": ("%}",)}  # opening -> closing
 
 
 @dataclass
@@ -91,8 +95,7 @@ def block_text(block: Block) -> str:
 def read(snapshot: Snapshot) -> Post:
     """The post a snapshot holds; UnsupportedFormatError for what is not a post format."""
     text = decode(snapshot.body)
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
+    if JSON_START.match(text):
         return _discourse_json(text, snapshot.url)
     if _doc_feed.is_feed(text):
         return _of_entries(_doc_feed.feed_entries(snapshot.body), None)
@@ -104,6 +107,8 @@ def read(snapshot: Snapshot) -> Post:
     meta, body = header(text)
     if meta:
         fmt = "html" if HTML_BODY.match(body) else "markdown"
+        if fmt == "markdown" and _doc_asciidoc.looks_like_asciidoc(body):
+            fmt = "text"  # AsciiDoc titles: the document layer reads its titles and link macros
         inner = Snapshot(url=snapshot.url, body=body.encode("utf-8"))
         document = _document.parse(inner, fmt)
     else:
@@ -133,7 +138,7 @@ def title_of(snapshot: Snapshot) -> str | None:
     """The document's title, cheaply: from the document layer's (cached) parse of the page, or
     from the page's own header when it has one."""
     text = decode(snapshot.body[:65536])
-    if text.lstrip().startswith("{") or _doc_feed.is_feed(text) or _doc_feed.is_mbox(snapshot.body):
+    if JSON_START.match(text) or _doc_feed.is_feed(text) or _doc_feed.is_mbox(snapshot.body):
         return None
     meta, _ = header(text)
     if meta:
@@ -158,10 +163,10 @@ def header(text: str) -> tuple[dict[str, Any], str]:
         elif lines[end].strip():
             break
         end += 1
-    if end < len(lines) and lines[end].strip() in ("---", "+++"):
+    if end < len(lines) and lines[end].strip() in HEADER_FENCES:
         fence = lines[end].strip()
         for close in range(end + 1, min(len(lines), end + MAX_HEADER_LINES)):
-            if lines[close].strip() == fence or (fence == "---" and lines[close].strip() == "..."):
+            if lines[close].strip() in HEADER_FENCES[fence]:
                 raw = "".join(lines[end + 1 : close])
                 meta.update(_fields(raw, fence))
                 end = close + 1
