@@ -144,6 +144,13 @@ def login_list(key: Any, value: Any) -> bool:
     )
 
 
+def role_path(path: tuple[str, ...]) -> bool:
+    """A list of plain strings at `path` is a role list: its key says a role (`maintainers`,
+    `emeritus`), or its parent's does and the list is one of that role's sub-lists
+    (`maintainers: {active: [...], coc: [...]}`, a site config's team)."""
+    return any(ROLE_KEY.search(key) for key in path[-2:])
+
+
 def folded(text: str) -> str:
     """A key or login compared loosely: case and separators dropped (`simonfrost-arm`,
     `simonfrostarm`, `SimonFrost_Arm` are one)."""
@@ -297,7 +304,7 @@ class Walk:
                 named = self.people.get(key) if key else None
                 if key and isinstance(named, dict):
                     yield from self._record({"login": key, **named}, path, str(entry))
-                elif path and ROLE_KEY.search(path[-1]):
+                elif path and role_path(path):
                     yield from self._record({"value": entry}, path)
 
     def _group(self, entry: dict[str, Any]) -> bool:

@@ -78,7 +78,7 @@ def column_kind(header: str) -> str | None:
 def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
     """The people a cell names: one a line (`<br>`); several joined by commas when the table
     keeps organisations in a column of their own (else "Jane Roe, Red Hat" is one person and her
-    employer), or when three or more parts all read as people."""
+    employer), when three or more parts all read as people, or when each part names an account."""
     if says_empty(cell.text):
         return []
     if len(cell.lines) > 1:
@@ -89,11 +89,16 @@ def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
         card = _card(cell, found)
         return [card] if card is not None else found
     parts = [p.strip() for p in cell.text.split(", ") if p.strip()]
-    if len(parts) >= 2 and (commas_part_people or len(parts) >= 3):
+    if len(parts) >= 2:
         people = [
             _entries.read(p, tuple(x for x in cell.links if x[0] and x[0] in p)) for p in parts
         ]
-        if all(len(p) == 1 and _named(p) for p in people):
+        # "Jane Roe (jroe), Max Muster (mmuster)": each part names its own account, where "Jane
+        # Roe, Red Hat" names one
+        marked = all(len(p) == 1 and p[0].github for p in people)
+        if (commas_part_people or len(parts) >= 3 or marked) and all(
+            len(p) == 1 and _named(p) for p in people
+        ):
             return [p[0] for p in people]
     return _entries.read(cell.text, cell.links)
 
