@@ -332,7 +332,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
                     entry.area = said
                 break
     entry.github = entry.github or link_login
-    paren_only = entry.label == "paren-handle" and not link_login
+    paren_only = entry.label == "paren-handle" and not (link_login or AT_HANDLE.search(printed))
     entry.label = None
     if entry.aside:  # "@jroe (Jane Roe, Example Labs)" or "Jane Roe (Red Hat)"
         first, _, rest = entry.aside.partition(", ")
