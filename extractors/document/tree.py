@@ -30,7 +30,8 @@ from extractors.document.model import Block, Document, Heading, Record, github_l
 
 PERSON_KEYS = frozenset(
     ("name", "full_name", "fullname", "display_name", "login", "github", "gh", "handle",
-     "username", "github_handle", "email")
+     "username", "github_handle", "email", "gh_login", "github_login", "github_username",
+     "github_user")
 )  # fmt: skip
 NAME_KEYS = ("name", "full_name", "fullname", "display_name", "login", "github", "handle")
 # a list of plain strings is a role list of logins only under a key that says a role
@@ -43,7 +44,8 @@ ROLE_KEY = re.compile(
 ORG_LISTS = frozenset(("organizations", "organisations", "affiliations", "companies"))
 GITHUB_URL = re.compile(r"https?://(?:www\.)?github\.com/[^\s\"']+")
 LOGIN = re.compile(r"^@?[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # a GitHub login
-ACCOUNT_KEYS = ("login", "github", "gh", "github_handle", "handle", "username")
+ACCOUNT_KEYS = ("login", "github", "gh", "github_handle", "handle", "username", "gh_login",
+                "github_login", "github_username", "github_user")  # fmt: skip
 MAX_DEPTH = 40
 
 

@@ -45,7 +45,8 @@ DESCRIPTION = re.compile(r"^(?:an?|the)\s+list\s+of\b|\b(?:that|who|which|whose)
 # a line of a literal block of names: one to five capitalised words (a list of names may hold a
 # one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
 RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
-RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle")
+RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle",
+                 "gh_login", "github_login", "github_username", "github_user")  # fmt: skip
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")

@@ -190,6 +190,8 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         return
     if "name" in column:
         column.setdefault("area", column.pop("name"))
+    if "handle" not in column and (at := _profile_column(body, people, column)) is not None:
+        column["handle"] = at  # "Name | URL" with github.com/<login> links: the handle column
     if header is None:  # an organisation column is known by its cells
         for i in range(width):
             if i != people and i not in column.values():
@@ -260,6 +262,27 @@ def _cards(body: list[Row], cells: list[list[list[Entry]]]) -> Iterator[Found]:
                 yield Found(entry, row, None, None, entry.emeritus)
 
 
+def _profile_column(body: list[Row], people: int, column: dict[str, int]) -> int | None:
+    """A column whose header says nothing known ("URL", "Web") and whose filled cells (two or
+    more; the others "-" or empty) are each one link to a GitHub profile."""
+    width = max(len(r.cells) for r in body)
+    for i in range(width):
+        if i == people or i in column.values():
+            continue
+        cells = [r.cells[i] for r in body if i < len(r.cells) and not says_empty(r.cells[i].text)]
+        profiles = [c for c in cells if _profile_login(c)]
+        if len(profiles) >= 2 and len(profiles) == len(cells):
+            return i
+    return None
+
+
+def _profile_login(cell: Cell) -> str | None:
+    """The login of a cell that is one GitHub profile link, or its bare URL."""
+    if len(cell.links) == 1:
+        return github_login(cell.links[0][1])
+    return None if cell.links else github_login(cell.text.strip())
+
+
 def _cell(row: Row, column: dict[str, int], kind: str) -> Cell | None:
     at = column.get(kind)
     if at is None or at >= len(row.cells):
@@ -274,7 +297,7 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
     if handle is not None and entry.github is None:
         logins = [github_login(target) for _label, target in handle.links]
         text = handle.text.strip().lstrip("@")
-        entry.github = next((x for x in logins if x), None) or (
+        entry.github = next((x for x in logins if x), None) or github_login(text) or (
             text.lower() if _entries.HANDLE_TOKEN.match(text) else None
         )
     email = _cell(row, column, "email")
