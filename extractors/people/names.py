@@ -159,10 +159,9 @@ def looks_like_name(text: str) -> bool:
             return False  # "Maintainer's Full Name", "Your Name", "TBD"
         if bare[0].islower():
             return False
-        last = index == len(words) - 1
-        if len(bare) >= 3 and bare.isupper() and bare.isalpha():
-            if not (last and _surname_in_capitals(words)):
-                return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
+        acronym = len(bare) >= 3 and bare.isupper() and bare.isalpha()
+        if acronym and not (index == len(words) - 1 and _surname_in_capitals(words)):
+            return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
         if bare.lower() in ORG_MARKERS:
             return False  # "Broadcom Inc.", "Example Labs", "University of Example"
         capitals += 1
@@ -173,7 +172,7 @@ SURNAME_IN_CAPITALS = re.compile(r"^[^\W\d_]*[AEIOUYÀ-ÖØ-Ý][^\W\d_]*$")
 
 
 def _surname_in_capitals(words: list[str]) -> bool:
-    """"Jérémie MONSINJON", "Pierre PÉRONNET": a family name printed in capitals after given
+    """A family name ("Jérémie MONSINJON", "Pierre PÉRONNET") printed in capitals after given
     names (a French and Japanese convention), not an acronym: a word of five or more letters with
     a vowel, after given names that are each a capital and small letters ("Jean-Luc")."""
     *given, surname = [w.strip("().,") for w in words]

@@ -297,8 +297,10 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
     if handle is not None and entry.github is None:
         logins = [github_login(target) for _label, target in handle.links]
         text = handle.text.strip().lstrip("@")
-        entry.github = next((x for x in logins if x), None) or github_login(text) or (
-            text.lower() if _entries.HANDLE_TOKEN.match(text) else None
+        entry.github = (
+            next((x for x in logins if x), None)
+            or github_login(text)
+            or (text.lower() if _entries.HANDLE_TOKEN.match(text) else None)
         )
     email = _cell(row, column, "email")
     if email is not None and entry.email is None:
