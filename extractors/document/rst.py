@@ -1,9 +1,10 @@
 """reStructuredText -> Document (docutils).
 
-docutils parses (with file insertion and raw HTML off, and no message printed or raised: a page
-docutils finds fault with is still read for what it holds). Sphinx's `code-block` reads as a
-literal block and its cross-reference roles (`:ref:`, `:doc:`, ...) as their text. A PEP's
-RFC 822 header ("PEP: 13", "Title: ...") is taken off first and kept as `Document.meta`.
+docutils parses (with file insertion off, and no message printed or raised: a page docutils
+finds fault with is still read for what it holds); a `.. raw:: html` block is read as HTML.
+Sphinx's `code-block` reads as a literal block and its cross-reference roles (`:ref:`, `:doc:`,
+...) as their text. A PEP's RFC 822 header ("PEP: 13", "Title: ...") is taken off first and
+kept as `Document.meta`.
 
 docutils' tree has no line for most nodes, so quotes are cut from the source: an item's or a
 paragraph's raw source (docutils keeps it), a table row's line found in the source, in order.
@@ -76,7 +77,7 @@ SETTINGS = {
     "report_level": 5,
     "halt_level": 5,
     "file_insertion_enabled": False,
-    "raw_enabled": False,
+    "raw_enabled": True,  # `.. raw:: html` is read as HTML (never a file or URL: insertion off)
     "doctitle_xform": False,
     "sectsubtitle_xform": False,
     "docinfo_xform": False,
@@ -193,6 +194,9 @@ class _Reader:
                     raw = node.rawsource or node.astext()
                     line = self._seek(raw)
                     yield Para(raw, text, _links(node), line)
+            elif isinstance(node, nodes.raw):
+                if "html" in str(node.get("format", "")).split():
+                    yield from self._raw_html(node.astext())
             elif isinstance(node, nodes.system_message | nodes.comment | nodes.target):
                 pass
             else:
@@ -231,6 +235,24 @@ class _Reader:
             line = self._seek(first)
             quote = self.source[line - 1].strip() if line else " | ".join(c.text for c in cells)
             yield Row(quote, cells, self.tables, row_no, header, line)
+
+    def _raw_html(self, text: str) -> Iterator[Block]:
+        """A `.. raw:: html` block's content (a person's card, a table): its blocks as an HTML
+        page's, quoted as printed; a heading in it is not one of the document's sections."""
+        from dataclasses import replace
+
+        from extractors.document import html as _html
+
+        lists, tables = self.lists, self.tables  # its lists and tables numbered after ours
+        for block in _html.from_tree(_html.parse_html(text)).blocks:
+            if isinstance(block, Item | Term):
+                block = replace(block, list_no=block.list_no + lists)
+                self.lists = max(self.lists, block.list_no)
+            elif isinstance(block, Row):
+                block = replace(block, table_no=block.table_no + tables)
+                self.tables = max(self.tables, block.table_no)
+            if not isinstance(block, Heading):
+                yield block
 
     def _seek(self, raw: str) -> int | None:
         """The 1-based source line holding the start of `raw`, searched from the cursor on."""

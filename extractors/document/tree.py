@@ -30,7 +30,8 @@ from extractors.document.model import Block, Document, Heading, Record, github_l
 
 PERSON_KEYS = frozenset(
     ("name", "full_name", "fullname", "display_name", "login", "github", "gh", "handle",
-     "username", "github_handle", "email")
+     "username", "github_handle", "email", "gh_login", "github_login", "github_username",
+     "github_user")
 )  # fmt: skip
 NAME_KEYS = ("name", "full_name", "fullname", "display_name", "login", "github", "handle")
 # a list of plain strings is a role list of logins only under a key that says a role
@@ -43,7 +44,8 @@ ROLE_KEY = re.compile(
 ORG_LISTS = frozenset(("organizations", "organisations", "affiliations", "companies"))
 GITHUB_URL = re.compile(r"https?://(?:www\.)?github\.com/[^\s\"']+")
 LOGIN = re.compile(r"^@?[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # a GitHub login
-ACCOUNT_KEYS = ("login", "github", "gh", "github_handle", "handle", "username")
+ACCOUNT_KEYS = ("login", "github", "gh", "github_handle", "handle", "username", "gh_login",
+                "github_login", "github_username", "github_user")  # fmt: skip
 MAX_DEPTH = 40
 
 
@@ -142,6 +144,13 @@ def login_list(key: Any, value: Any) -> bool:
         and ROLE_KEY.search(str(key)) is not None
         and all(isinstance(v, str) and LOGIN.match(v) for v in value)
     )
+
+
+def role_path(path: tuple[str, ...]) -> bool:
+    """A list of plain strings at `path` is a role list: its key says a role (`maintainers`,
+    `emeritus`), or its parent's does and the list is one of that role's sub-lists
+    (`maintainers: {active: [...], coc: [...]}`, a site config's team)."""
+    return any(ROLE_KEY.search(key) for key in path[-2:])
 
 
 def folded(text: str) -> str:
@@ -297,7 +306,7 @@ class Walk:
                 named = self.people.get(key) if key else None
                 if key and isinstance(named, dict):
                     yield from self._record({"login": key, **named}, path, str(entry))
-                elif path and ROLE_KEY.search(path[-1]):
+                elif path and role_path(path):
                     yield from self._record({"value": entry}, path)
 
     def _group(self, entry: dict[str, Any]) -> bool:

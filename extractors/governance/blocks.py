@@ -39,10 +39,14 @@ LEAD_IN = re.compile(
     r"(?P<label>.+)$",
     re.IGNORECASE,
 )
+# what a lead-in says of its list rather than naming it ("The following is a list of developers
+# with commit privileges that have contributed ..."): no label (the heading above stays one)
+DESCRIPTION = re.compile(r"^(?:an?|the)\s+list\s+of\b|\b(?:that|who|which|whose)\b", re.I)
 # a line of a literal block of names: one to five capitalised words (a list of names may hold a
 # one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
 RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
-RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle")
+RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_handle",
+                 "gh_login", "github_login", "github_username", "github_user")  # fmt: skip
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
@@ -163,7 +167,8 @@ def label_of(text: str, *, lead_in: bool = False) -> str | None:
         return label
     match = LEAD_IN.match(stripped.rstrip(".:"))
     if match and (_people.role_of(match.group("label")) or _people.is_emeritus(stripped)):
-        return match.group("label").strip()
+        said = match.group("label").strip()
+        return None if DESCRIPTION.search(said) else said
     return None
 
 

@@ -33,11 +33,11 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 8: team login lists, loose record names, AsciiDoc link macros, caption-row card grids,
-#    record flags, unfilled organisations, @account headings, no people from a tied
-#    definition list, "Name - @handle" keeps the name, "Job Title: Name" names the person;
+# 9: role sub-lists of strings, names in capitals, owner-cased/name-spelt logins in parentheses,
+#    "A (a), B (b)" cells, descriptive lead-ins; 8: team login lists, loose record names, AsciiDoc
+#    links, caption-row card grids, record flags, @account headings, "Name - @h", "Title: Name";
 # 7: heading cards, title-named front matter cards, the employer after a job title
-VERSION = 8
+VERSION = 9
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do

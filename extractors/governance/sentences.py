@@ -30,11 +30,15 @@ def para(self: Reader, para: Para) -> Iterator[Claim]:
     self.ctx = Context("paragraph", 1)
     labels = Labels(para.links)
     name_no = 0
+    seen: set[tuple[str, str | None]] = set()  # "Jane Roe, @jroe" (a card): one person, once
     for sentence in _prose.sentences(para.text):
         found, group = _prose.people(
             sentence, labels, _role_hint(self, sentence), under_role=_under(self, sentence)
         )
         for person, role in found:
+            if person.github and (person.github, group) in seen:
+                continue
+            seen.add((person.github or "", group))
             name_no += 1
             locator = f"{self._where()} > paragraph {number} > name {name_no}"
             if person.lead and _mark_lead(self, person.name):

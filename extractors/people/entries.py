@@ -93,7 +93,7 @@ def _employer(part: str) -> str:
     return tail.strip() if at and head and looks_like_org(tail) else part
 
 
-def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
+def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bool:
     """Take what a parenthesised group says into the entry; False when it is a note."""
     text = inner.strip()
     if not text:
@@ -128,7 +128,7 @@ def _sort_paren(inner: str, entry: Entry, links: Links) -> bool:
     if login and text.lstrip("@").lower() == login:
         entry.github = entry.github or login
         return True
-    if HANDLE_TOKEN.match(text) and text == text.lower() and not text.isdigit():
+    if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed):
         entry.github = entry.github or text.lstrip("@").lower()
         entry.label = "paren-handle"  # a handle only when a name stands beside it
         return True
@@ -255,7 +255,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     for group in list(PAREN.finditer(text)):
         if _nickname(group):
             continue  # part of the name as printed ('Ganesan Ramalingam ("Rama")')
-        if _sort_paren(group.group(1), entry, links):
+        if _sort_paren(group.group(1), entry, links, text):
             rest = rest.replace(group.group(0), " ", 1)
     rest = PAREN.sub(lambda m: m.group(0) if _nickname(m) else " ", rest)
     for email in _emails(rest):
@@ -332,7 +332,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
                     entry.area = said
                 break
     entry.github = entry.github or link_login
-    paren_only = entry.label == "paren-handle" and not link_login
+    paren_only = entry.label == "paren-handle" and not (link_login or AT_HANDLE.search(printed))
     entry.label = None
     if entry.aside:  # "@jroe (Jane Roe, Example Labs)" or "Jane Roe (Red Hat)"
         first, _, rest = entry.aside.partition(", ")

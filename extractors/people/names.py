@@ -148,7 +148,7 @@ def looks_like_name(text: str) -> bool:
     if not 2 <= len(words) <= 6 or len(text) > 70:
         return False
     capitals = 0
-    for word in words:
+    for index, word in enumerate(words):
         if word.lower() in PARTICLES:
             continue
         bare = word.strip("().,")
@@ -159,12 +159,44 @@ def looks_like_name(text: str) -> bool:
             return False  # "Maintainer's Full Name", "Your Name", "TBD"
         if bare[0].islower():
             return False
-        if len(bare) >= 3 and bare.isupper() and bare.isalpha():
+        acronym = len(bare) >= 3 and bare.isupper() and bare.isalpha()
+        if acronym and not (index == len(words) - 1 and _surname_in_capitals(words)):
             return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
         if bare.lower() in ORG_MARKERS:
             return False  # "Broadcom Inc.", "Example Labs", "University of Example"
         capitals += 1
     return capitals >= 1
+
+
+SURNAME_IN_CAPITALS = re.compile(r"^[^\W\d_]*[AEIOUYÀ-ÖØ-Ý][^\W\d_]*$")
+
+
+def _surname_in_capitals(words: list[str]) -> bool:
+    """A family name ("Jérémie MONSINJON", "Pierre PÉRONNET") printed in capitals after given
+    names (a French and Japanese convention), not an acronym: a word of five or more letters with
+    a vowel, after given names that are each a capital and small letters ("Jean-Luc")."""
+    *given, surname = [w.strip("().,") for w in words]
+    given = [w for w in given if w.lower() not in PARTICLES]
+    return (
+        1 <= len(given) <= 2
+        and len(surname) >= 5
+        and surname.lower() not in ORG_MARKERS
+        and SURNAME_IN_CAPITALS.match(surname) is not None
+        and all(p[:1].isupper() and p[1:].islower() for w in given for p in w.split("-"))
+    )
+
+
+def printed_login(token: str, printed: str) -> bool:
+    """A parenthesised word is a login: all small letters ("(jroe)"), a small letter first
+    ("(jRoe)": a login as its owner cases it), or the words of the name printed before it run
+    together ("Jane Roe (JaneRoe)"); a capitalised word is an organisation ("(Isovalent)")."""
+    if token.isdigit():
+        return False
+    if token == token.lower() or token[:1].islower():
+        return True
+    before = printed.split(f"({token})", 1)[0]
+    words = re.findall(r"[^\W\d_]+", before)
+    return any("".join(words[i:]).lower() == token.lower() for i in range(len(words) - 1))
 
 
 def looks_like_handle(token: str, *, bare: bool) -> bool:

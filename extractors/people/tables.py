@@ -78,7 +78,7 @@ def column_kind(header: str) -> str | None:
 def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
     """The people a cell names: one a line (`<br>`); several joined by commas when the table
     keeps organisations in a column of their own (else "Jane Roe, Red Hat" is one person and her
-    employer), or when three or more parts all read as people."""
+    employer), when three or more parts all read as people, or when each part names an account."""
     if says_empty(cell.text):
         return []
     if len(cell.lines) > 1:
@@ -89,11 +89,16 @@ def _entries_of(cell: Cell, *, commas_part_people: bool = False) -> list[Entry]:
         card = _card(cell, found)
         return [card] if card is not None else found
     parts = [p.strip() for p in cell.text.split(", ") if p.strip()]
-    if len(parts) >= 2 and (commas_part_people or len(parts) >= 3):
+    if len(parts) >= 2:
         people = [
             _entries.read(p, tuple(x for x in cell.links if x[0] and x[0] in p)) for p in parts
         ]
-        if all(len(p) == 1 and _named(p) for p in people):
+        # "Jane Roe (jroe), Max Muster (mmuster)": each part names its own account, where "Jane
+        # Roe, Red Hat" names one
+        marked = all(len(p) == 1 and p[0].github for p in people)
+        if (commas_part_people or len(parts) >= 3 or marked) and all(
+            len(p) == 1 and _named(p) for p in people
+        ):
             return [p[0] for p in people]
     return _entries.read(cell.text, cell.links)
 
@@ -185,6 +190,8 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         return
     if "name" in column:
         column.setdefault("area", column.pop("name"))
+    if "handle" not in column and (at := _profile_column(body, people, column)) is not None:
+        column["handle"] = at  # "Name | URL" with github.com/<login> links: the handle column
     if header is None:  # an organisation column is known by its cells
         for i in range(width):
             if i != people and i not in column.values():
@@ -255,6 +262,27 @@ def _cards(body: list[Row], cells: list[list[list[Entry]]]) -> Iterator[Found]:
                 yield Found(entry, row, None, None, entry.emeritus)
 
 
+def _profile_column(body: list[Row], people: int, column: dict[str, int]) -> int | None:
+    """A column whose header says nothing known ("URL", "Web") and whose filled cells (two or
+    more; the others "-" or empty) are each one link to a GitHub profile."""
+    width = max(len(r.cells) for r in body)
+    for i in range(width):
+        if i == people or i in column.values():
+            continue
+        cells = [r.cells[i] for r in body if i < len(r.cells) and not says_empty(r.cells[i].text)]
+        profiles = [c for c in cells if _profile_login(c)]
+        if len(profiles) >= 2 and len(profiles) == len(cells):
+            return i
+    return None
+
+
+def _profile_login(cell: Cell) -> str | None:
+    """The login of a cell that is one GitHub profile link, or its bare URL."""
+    if len(cell.links) == 1:
+        return github_login(cell.links[0][1])
+    return None if cell.links else github_login(cell.text.strip())
+
+
 def _cell(row: Row, column: dict[str, int], kind: str) -> Cell | None:
     at = column.get(kind)
     if at is None or at >= len(row.cells):
@@ -269,8 +297,10 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
     if handle is not None and entry.github is None:
         logins = [github_login(target) for _label, target in handle.links]
         text = handle.text.strip().lstrip("@")
-        entry.github = next((x for x in logins if x), None) or (
-            text.lower() if _entries.HANDLE_TOKEN.match(text) else None
+        entry.github = (
+            next((x for x in logins if x), None)
+            or github_login(text)
+            or (text.lower() if _entries.HANDLE_TOKEN.match(text) else None)
         )
     email = _cell(row, column, "email")
     if email is not None and entry.email is None:
