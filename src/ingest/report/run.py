@@ -383,24 +383,41 @@ def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
 
 
 def _unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
+    """Linear in the names printed: each name folded once (a person on every source was a
+    scan of its sources list per page: quadratic), a person's handles and sources kept beside
+    as sets (lower-cased handles), its sort key the fold of the name it was first seen as."""
     people: dict[str, UnknownPerson] = {}
+    seen: dict[str, tuple[set[str], set[str], str]] = {}  # key -> handles, sources, sort key
     by_handle: dict[str, str] = {}
+    folded: dict[str, str] = {}
     for source in sources:
+        url = source["url"]
         for printed in source.get("unknown_people", []):
             text = str(printed).strip()
             match = _HANDLE.match(text)
             name, handle = (match["name"], match["handle"]) if match else (text, None)
-            key = fold(name) or text
-            if handle and handle.lower() in by_handle:
-                key = by_handle[handle.lower()]
-            person = people.setdefault(key, UnknownPerson(name=name, handles=[], sources=[]))
-            if handle:
-                by_handle.setdefault(handle.lower(), key)
-                if handle.lower() not in {h.lower() for h in person.handles}:
+            name_key = folded.get(name)
+            if name_key is None:
+                name_key = folded[name] = fold(name)
+            key = name_key or text
+            lower = handle.lower() if handle else None
+            if lower is not None and lower in by_handle:
+                key = by_handle[lower]
+            person = people.get(key)
+            if person is None:
+                person = people[key] = UnknownPerson(name=name, handles=[], sources=[])
+                seen[key] = (set(), set(), name_key)
+            handles, urls, _sort = seen[key]
+            if handle and lower is not None:
+                by_handle.setdefault(lower, key)
+                if lower not in handles:
+                    handles.add(lower)
                     person.handles.append(handle)
-            if source["url"] not in person.sources:
-                person.sources.append(source["url"])
-    return sorted(people.values(), key=lambda p: fold(p.name))
+            if url not in urls:
+                urls.add(url)
+                person.sources.append(url)
+    order = sorted(people, key=lambda key: seen[key][2])
+    return [people[key] for key in order]
 
 
 def _source_words(change: dict[str, Any]) -> str:
