@@ -383,15 +383,16 @@ def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
 
 
 def _unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
-    """Linear in the names printed: each name folded once (a person on every source was a
-    scan of its sources list per page: quadratic), a person's handles and sources kept beside
-    as sets (lower-cased handles), its sort key the fold of the name it was first seen as."""
+    """Linear in the names printed (a person on every source was a scan of its sources list
+    per page: quadratic): a source's URL is looked for in a person's list only when an earlier
+    entry had the same URL; each name folded once."""
     people: dict[str, UnknownPerson] = {}
-    seen: dict[str, tuple[set[str], set[str], str]] = {}  # key -> handles, sources, sort key
     by_handle: dict[str, str] = {}
     folded: dict[str, str] = {}
+    done: set[str] = set()  # the URLs of the entries before this one
     for source in sources:
         url = source["url"]
+        again = url in done
         for printed in source.get("unknown_people", []):
             text = str(printed).strip()
             match = _HANDLE.match(text)
@@ -400,24 +401,21 @@ def _unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
             if name_key is None:
                 name_key = folded[name] = fold(name)
             key = name_key or text
-            lower = handle.lower() if handle else None
-            if lower is not None and lower in by_handle:
+            lower = handle.lower() if handle else ""
+            if lower and lower in by_handle:
                 key = by_handle[lower]
             person = people.get(key)
             if person is None:
                 person = people[key] = UnknownPerson(name=name, handles=[], sources=[])
-                seen[key] = (set(), set(), name_key)
-            handles, urls, _sort = seen[key]
-            if handle and lower is not None:
+            if handle:
                 by_handle.setdefault(lower, key)
-                if lower not in handles:
-                    handles.add(lower)
+                if all(h.lower() != lower for h in person.handles):
                     person.handles.append(handle)
-            if url not in urls:
-                urls.add(url)
-                person.sources.append(url)
-    order = sorted(people, key=lambda key: seen[key][2])
-    return [people[key] for key in order]
+            listed = person.sources
+            if not (listed and listed[-1] == url) and not (again and url in listed):
+                listed.append(url)
+        done.add(url)
+    return sorted(people.values(), key=lambda p: folded.get(p.name) or fold(p.name))
 
 
 def _source_words(change: dict[str, Any]) -> str:
