@@ -224,8 +224,8 @@ def test_registering_sources_writes_the_new_and_the_changed_by_one_statement_eac
         assert statements.count("UPDATE") == 1 and "INSERT" not in statements
     finally:
         sa.event.remove(engine, "before_cursor_execute", seen)
-    rows = {u: store.source_state(u) for u in urls}
-    assert all(row is not None for row in rows.values())
-    assert rows[urls[3]].extractor == "announcement"  # type: ignore[union-attr]
-    assert rows[urls[7]].meta["title"] == "Team"  # type: ignore[union-attr]
-    assert rows[urls[8]].extractor == "governance"  # type: ignore[union-attr]
+    rows = {u: row for u in urls if (row := store.source_state(u)) is not None}
+    assert list(rows) == urls
+    assert rows[urls[3]].extractor == "announcement"
+    assert (rows[urls[7]].meta or {}).get("title") == "Team"
+    assert rows[urls[8]].extractor == "governance"
