@@ -9,10 +9,10 @@ workspace `prepare` builds holds the registry (INGEST_SOURCES_FILE), one small p
 references (INGEST_PROFILES_DIR), a fresh INGEST_HOME and its own PREFECT_HOME.
 
 `run_nightly` runs `python -m ingest_cli.cli nightly` (or, with plain=True,
-`bench/nightly_plain.py`: the same flow body without Prefect) in a subprocess (with --served,
-reporting to a running `prefect server start` on loopback, as make bench's measured runs do) and returns its
+`bench/nightly_plain.py`: the same flow body without Prefect) in a subprocess and returns its
 wall time, its CPU time and the peak RSS of the children waited for so far (ru_maxrss of
-RUSAGE_CHILDREN is a maximum over all of them).
+RUSAGE_CHILDREN is a maximum over all of them). With --served, the runs report to a running
+`prefect server start` on loopback, as make bench's measured runs do.
 """
 
 from __future__ import annotations
