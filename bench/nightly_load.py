@@ -1,6 +1,6 @@
 """A nightly refresh over many generated sources on a loopback server, timed from outside.
 
-    .venv/bin/python bench/nightly_load.py [--sources N]
+    .venv/bin/python bench/nightly_load.py [--sources N] [--plain | --served]
 
 `LoadServer` (ThreadingHTTPServer on 127.0.0.1) serves N small generated maintainers pages in
 Markdown at /docs/<n>/community/persons_of_interest.md with an ETag (If-None-Match -> 304),
@@ -11,12 +11,14 @@ references (INGEST_PROFILES_DIR), a fresh INGEST_HOME and its own PREFECT_HOME.
 `run_nightly` runs `python -m ingest_cli.cli nightly` (or, with plain=True,
 `bench/nightly_plain.py`: the same flow body without Prefect) in a subprocess and returns its
 wall time, its CPU time and the peak RSS of the children waited for so far (ru_maxrss of
-RUSAGE_CHILDREN is a maximum over all of them).
+RUSAGE_CHILDREN is a maximum over all of them). With --served, the runs report to a running
+`prefect server start` on loopback, as make bench's measured runs do.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -220,16 +222,27 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sources", type=int, default=2000)
     parser.add_argument("--plain", action="store_true", help="the flow body without Prefect")
+    parser.add_argument(
+        "--served",
+        action="store_true",
+        help="report to a running `prefect server start` (PREFECT_API_URL), as make bench does",
+    )
     args = parser.parse_args()
     with LoadServer(args.sources) as server:
         ws = prepare(server)
-        for label in ("first", "re-run"):
-            result = run_nightly(ws, plain=args.plain)
-            rate = args.sources / result["seconds"]
-            print(
-                f"{label}: {result['seconds']:.1f} s ({rate:.0f} sources/s, "
-                f"{result['cpu_s']:.1f} s CPU) {result['summary']}"
-            )
+        with contextlib.ExitStack() as stack:
+            if args.served:
+                from tests.prefect_server import prefect_server
+
+                api, _env = stack.enter_context(prefect_server(ws.root / "prefect-server"))
+                ws = Workspace(ws.root, dict(ws.env, PREFECT_API_URL=api))
+            for label in ("first", "re-run"):
+                result = run_nightly(ws, plain=args.plain)
+                rate = args.sources / result["seconds"]
+                print(
+                    f"{label}: {result['seconds']:.1f} s ({rate:.0f} sources/s, "
+                    f"{result['cpu_s']:.1f} s CPU) {result['summary']}"
+                )
         print(f"peak RSS {result['peak_rss_mb']:.0f} MB; 304s served {server.not_modified}")
 
 

@@ -158,6 +158,20 @@ def test_unknown_people_merged_across_sources_and_variants() -> None:
     assert people[1].sources == ["https://a", "https://b", "https://c"]
 
 
+def test_unknown_people_on_every_source_listed_once_each_handle_once() -> None:
+    """A person printed on each of many sources (the nightly's 10,000): one entry, every source
+    once in first-seen order, a handle once whatever its case, the first spelling kept."""
+    sources = [
+        {"url": f"https://s/{n}", "unknown_people": ["Ann Lee (AnnL)", f"Bo {n}", "ann lee (annl)"]}
+        for n in range(3000)
+    ] + [{"url": "https://s/7", "unknown_people": ["ANN LEE"]}]
+    people = unknown_people(sources)
+    assert len(people) == 3001 and people[0].name == "Ann Lee"
+    assert people[0].handles == ["AnnL"]
+    assert people[0].sources == [f"https://s/{n}" for n in range(3000)]
+    assert [p.name for p in people[1:4]] == ["Bo 0", "Bo 1", "Bo 10"]  # by folded name
+
+
 @pytest.mark.prefect
 def test_readme_nightly_counts_agree_and_every_run_report_is_kept(workspace: Settings) -> None:
     web = str(ROOT / "fixtures" / "web")

@@ -196,3 +196,36 @@ def test_a_snapshot_is_new_once_and_a_lost_body_of_a_stored_row_is_written_again
     assert store.put_snapshot(snap) is False
     assert path.read_bytes() == snap.body
     assert store.get_snapshot(snap.sha256).body == snap.body
+
+
+def test_registering_sources_writes_the_new_and_the_changed_by_one_statement_each(
+    store: Store,
+) -> None:
+    """upsert_sources: 30 new sources are one INSERT, two changed ones one UPDATE, rows saying
+    the same are left; every row reads back as registered."""
+    import sqlalchemy as sa
+
+    urls = [f"https://example.org/{n}" for n in range(30)]
+    statements: list[str] = []
+
+    def seen(conn: object, cursor: object, statement: str, *args: object) -> None:
+        statements.append(statement.split()[0].upper())
+
+    engine = store._db.engine
+    sa.event.listen(engine, "before_cursor_execute", seen)
+    try:
+        store.upsert_sources([Source(url=u, extractor="governance") for u in urls])
+        assert statements.count("INSERT") == 1 and "UPDATE" not in statements
+        statements.clear()
+        again = [Source(url=u, extractor="governance") for u in urls]
+        again[3] = Source(url=urls[3], extractor="announcement")
+        again[7] = Source(url=urls[7], extractor="governance", title="Team")
+        store.upsert_sources(again)
+        assert statements.count("UPDATE") == 1 and "INSERT" not in statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", seen)
+    rows = {u: row for u in urls if (row := store.source_state(u)) is not None}
+    assert list(rows) == urls
+    assert rows[urls[3]].extractor == "announcement"
+    assert (rows[urls[7]].meta or {}).get("title") == "Team"
+    assert rows[urls[8]].extractor == "governance"

@@ -33,8 +33,9 @@ when the response headers arrived).
 so the record is self-consistent: `Content-Encoding` and `Transfer-Encoding` are dropped and
 `Content-Length` is set to the recorded body's length; the original values are kept in the WARC
 header as `WARC-Ingest-Original-Content-Encoding` (and `-Transfer-Encoding`, `-Content-Length`).
-`WARC-Payload-Digest` and `WARC-Block-Digest` are `sha256:<base32>` (warcio computes and checks
-any hashlib algorithm); `WARC-Ingest-Sha256` repeats the payload's sha256 in hex, as
+`WARC-Payload-Digest` and `WARC-Block-Digest` are `sha256:<base32>` (warcio checks any hashlib
+algorithm; `ingest.fetch.warc_records` writes the records, warcio's bytes made directly);
+`WARC-Ingest-Sha256` repeats the payload's sha256 in hex, as
 `Snapshot.sha256` spells it.
 
 A body `fetch` did not read (a redirect's, an error page's) is read for the record, at most
@@ -49,9 +50,7 @@ new file after it.
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import io
 import logging
 import os
 import threading
@@ -63,12 +62,9 @@ from types import TracebackType
 from typing import BinaryIO
 
 import httpx
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.timeutils import datetime_to_iso_date
-from warcio.utils import Digester
-from warcio.warcwriter import WARCWriter as _WarcioWriter
 
 from ingest.errors import ResponseTooLargeError, StoreError
+from ingest.fetch.warc_records import digest, record, warc_date, warc_id, warcinfo
 
 log = logging.getLogger(__name__)
 
@@ -76,25 +72,22 @@ DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024  # a file is rolled before it grows p
 FILE_PREFIX = "ingest"
 WARC_SUFFIXES = (".warc.gz", ".warc")  # what the replay archive reads
 WARC_VERSION = "1.1"
-DIGEST_ALGORITHM = "sha256"
 SHA256_HEADER = "WARC-Ingest-Sha256"
 ORIGINAL_HEADER_PREFIX = "WARC-Ingest-Original-"
 # Response headers that describe the transfer, not the decoded body the record holds.
 DROPPED_HEADERS = frozenset({"content-encoding", "transfer-encoding"})
 READ_CHUNK = 64 * 1024  # what a WARC file is read in at a time
 SOFTWARE = "ingest (AI People Wiki source checker) with warcio"
+WARCINFO = {  # what each file's warcinfo record says
+    "software": SOFTWARE,
+    "format": f"WARC File Format {WARC_VERSION}",
+    "description": "every HTTP exchange ingest fetched; bodies decoded (see "
+    f"{ORIGINAL_HEADER_PREFIX}* headers), {SHA256_HEADER} = hex sha256 of the body",
+}
 
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-class _Sha256Writer(_WarcioWriter):  # type: ignore[misc]  # warcio has no type hints
-    """warcio's writer with sha256 block and payload digests instead of sha1."""
-
-    @staticmethod
-    def _create_digester() -> Digester:
-        return Digester(DIGEST_ALGORITHM)
 
 
 class WarcWriter:
@@ -212,10 +205,8 @@ class WarcWriter:
         when = (when or self.now()).astimezone(UTC)
         request = response.request
         uri = str(request.url)
-        warc_date = datetime_to_iso_date(when.replace(tzinfo=None), use_micros=True)
-        request_id = _WarcioWriter._make_warc_id()
-        response_id = _WarcioWriter._make_warc_id()
-        common = {"WARC-Target-URI": uri, "WARC-Date": warc_date}
+        request_id, response_id = warc_id(), warc_id()
+        common = {"WARC-Target-URI": uri, "WARC-Date": warc_date(when)}
         if ip:
             common["WARC-IP-Address"] = ip
 
@@ -230,19 +221,15 @@ class WarcWriter:
         if truncated:
             response_warc["WARC-Truncated"] = truncated
         status_line = f"{response.status_code} {response.reason_phrase}".rstrip()
-        http_response = StatusAndHeaders(status_line, headers, protocol=response.http_version)
-
         target = request.url.raw_path.decode("ascii", errors="replace")
         request_headers = [(_text(k), _text(v)) for k, v in request.headers.raw]
-        http_request = StatusAndHeaders(
-            f"{request.method} {target} HTTP/1.1", request_headers, is_http_request=True
-        )
         request_warc = {**common, "WARC-Record-ID": request_id, "WARC-Concurrent-To": response_id}
         request_body = request.content if _has_content(request) else b""
-
+        request_line = f"{request.method} {target} HTTP/1.1"
+        response_line = " ".join(filter(None, (response.http_version, status_line)))
         records = [
-            _encode("request", uri, request_body, http_request, request_warc),
-            _encode("response", uri, body, http_response, response_warc),
+            record("request", uri, request_body, request_line, request_headers, request_warc),
+            record("response", uri, body, response_line, headers, response_warc),
         ]
         self._write(records, when)
 
@@ -318,7 +305,7 @@ class WarcWriter:
             ) from exc
         self._file, self._day, self._pid, self._size, self._exchanges = handle, day, pid, 0, 0
         self.paths.append(path)
-        self._append(_warcinfo(path.name, when))
+        self._append(warcinfo(path.name, when, WARCINFO))
 
     def _append(self, data: bytes) -> None:
         """Write and flush `data` (whole records); made durable by `_sync_through` or on close."""
@@ -381,41 +368,6 @@ def _recorded_headers(
     return kept, originals
 
 
-def _encode(
-    kind: str, uri: str, payload: bytes, http: StatusAndHeaders, warc_headers: dict[str, str]
-) -> bytes:
-    """One record as a gzip member, digests (sha256) computed by warcio."""
-    buffer = io.BytesIO()
-    writer = _Sha256Writer(buffer, gzip=True, warc_version=WARC_VERSION)
-    record = writer.create_warc_record(
-        uri,
-        kind,
-        payload=io.BytesIO(payload),
-        length=len(payload),
-        warc_headers_dict=warc_headers,
-        http_headers=http,
-    )
-    writer.write_record(record)
-    return buffer.getvalue()
-
-
-def _warcinfo(filename: str, when: datetime) -> bytes:
-    buffer = io.BytesIO()
-    writer = _Sha256Writer(buffer, gzip=True, warc_version=WARC_VERSION)
-    info = {
-        "software": SOFTWARE,
-        "format": f"WARC File Format {WARC_VERSION}",
-        "description": "every HTTP exchange ingest fetched; bodies decoded (see "
-        f"{ORIGINAL_HEADER_PREFIX}* headers), {SHA256_HEADER} = hex sha256 of the body",
-    }
-    record = writer.create_warcinfo_record(filename, info)
-    record.rec_headers.replace_header(
-        "WARC-Date", datetime_to_iso_date(when.replace(tzinfo=None), use_micros=True)
-    )
-    writer.write_record(record)
-    return buffer.getvalue()
-
-
 def server_ip(response: httpx.Response) -> str | None:
     stream = response.extensions.get("network_stream")
     if stream is None:
@@ -454,4 +406,4 @@ def _fsync_folder(folder: Path) -> None:
 
 def sha256_base32(data: bytes) -> str:
     """`data`'s digest as WARC-Payload-Digest spells it here: `sha256:<base32>`."""
-    return f"{DIGEST_ALGORITHM}:" + base64.b32encode(hashlib.sha256(data).digest()).decode()
+    return digest(data)

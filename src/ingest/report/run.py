@@ -383,24 +383,39 @@ def unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
 
 
 def _unknown_people(sources: list[dict[str, Any]]) -> list[UnknownPerson]:
+    """Linear in the names printed (a person on every source was a scan of its sources list
+    per page: quadratic): a source's URL is looked for in a person's list only when an earlier
+    entry had the same URL; each name folded once."""
     people: dict[str, UnknownPerson] = {}
     by_handle: dict[str, str] = {}
+    folded: dict[str, str] = {}
+    done: set[str] = set()  # the URLs of the entries before this one
     for source in sources:
+        url = source["url"]
+        again = url in done
         for printed in source.get("unknown_people", []):
             text = str(printed).strip()
             match = _HANDLE.match(text)
             name, handle = (match["name"], match["handle"]) if match else (text, None)
-            key = fold(name) or text
-            if handle and handle.lower() in by_handle:
-                key = by_handle[handle.lower()]
-            person = people.setdefault(key, UnknownPerson(name=name, handles=[], sources=[]))
+            name_key = folded.get(name)
+            if name_key is None:
+                name_key = folded[name] = fold(name)
+            key = name_key or text
+            lower = handle.lower() if handle else ""
+            if lower and lower in by_handle:
+                key = by_handle[lower]
+            person = people.get(key)
+            if person is None:
+                person = people[key] = UnknownPerson(name=name, handles=[], sources=[])
             if handle:
-                by_handle.setdefault(handle.lower(), key)
-                if handle.lower() not in {h.lower() for h in person.handles}:
+                by_handle.setdefault(lower, key)
+                if all(h.lower() != lower for h in person.handles):
                     person.handles.append(handle)
-            if source["url"] not in person.sources:
-                person.sources.append(source["url"])
-    return sorted(people.values(), key=lambda p: fold(p.name))
+            listed = person.sources
+            if not (listed and listed[-1] == url) and not (again and url in listed):
+                listed.append(url)
+        done.add(url)
+    return sorted(people.values(), key=lambda p: folded.get(p.name) or fold(p.name))
 
 
 def _source_words(change: dict[str, Any]) -> str:

@@ -31,9 +31,11 @@ def send_logs_to(path: Path) -> Path:
     logging now and swaps every handler that writes to a stream for one writing to `path`."""
     import logging
 
-    from prefect.logging.configuration import setup_logging
-
-    setup_logging()  # now, so that its console handlers exist to be swapped (it runs once)
+    # Prefect sets up its logging as `prefect.main` is imported (what `from prefect import flow`
+    # does): imported now, so that its console handlers exist to be swapped. Not a call of
+    # setup_logging of its own: that would be a second (~0.3 s: each one renders every Prefect
+    # setting into its logging template), the import's still to come
+    import prefect.main  # noqa: F401
 
     path.parent.mkdir(parents=True, exist_ok=True)
     target = logging.FileHandler(path, encoding="utf-8")

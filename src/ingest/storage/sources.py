@@ -30,6 +30,11 @@ _LATEST_OF_EXTRACTOR = (
 
 
 _REGISTRY = ("url", "extractor", "meta")  # what `upsert` compares
+_REGISTRY_UPDATE = (
+    sources.update()
+    .where(sources.c.url == sa.bindparam("row_url"))
+    .values(extractor=sa.bindparam("extractor"), meta=sa.bindparam("meta"))
+)
 _VALIDATORS = ("url", "etag", "last_modified", "last_sha256", "final_url")
 
 
@@ -53,23 +58,31 @@ class Sources:
 
     def upsert(self, found: list[Source]) -> None:
         """Register sources in one transaction; rows already saying the same are left. Only the
-        registry columns are read (not each row's validators and settled check)."""
+        registry columns are read (not each row's validators and settled check); the new rows
+        and the changed ones each written by one statement (executemany), not one a source."""
         with self.db.begin() as conn:
             known = self._rows(conn, [source.url for source in found], _REGISTRY)
+            new: dict[str, dict[str, Any]] = {}
+            changed: dict[str, dict[str, Any]] = {}
             for source in found:
                 meta, row = source.to_json(), known.get(source.url)
                 if row is None:
-                    conn.execute(
-                        sources.insert().values(
-                            url=source.url, extractor=source.extractor, meta=meta, fail_streak=0
-                        )
-                    )
+                    new[source.url] = {
+                        "url": source.url,
+                        "extractor": source.extractor,
+                        "meta": meta,
+                        "fail_streak": 0,
+                    }
                 elif row.extractor != source.extractor or row.meta != meta:
-                    conn.execute(
-                        sources.update()
-                        .where(sources.c.url == source.url)
-                        .values(extractor=source.extractor, meta=meta)
-                    )
+                    changed[source.url] = {
+                        "row_url": source.url,
+                        "extractor": source.extractor,
+                        "meta": meta,
+                    }
+            if new:
+                conn.execute(sources.insert(), list(new.values()))
+            if changed:
+                conn.execute(_REGISTRY_UPDATE, list(changed.values()))
 
     def discovered(self) -> list[Source]:
         """Sources found in feeds (their registry entry lives in the database), by URL."""
