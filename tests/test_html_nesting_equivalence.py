@@ -148,3 +148,24 @@ def test_a_run_holds_only_elements_whose_start_tag_only_opens_them() -> None:
     assert run is not None and run.lastindex == 1 and run.end() == 47  # the whole
     token = html_nesting._run_or_token().match("<li><p>x</li>")
     assert token is not None and token.lastindex != 1 and token.end() == 4  # one token
+
+
+def test_the_leaf_alternation_names_the_leaves_and_nothing_else() -> None:
+    """`_alternation` factors the names by their letters: it must match each whole name, and no
+    prefix or extension of one ("ab", "abbrx", "str")."""
+    whole = re.compile(rf"(?:{html_nesting._alternation(html_nesting._LEAF_NAMES)})\Z")
+    names = set(html_nesting._LEAF_NAMES)
+    near = {n[:k] for n in names for k in range(len(n) + 1)} | {n + c for n in names for c in "ax"}
+    assert {w for w in near | names if whole.match(w)} == names
+
+
+def test_a_run_mixing_leaves_and_text_is_read_without_a_regex_error() -> None:
+    """Python 3.11 raises SystemError for a possessive repeat over groups and alternatives
+    (gh-101955): the run's repeats are atomic groups; a run of that shape is one match."""
+    for text in (  # each raised it with `*+` for the run's repeat (a real blog page's shape)
+        "<b>A:</b><p>x</p> <p>y</p> <b>B:</b><p>z</p>",
+        "<p>x</p><b>B:</b><p>z</p>",
+        "<b>A</b> <b>B</b> <p>x</p>",
+    ):
+        run = html_nesting._run_or_token().match(text)
+        assert run is not None and run.lastindex == 1 and run.end() == len(text), text

@@ -246,8 +246,8 @@ class Walk:
         of the list: an item's own text and links are those not inside a list nested in it."""
         if node.mem_id not in self.nesting:  # no nested list: each item read whole
             for li in node.iter(include_text=False):
-                if li.tag_id == _LI:
-                    text = node_text(li)
+                if li.tag_id == _LI:  # (node_text, inline: most items of a page come here)
+                    text = collapse(li.text(deep=True, separator=""))
                     yield Item(text, text, links_of(li), list_no)
             return
         found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []

@@ -37,7 +37,7 @@ def links_of(node: LexborNode) -> Links:
     found = []
     for a in node.traverse(include_text=False):
         if a.tag_id == _A:  # the tag's number: no name decoded per element
-            href = a.attributes.get("href")
+            href = a.attrs.get("href")  # the one attribute (`attributes` decodes them all)
             if href is not None:
                 found.append((collapse(a.text(deep=True, separator="")), href or ""))
     return tuple(found)

@@ -56,8 +56,12 @@ class Message:
 
 def is_message(body: bytes) -> bool:
     """Does the body open with a mail header block (see the module docstring)?"""
+    head = body[:65536]
+    first = head.split(b"\n", 1)[0].split(b"\r", 1)[0]  # its first line, the rest not split
+    if not first.strip() or not HEADER_LINE.match(first):
+        return False  # (a web page, a Markdown file: what the loop below finds on line 1)
     names: set[bytes] = set()
-    for number, line in enumerate(body[:65536].splitlines()):
+    for number, line in enumerate(head.splitlines()):
         if not line.strip():
             break
         if number >= MAX_HEADER_LINES:

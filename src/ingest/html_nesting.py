@@ -103,9 +103,25 @@ _LEAF_NAMES = sorted(
 _RUN_ATTRS = r"(?:[^<>=]++|=\s*+\"[^\"<]*+\"|=\s*+'[^'<]*+'|=)*+"
 
 
+def _alternation(names: list[str]) -> str:
+    """`names` as one alternation factored by their first letters ("b(?:d(?:i|o)|ig)?" for
+    b, bdi, bdo, big): the same names (each followed by a delimiter where it is used, so one
+    matches at most), without trying thirty alternatives at every "<" of a run."""
+    if "" in names and len(names) == 1:
+        return ""
+    heads: dict[str, list[str]] = {}
+    for name in names:
+        if name:
+            heads.setdefault(name[0], []).append(name[1:])
+    alts = [re.escape(head) + _alternation(sorted(rests)) for head, rests in sorted(heads.items())]
+    if len(alts) == 1 and "" not in names:
+        return alts[0]
+    return f"(?:{'|'.join(alts)})" + ("?" if "" in names else "")
+
+
 def _leaf(group: str, lt: str = "<") -> str:
     """A closed leaf: "<b class=x>text</b>" (no "/>": `<svg/>` is void)."""
-    names = "|".join(_LEAF_NAMES)
+    names = _alternation(_LEAF_NAMES)
     return (
         rf"{lt}(?P<{group}>{names})(?=[\s/>]){_RUN_ATTRS}(?<!/)>[^<]*+"
         rf"</(?P={group})(?=[\s/>]){_RUN_ATTRS}>"
@@ -113,8 +129,11 @@ def _leaf(group: str, lt: str = "<") -> str:
 
 
 def _block(name: str, inside: str, lt: str = "<", end: str = "") -> str:
+    """An element of text and `inside`, its content in an atomic group: what a backtrack gave
+    back would end at a "<" starting an element, never at its end tag, so none is tried (not
+    `*+`: Python 3.11 raises SystemError on a possessive repeat holding a group, gh-101955)."""
     return (
-        rf"{lt}{name}(?=[\s/>]){_RUN_ATTRS}(?<!/)>(?:[^<]++|{inside})*"
+        rf"{lt}{name}(?=[\s/>]){_RUN_ATTRS}(?<!/)>(?>(?:[^<]++|{inside})*)"
         rf"</{end or name}(?=[\s/>]){_RUN_ATTRS}>"
     )
 
@@ -151,10 +170,10 @@ def _items(groups: Iterator[str], lt: str = "<") -> str:
 # four levels, it leaves the model as it found it but for its start tags (one for every end tag
 # in it); else it is read a token at a time. The pattern starts with "<" outside any group (so
 # that the search skips to the next "<"); its names are in lower case (a case-insensitive match
-# costs 80% more: capitals are read as tokens).
+# costs 80% more: capitals are read as tokens); its repeats are atomic groups (see `_block`).
 _GROUPS = (f"g{n}" for n in itertools.count())
 _RUN_OR_TOKEN_TEXT = (
-    f"<(?:((?:{_items(_GROUPS, '')})[^<]*+(?:(?:{_items(_GROUPS)})[^<]*+)*)|{_AFTER_LT})"
+    f"<(?:((?:{_items(_GROUPS, '')})[^<]*+(?>(?:(?:{_items(_GROUPS)})[^<]*+)*))|{_AFTER_LT})"
 )
 
 
