@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from extractors.announcements import dates, names
+from extractors.announcements import dates, handovers, names
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import (
     BODY_IN_TITLE,
@@ -221,7 +221,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
 def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, context: Context,
                   when: str | None, extra: dict[str, Any]) -> Iterator[Claim]:  # fmt: skip
     done: set[tuple[int, str]] = set()
-    for status, pattern in pat.ROLE_PATTERNS:
+    for status, pattern in (*pat.ROLE_PATTERNS, *handovers.ROLE_PATTERNS):
         for match in pattern.finditer(masked):
             role = clean_role(match.group("role"))
             if not role:
@@ -284,7 +284,7 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
         return
     if not (context.title_is_news and context.title_body):
         return
-    for status, pattern in pat.TITLE_ROLE_PATTERNS:
+    for status, pattern in (*pat.TITLE_ROLE_PATTERNS, *handovers.TITLE_ROLE_PATTERNS):
         for match in pattern.finditer(masked):
             for index in names.indexes(match.group("people")):
                 if (index, status) in done:

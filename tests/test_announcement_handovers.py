@@ -1,0 +1,52 @@
+"""Role changes the second round on real posts found unread (`extractors/announcements/handovers`
+and the list lead-ins of `lists`), each on a small CONSTRUCTED post (invented people and
+projects): a present-tense departure ("A retires from the board"), "thanks to A, B and C, whose
+terms have now ended", "A ([@a](url)) has agreed to take over as project lead for X".
+"""
+
+from __future__ import annotations
+
+import extractors
+from extractors.announcements import post as announcement
+from ingest.models import Claim, Snapshot
+
+
+def read(body: str, url: str = "https://example.org/blog/2025/03/04/news/") -> list[Claim]:
+    snapshot = Snapshot(url=url, body=body.encode("utf-8"))
+    assert extractors.choose(url, snapshot).NAME == "announcement"
+    return announcement.extract(snapshot)
+
+
+def facts(claims: list[Claim]) -> set[tuple[str, str | None, str, str | None]]:
+    return {(c.subject.name, c.subject.github, str(c.qualifiers.get("status")),
+             c.qualifiers.get("date")) for c in claims}  # fmt: skip
+
+
+def post(body: str, title: str = "Project news", date: str = "2025-03-04") -> str:
+    return f'---\ntitle: "{title}"\ndate: {date}\n---\n\n{body}'
+
+
+def test_a_departure_in_the_present_tense() -> None:
+    body = post("Jane Roe joins the Example Governance Board. At the same time, Bo Chen retires "
+                "from the board. We thank Bo for his work.\n", title="Welcome Jane Roe")  # fmt: skip
+    assert facts(read(body)) == {("Jane Roe", None, "current", "2025-03-04"),
+                                 ("Bo Chen", None, "emeritus", "2025-03-04")}  # fmt: skip
+
+
+def test_people_whose_terms_have_ended_leave_the_title_s_body() -> None:
+    body = post("We would like to extend our heartfelt thanks to Jane Roe, Bo Chen and Ann Lee, "
+                "whose terms have now ended.\n",
+                title="2025 Example Steering Committee Election Results")  # fmt: skip
+    claims = read(body)
+    assert facts(claims) == {(n, None, "emeritus", "2025-03-04")
+                             for n in ("Jane Roe", "Bo Chen", "Ann Lee")}  # fmt: skip
+    assert {c.object for c in claims} == {"Example Steering Committee"}
+
+
+def test_agreeing_to_take_over_as_project_lead() -> None:
+    body = post("I'm very pleased to say that [Jane Roe](https://github.com/jroe) "
+                "([@janer](https://twitter.com/janer)) has agreed to take over as project lead "
+                "for Example.\n")  # fmt: skip
+    claims = read(body)
+    assert facts(claims) == {("Jane Roe", "jroe", "current", "2025-03-04")}
+    assert claims[0].qualifiers["level"] == "lead"
