@@ -27,8 +27,11 @@ def post(body: str, title: str = "Project news", date: str = "2025-03-04") -> st
 
 
 def test_a_departure_in_the_present_tense() -> None:
-    body = post("Jane Roe joins the Example Governance Board. At the same time, Bo Chen retires "
-                "from the board. We thank Bo for his work.\n", title="Welcome Jane Roe")  # fmt: skip
+    body = post(
+        "Jane Roe joins the Example Governance Board. At the same time, Bo Chen retires "
+        "from the board. We thank Bo for his work.\n",
+        title="Welcome Jane Roe",
+    )
     assert facts(read(body)) == {("Jane Roe", None, "current", "2025-03-04"),
                                  ("Bo Chen", None, "emeritus", "2025-03-04")}  # fmt: skip
 
@@ -50,3 +53,37 @@ def test_agreeing_to_take_over_as_project_lead() -> None:
     claims = read(body)
     assert facts(claims) == {("Jane Roe", "jroe", "current", "2025-03-04")}
     assert claims[0].qualifiers["level"] == "lead"
+
+
+def test_label_lines_between_a_colon_lead_in_and_its_lists() -> None:
+    body = post(
+        "We are excited to welcome these new members to the community.\n\n"
+        "Our new Maintainers are:\n\n"
+        "For Example Lessons - Ecology\n* Jane Roe\n\n"
+        "For Example Lessons - Genomics\n* Bo Chen\n* Ann Lee\n",
+        title="Welcoming our New Maintainers",
+    )
+    assert facts(read(body)) == {(n, None, "current", "2025-03-04")
+                                 for n in ("Jane Roe", "Bo Chen", "Ann Lee")}  # fmt: skip
+
+
+def test_a_list_under_a_paragraph_describing_the_body_announced_above_it() -> None:
+    body = post(
+        "The elections have now concluded and it's time to meet your new Example Committee.\n\n"
+        "The people on this committee will help with planning and decision making.\n\n"
+        "* Jane Roe (@jroe)\n* Bo Chen (@bochen)\n\n"
+        "Let's celebrate all the candidates for running.\n",
+        title="Meet your Example Committee",
+    )
+    assert facts(read(body)) == {("Jane Roe", "jroe", "current", "2025-03-04"),
+                                 ("Bo Chen", "bochen", "current", "2025-03-04")}  # fmt: skip
+
+
+def test_a_description_paragraph_alone_introduces_nothing() -> None:
+    body = post(
+        "We had a great year.\n\n"
+        "The people on this team will help with planning.\n\n"
+        "* Jane Roe (@jroe)\n* Bo Chen (@bochen)\n",
+        title="Our year",
+    )
+    assert read(body) == []

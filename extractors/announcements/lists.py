@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from extractors.announcements import dates, names
+from extractors.announcements import dates, leadins, names
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
@@ -114,6 +114,8 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 for item in grid:
                     yield from _item_claims(item, lead, heading, context, section, number)
                 continue
+            if leadins.is_sublabel(lead, block.text):
+                continue  # "For Data Carpentry - Ecology" under "Our new Maintainers are:"
             before, lead = lead, block.text
             date_line = dates.standalone_date(block.text) or date_line
             continue
@@ -132,6 +134,8 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 label = intro  # the heading only says when ("Day 1, ..."); the lead-in says what
             elif lead and before and ANAPHORIC_LEAD.match(lead):
                 label = f"{before} {lead}"  # "... breakout sessions and panels ... These include:"
+            elif lead:
+                label = leadins.joined_lead(lead, before, ROLE_CUE) or label
         own_label = block.parent if block.depth and block.parent else label
         rank += 0 if block.depth else 1
         seats = SEATS.search(own_label or "") if not block.depth else None

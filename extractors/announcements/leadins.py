@@ -1,0 +1,39 @@
+"""Which paragraph introduces a list, where it is not simply the one just before it:
+
+- a short label line between a lead-in ending in ":" and each of its lists ("Our new Maintainers
+  are:" / "For Data Carpentry - Ecology" / * A / "For Software Carpentry" / * B): the lists are
+  still the lead-in's, the label only says which part each is for (`is_sublabel`);
+- a paragraph that only describes the body the paragraph above announced ("... time to meet your
+  new Project Management Committee." / "The people on this committee will help ..." / * A): the
+  two together are the lead-in (`joined_lead`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.document.model import collapse
+
+SUBLABEL_MAX = 80  # characters: a label line, not a sentence
+SENTENCE_END = re.compile(r"[.!?:;]\W*$")
+# a paragraph speaking of a body already introduced: "this committee", "these new members"
+ANAPHORA = re.compile(
+    r"\b(?:this|these|those)\s+(?:new\s+)?(?:committee|council|board|team|group|members?|"
+    r"people|maintainers?|committers?|representatives?)\b",
+    re.I,
+)
+
+
+def is_sublabel(lead: str | None, text: str) -> bool:
+    """`text` is a label line under the colon lead-in `lead` (the lead-in stays the lists')."""
+    if not lead or not lead.rstrip().endswith(":"):
+        return False
+    text = collapse(text)
+    return 0 < len(text) <= SUBLABEL_MAX and not SENTENCE_END.search(text)
+
+
+def joined_lead(lead: str, before: str | None, role_cue: re.Pattern[str]) -> str | None:
+    """`before` and `lead` as one lead-in, when `lead` only describes what `before` announced."""
+    if not before or role_cue.search(lead) or not ANAPHORA.search(lead):
+        return None
+    return f"{before} {lead}" if role_cue.search(before) else None
