@@ -87,3 +87,12 @@ def test_a_description_paragraph_alone_introduces_nothing() -> None:
         title="Our year",
     )
     assert read(body) == []
+
+
+def test_the_author_stepping_away_from_a_project() -> None:
+    body = ('---\ntitle: "Stepping Down From Example"\nauthor: janeroe\ndate: 2025-03-04\n---\n\n'
+            "So, I’m stepping away from Example, and letting others take the reins.\n")  # fmt: skip
+    assert facts(read(body)) == {("janeroe", None, "emeritus", "2025-03-04")}
+    body = ('---\ntitle: "Project news"\nauthor: janeroe\ndate: 2025-03-04\n---\n\n'
+            "I'm stepping away from the keyboard for a week.\n")  # fmt: skip
+    assert read(body) == []

@@ -321,11 +321,11 @@ def _role_claim(context: Context, person: names.Person, role: str, status: str,
 def _first_person(sentence: Sentence, context: Context, stated: dates.When | None,
                   ) -> Iterator[Claim]:  # fmt: skip
     """ "I ... step down as lead of the team": the post's one author leaves the role."""
-    match = pat.FIRST_PERSON_LEFT.search(sentence.display)
+    match = handovers.first_person_left(sentence.display)
     if not match or len(context.post.authors) != 1:
         return
     author = context.post.authors[0]
-    if not names.looks_like_person(author):
+    if not (names.looks_like_person(author) or handovers.author_may_leave(author, match)):
         return
     role = clean_role(match.group("role"))
     when = sentence.date

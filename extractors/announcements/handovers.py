@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.announcements.patterns import PEOPLE, ROLE_PHRASE, OnFirstUse
+from extractors.announcements.patterns import FIRST_PERSON_LEFT, PEOPLE, ROLE_PHRASE, OnFirstUse
 
 # a person's name may be followed by a parenthesised link or handle: "A ([@a](url))"
 _ASIDE = r"(?:\s*\([^()]{1,120}\))?"
@@ -43,3 +43,23 @@ TERMS_ENDED = re.compile(
     rf"(?:ended|expired|concluded|come\s+to\s+an\s+end)"
 )
 TITLE_ROLE_PATTERNS = (("emeritus", TERMS_ENDED),)
+
+# "So, I'm stepping away from Spaz, and letting others take the reins": the post's one author
+# leaves the project itself (no role word printed: they maintained it); `role` is the project
+FIRST_PERSON_AWAY = re.compile(
+    r"\bI(?:'m|’m|\s+am)\s+(?:now\s+)?(?:stepping|stepped)\s+(?:away|down|back)\s+from\s+"
+    r"(?P<role>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*){0,2})(?=\s*[,.;!]|\s+and\b)"
+)
+# a site's author slug ("author: funkatron"): the only name a first-person post may print
+AUTHOR_SLUG = re.compile(r"^[a-z][a-z0-9_-]{2,38}$")
+
+
+def first_person_left(text: str) -> re.Match[str] | None:
+    """The author's departure the sentence prints: from a role ("I ... step down as lead of the
+    team", `patterns.FIRST_PERSON_LEFT`), else from a project ("I'm stepping away from X")."""
+    return FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_AWAY.search(text)
+
+
+def author_may_leave(author: str, match: re.Match[str]) -> bool:
+    """An author slug may step away from a project, as its author (not from a named role)."""
+    return match.re is FIRST_PERSON_AWAY and bool(AUTHOR_SLUG.match(author))
