@@ -4,7 +4,10 @@ Real files: `fixtures/announcements/real-probe/` (10 posts of 7 projects: the sh
 found there), `fixtures/announcements/real-probe-2/` (5 posts of 5 projects, a BLIND set:
 labelled first, scored on main before any fix and after all of them, never tuned on) and
 `fixtures/announcements/real-probe-3/` (3 posts of 3 more projects, a second blind set taken after
-the fixes). Provenance
+the fixes). After they were scored blind, real-probe-2 and real-probe-3 became DEVELOPMENT sets
+(round 2, branch r7-36: the shapes they missed were fixed, `tests/test_announcement_handovers.py`).
+`fixtures/announcements/real-probe-4/` (4 posts of 4 more projects) is the BLIND set of round 2:
+labelled and scored before its fixes, never tuned on. Provenance
 and the measured figures are in each folder's PROVENANCE.md, gold in its gold.json.
 
 The unit tests below use small CONSTRUCTED posts (invented people and projects), one for each
@@ -42,11 +45,15 @@ ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"
 # with the three GraphQL posts added (0 of their 12 events found before their own fixes), all
 # 10: P 0.973 R 0.923 dates 1.000;
 # the blind half: before P 0.889 R 0.444 dates 0.250, after P 0.889 R 0.444 dates 1.000; a second
-# blind set of 3 posts taken after the fixes (real-probe-3): P 1.000 R 0.182 before and after
+# blind set of 3 posts taken after the fixes (real-probe-3): P 1.000 R 0.182 before and after.
+# Round 2 (r7-36), with -2 and -3 as development sets: real-probe-2 P 0.944 R 0.944, real-probe-3
+# P 1.000 R 1.000, real-probe unchanged; its blind set real-probe-4: P 1.000 R 0.417 before and
+# after (the round's fixes did not reach its shapes)
 FLOORS = {
     "real-probe": {"precision": 0.95, "recall": 0.88, "dates_right": 0.95},
-    "real-probe-2": {"precision": 0.85, "recall": 0.40, "dates_right": 0.95},
-    "real-probe-3": {"precision": 0.95, "recall": 0.15, "dates_right": 0.95},
+    "real-probe-2": {"precision": 0.90, "recall": 0.90, "dates_right": 0.95},
+    "real-probe-3": {"precision": 0.95, "recall": 0.95, "dates_right": 0.95},
+    "real-probe-4": {"precision": 0.95, "recall": 0.35, "dates_right": 0.95},
 }
 
 
@@ -55,7 +62,8 @@ def test_the_probe_sets_score_above_their_floors(folder: str) -> None:
     posts = ROOT / folder
     report = score([EvalSet(folder, posts, posts / "gold.json")])
     figures = report.total.figures()
-    assert figures["gold"] == {"real-probe": 39, "real-probe-2": 18, "real-probe-3": 11}[folder]
+    assert figures["gold"] == {"real-probe": 39, "real-probe-2": 18, "real-probe-3": 11,
+                                "real-probe-4": 12}[folder]  # fmt: skip
     for key, floor in FLOORS[folder].items():
         assert figures[key] >= floor, (folder, key, figures)
 
