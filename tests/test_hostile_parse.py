@@ -318,11 +318,18 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
     return reports
 
 
+# The 5 MB page of 150,000 people: every case above runs at once on the machine's 2 cores, so
+# its CPU time grows with the contention: 28.9-32.2 s measured for the code of 3a51a5a and of
+# this commit alike at load 4-6 (under 30 s on a quiet machine). The bound is there against
+# the quadratic reading this page once had (minutes), not to pin the figure: make bench does.
+CAPPED_PAGE_CPU_S = 45
+
+
 def test_a_5mb_page_of_150000_people_is_capped_in_seconds(measured: dict[str, Any]) -> None:
     report = measured["governance_5mb"]
     assert report["result"]["claims"] == 20_000
     assert report["result"]["alerts"][0].startswith("claims capped at 20000 of 150000 from ")
-    assert report["cpu"] < 30 and report["peak_mb"] < MAX_PEAK_MB, report
+    assert report["cpu"] < CAPPED_PAGE_CPU_S and report["peak_mb"] < MAX_PEAK_MB, report
 
 
 def test_100k_unclosed_items_finish_in_seconds(measured: dict[str, Any]) -> None:
@@ -369,7 +376,7 @@ def test_ingest_extract_caps_claims_with_a_warning(measured: dict[str, Any]) -> 
         f"warning: claims capped at 20000 of 150000 from '{PAGE_URL}' (INGEST_MAX_CLAIMS): "
         "130000 dropped, no removals flagged\n"
     )
-    assert report["cpu"] < 30 and report["peak_mb"] < MAX_PEAK_MB, report
+    assert report["cpu"] < CAPPED_PAGE_CPU_S and report["peak_mb"] < MAX_PEAK_MB, report
 
 
 @pytest.mark.parametrize("kind", sorted(MARKUP))
