@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from extractors.announcements import decision, events, lists, reader, sequence, source
+from extractors.announcements import decision, events, lists, prose, reader, source
 from extractors.document.model import Heading, Item, Para, Row, Term, collapse
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
@@ -150,7 +150,7 @@ def _all_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
                 f"line {line}" if line is not None else f"{section.prefix}{kind} {counts[kind]}"
             )
             for sentence in events.sentences(quote, text, links, locator, section.date):
-                yield from sequence.sentence_claims(sentence, context)
+                yield from prose.sentence_claims(sentence, context)
         yield from lists.list_claims(section, context)
     if post.title:  # last: a body sentence carries the links a title lacks
         for sentence in events.sentences(post.title, post.title, (), "title", post.date):
