@@ -6,8 +6,11 @@ labelled first, scored on main before any fix and after all of them, never tuned
 `fixtures/announcements/real-probe-3/` (3 posts of 3 more projects, a second blind set taken after
 the fixes). After they were scored blind, real-probe-2 and real-probe-3 became DEVELOPMENT sets
 (round 2, branch r7-36: the shapes they missed were fixed, `tests/test_announcement_handovers.py`).
-`fixtures/announcements/real-probe-4/` (4 posts of 4 more projects) is the BLIND set of round 2:
-labelled and scored before its fixes, never tuned on. Provenance
+`fixtures/announcements/real-probe-4/` (4 posts of 4 more projects) was the BLIND set of round 2:
+labelled and scored before its fixes, never tuned on; after that it became a DEVELOPMENT set
+(round 3, branch r7-37: its missed shapes fixed, `tests/test_announcement_prose.py`).
+`fixtures/announcements/real-probe-5/` (4 posts of 4 more projects) is the BLIND set of round 3:
+labelled and scored on main before any round-3 fix and once after them, never tuned on. Provenance
 and the measured figures are in each folder's PROVENANCE.md, gold in its gold.json.
 
 The unit tests below use small CONSTRUCTED posts (invented people and projects), one for each
@@ -48,12 +51,17 @@ ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"
 # blind set of 3 posts taken after the fixes (real-probe-3): P 1.000 R 0.182 before and after.
 # Round 2 (r7-36), with -2 and -3 as development sets: real-probe-2 P 0.944 R 0.944, real-probe-3
 # P 1.000 R 1.000, real-probe unchanged; its blind set real-probe-4: P 1.000 R 0.417 before and
-# after (the round's fixes did not reach its shapes)
+# after (the round's fixes did not reach its shapes).
+# Round 3 (r7-37), with -4 as a development set: real-probe-4 P 1.000 R 1.000 dates 0.750 (9 of 12
+# dated right: of the 7 newly matched, the Wren hand-over is dated by the sentence before it and
+# the Cloudberry post's date is only in its file name), real-probe-2 P 0.947 R 1.000, real-probe
+# and -3 unchanged; its blind set real-probe-5: P 0.750 R 0.545 dates 1.000 before and after
 FLOORS = {
     "real-probe": {"precision": 0.95, "recall": 0.88, "dates_right": 0.95},
-    "real-probe-2": {"precision": 0.90, "recall": 0.90, "dates_right": 0.95},
+    "real-probe-2": {"precision": 0.90, "recall": 0.95, "dates_right": 0.95},
     "real-probe-3": {"precision": 0.95, "recall": 0.95, "dates_right": 0.95},
-    "real-probe-4": {"precision": 0.95, "recall": 0.35, "dates_right": 0.95},
+    "real-probe-4": {"precision": 0.95, "recall": 0.95, "dates_right": 0.70},
+    "real-probe-5": {"precision": 0.70, "recall": 0.50, "dates_right": 0.95},
 }
 
 
@@ -63,7 +71,7 @@ def test_the_probe_sets_score_above_their_floors(folder: str) -> None:
     report = score([EvalSet(folder, posts, posts / "gold.json")])
     figures = report.total.figures()
     assert figures["gold"] == {"real-probe": 39, "real-probe-2": 18, "real-probe-3": 11,
-                                "real-probe-4": 12}[folder]  # fmt: skip
+                                "real-probe-4": 12, "real-probe-5": 11}[folder]  # fmt: skip
     for key, floor in FLOORS[folder].items():
         assert figures[key] >= floor, (folder, key, figures)
 

@@ -7,6 +7,7 @@
     lists      lists of people after a lead-in ("welcome the following new members:")
     names      people named in a sentence, masked for the patterns
     patterns   the role and event phrases         dates     when a sentence says it happened
+    prose      role changes in prose shapes the tables miss (handed over, taking over from)
 
 May import: `ingest`, `extractors.document`, `extractors.people` and its own modules; not the
 internals of another extractor package (tests/test_layers.py).

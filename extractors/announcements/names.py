@@ -55,6 +55,8 @@ NOT_NAME_WORDS = _word_set(
 )
 FIRST_NAME = re.compile(r"(?<![\w@.])[A-Z][a-z]{2,}(?![\w@])")
 INITIALS = re.compile(r"^[A-Z]{2}$")  # "TJ Fontaine": initials before a name
+SURNAME_INITIAL = re.compile(r"[B-HJ-Z]")  # "Faseela K": a surname printed as its initial
+AFTER_INITIAL = re.compile(r"\s*(?:$|[(,])")
 MAX_NAME_TOKENS = 4
 MAX_CAPITALISED = 3
 PERSON_MARK = "\ue000"
@@ -259,10 +261,19 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
                 close()
         elif run and word in PARTICLES:
             run.append((start, start + len(word), word))
+        elif len(run) == 1 and _surname_initial(text, token, _end):
+            run.append((start, _end, token))
+            close()
         else:
             close()
     close()
     return spans
+
+
+def _surname_initial(text: str, token: str, end: int) -> bool:
+    """ "Faseela K": one capital letter after a first name ends the name, when nothing but the
+    text's end, a parenthesis or a comma follows ("A" and "I" are words, not initials)."""
+    return bool(SURNAME_INITIAL.fullmatch(token)) and bool(AFTER_INITIAL.match(text, end))
 
 
 def _next_is_name(tokens: list[tuple[int, int, str]], start: int) -> bool:

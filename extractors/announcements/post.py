@@ -15,13 +15,13 @@ import json
 import re
 from collections.abc import Iterator
 
-from extractors.announcements import decision, events, lists, reader, sequence, source
+from extractors.announcements import decision, events, lists, prose, reader, source
 from extractors.document.model import Heading, Item, Para, Row, Term, collapse
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 9  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 10  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
@@ -29,6 +29,8 @@ VERSION = 9  # 2: status emeritus; 3: the body's name, not the title; 4: project
 # and Laika bodies, dated permalinks, people presented in turn, ranked results past the seats
 # filled; 9: present-tense departures, terms ended, taking over as X, label lines under a
 # colon lead-in, a describing paragraph joined to the lead-in above, first-person stepping away
+# 10: outgoing members after a relative clause, joining a named community as X, a duty handed
+# over, the writer taking over from someone, a surname printed as one capital letter
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
@@ -150,7 +152,7 @@ def _all_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
                 f"line {line}" if line is not None else f"{section.prefix}{kind} {counts[kind]}"
             )
             for sentence in events.sentences(quote, text, links, locator, section.date):
-                yield from sequence.sentence_claims(sentence, context)
+                yield from prose.sentence_claims(sentence, context)
         yield from lists.list_claims(section, context)
     if post.title:  # last: a body sentence carries the links a title lacks
         for sentence in events.sentences(post.title, post.title, (), "title", post.date):
