@@ -5,8 +5,9 @@ says ("Name", "Representative", "Member", "Staff Contact", none at all); among s
 that names people wins. The other columns are read by their header words: a handle column, an
 e-mail column, an organisation column (Affiliation, Company, Organization, Employer; in a table
 without a header, a column whose cells read as organisations), a role column (Role, Position,
-Title), a status column, an area column (Area, Component, Scope; and a "Name" column that does
-not hold people: a working group's name). Term, date and time-zone columns are not read.
+Title), a status column, an area column (Area, Component, Scope, Repository; and a "Name"
+column that does not hold people: a working group's name). Term, date and time-zone columns are
+not read.
 
 A cell that names several people (lines joined by `<br>`, a comma list) gives each of them, and
 the row's first other column is then their section (a term: "June 1st, 2025 - May 31, 2026");
@@ -43,7 +44,7 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
     ("area", frozenset({"area", "areas", "scope", "component", "components", "module",
                         "modules", "focus", "expertise", "subsystem", "responsibility",
                         "responsibilities", "project", "projects", "team", "group", "sig", "wg",
-                        "working"})),
+                        "working", "repository", "repositories", "repo", "repos"})),
 )  # fmt: skip
 # a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
 EMPTY = re.compile(
