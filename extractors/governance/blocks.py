@@ -354,7 +354,7 @@ def role_sections(records: list[Record]) -> dict[int, str]:
         if not value or record.path:
             return {}
         found[record.record_no] = str(value).strip()
-    if len(set(found.values())) * 2 > len(found):
+    if len(found) >= 3 and len(set(found.values())) * 2 > len(found):
         return {}
     return found
 
