@@ -44,7 +44,8 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
     ("area", frozenset({"area", "areas", "scope", "component", "components", "module",
                         "modules", "focus", "expertise", "subsystem", "responsibility",
                         "responsibilities", "project", "projects", "team", "group", "sig", "wg",
-                        "working", "repository", "repositories", "repo", "repos"})),
+                        "working"})),
+    ("repository", frozenset({"repository", "repositories", "repo", "repos"})),
 )  # fmt: skip
 # a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
 EMPTY = re.compile(
@@ -189,8 +190,9 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     supported = {"handle", "email", "affiliation", "role"} & set(column)
     if not in_role_section and kinds[people] != "person" and not supported:
         return
-    if "name" in column:
-        column.setdefault("area", column.pop("name"))
+    for kind in ("name", "repository"):  # a working group's name before its repository
+        if kind in column:
+            column.setdefault("area", column.pop(kind))
     if "handle" not in column and (at := _profile_column(body, people, column)) is not None:
         column["handle"] = at  # "Name | URL" with github.com/<login> links: the handle column
     if header is None:  # an organisation column is known by its cells
