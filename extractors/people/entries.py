@@ -54,7 +54,7 @@ DOCUMENT_LINK = re.compile(
     re.I,
 )
 # a site's page about one person ("/blog/authors/jroe", "/people/jroe/"): a person's link
-AUTHOR_PAGE = re.compile(r"/(?:authors?|people|persons?|users?|members?|profiles?)/[\w.-]+/?$", re.I)
+AUTHOR_PAGE = re.compile(r"/(?:authors?|people|users?|members?|profiles?)/[\w.-]+/?$", re.I)
 NICK = re.compile(r"[A-Z][^\W\d_]+")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
