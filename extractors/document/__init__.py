@@ -30,9 +30,19 @@ def file_name(url: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[-1].lower()
 
 
+TOML_SNIFF_MAX_BYTES = 1 << 20  # a kernel-size MAINTAINERS (~800 kB) is never TOML-parsed
+
+
 def format_of(snapshot: Snapshot) -> str:
     """The format to read: data files by their name (OWNERS, .toml, ...) or shape, else sniffed."""
     kind = data_file_kind(snapshot.url, snapshot.body)  # OWNERS, MAINTAINERS (not a web page)
+    if kind == "maintainers" and len(snapshot.body) <= TOML_SNIFF_MAX_BYTES:
+        from extractors.document import data as _doc_data
+
+        # Docker's MAINTAINERS convention is a TOML file (`[Org."Core maintainers"]`,
+        # `[people.login]`), not the kernel's `M:` lines: read by what it holds
+        if _doc_data.sniff(decode(snapshot.body)) == "toml":
+            return "toml"
     if kind:
         return kind
     name = file_name(snapshot.url)

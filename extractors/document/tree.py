@@ -288,6 +288,8 @@ class Walk:
             if isinstance(value, dict | list) and value:
                 yield Heading(len(path) + 1, str(key), self._seek(json.dumps(str(key))))
                 yield from self.walk(value, (*path, str(key)), depth + 1)
+            elif isinstance(value, str) and self._holder(str(key), value):
+                yield from self._one_holder(str(key), value, path)
 
     def _entries(self, entries: list[Any], path: tuple[str, ...], depth: int) -> Iterator[Block]:
         for number, entry in enumerate(entries, 1):
@@ -308,6 +310,24 @@ class Walk:
                     yield from self._record({"login": key, **named}, path, str(entry))
                 elif path and role_path(path):
                     yield from self._record({"value": entry}, path)
+
+    def _holder(self, key: str, value: str) -> bool:
+        named = isinstance(self.people.get(value), dict)
+        return bool(self.people) and (named or bool(ROLE_KEY.search(key) and LOGIN.match(value)))
+
+    def _one_holder(self, key: str, login: str, path: tuple[str, ...]) -> Iterator[Block]:
+        """A role held by one person, named by the people table's key (`bdfl = "jroe"`,
+        `"Chief Architect" = "jroe"`): a role list of that one record, under the key."""
+        value = re.escape(json.dumps(login))
+        pair = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=\s*" + value)
+        line = next((i + 1 for i, text in enumerate(self.lines) if pair.match(text)), None)
+        yield Heading(len(path) + 1, key, line)
+        self.number = 1
+        named = self.people.get(login)
+        fields = fields_of({"login": login, **named} if named else {"value": login})
+        quote = self.lines[line - 1].strip() if line else f"{key} = {json.dumps(login)}"
+        self.records += 1
+        yield Record(quote, (*path, key), fields, None, 1, line)
 
     def _group(self, entry: dict[str, Any]) -> bool:
         """A team: an entry holding a list of person records or of logins (its members)."""

@@ -345,7 +345,8 @@ def card_title_name(record: Record, document: Document) -> str | None:
 def role_sections(records: list[Record]) -> dict[int, str]:
     """A top-level list of records that all print a role ("PMC", "Committer"): each record's
     role is the group it is listed in (record number -> role). A role only some print
-    ("chair" among nulls) is a title, not a group."""
+    ("chair" among nulls) is a title, not a group; so is one that most records print in their
+    own words (job titles: "Creator", "Staff Frontend Engineer"): groups are shared."""
     found: dict[int, str] = {}
     for record in records:
         fields = {k.lower(): v for k, v in record.fields.items()}
@@ -353,6 +354,8 @@ def role_sections(records: list[Record]) -> dict[int, str]:
         if not value or record.path:
             return {}
         found[record.record_no] = str(value).strip()
+    if len(found) >= 3 and len(set(found.values())) * 2 > len(found):
+        return {}
     return found
 
 

@@ -53,6 +53,8 @@ DOCUMENT_LINK = re.compile(
     r"/(?:blob|tree|wiki|docs?)/|\.(?:md|html?|rst)$|^https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+",
     re.I,
 )
+# a site's page about one person ("/blog/authors/jroe", "/people/jroe/"): a person's link
+AUTHOR_PAGE = re.compile(r"/(?:authors?|people|users?|members?|profiles?)/[\w.-]+/?$", re.I)
 NICK = re.compile(r"[A-Z][^\W\d_]+")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
@@ -373,7 +375,7 @@ def _only_document_link(text: str, links: Links) -> bool:
     for label, target in links:
         if label and label.strip(" *_") == text.strip(" *_"):
             target = target.strip()
-            if PERSON_LINK.match(target) or github_login(target):
+            if PERSON_LINK.match(target) or github_login(target) or AUTHOR_PAGE.search(target):
                 return False
             relative = not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I)
             return relative or DOCUMENT_LINK.search(target) is not None

@@ -5,8 +5,9 @@ says ("Name", "Representative", "Member", "Staff Contact", none at all); among s
 that names people wins. The other columns are read by their header words: a handle column, an
 e-mail column, an organisation column (Affiliation, Company, Organization, Employer; in a table
 without a header, a column whose cells read as organisations), a role column (Role, Position,
-Title), a status column, an area column (Area, Component, Scope; and a "Name" column that does
-not hold people: a working group's name). Term, date and time-zone columns are not read.
+Title), a status column, an area column (Area, Component, Scope, Repository; and a "Name"
+column that does not hold people: a working group's name). Term, date and time-zone columns are
+not read.
 
 A cell that names several people (lines joined by `<br>`, a comma list) gives each of them, and
 the row's first other column is then their section (a term: "June 1st, 2025 - May 31, 2026");
@@ -44,6 +45,7 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
                         "modules", "focus", "expertise", "subsystem", "responsibility",
                         "responsibilities", "project", "projects", "team", "group", "sig", "wg",
                         "working"})),
+    ("repository", frozenset({"repository", "repositories", "repo", "repos"})),
 )  # fmt: skip
 # a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
 EMPTY = re.compile(
@@ -188,8 +190,9 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
     supported = {"handle", "email", "affiliation", "role"} & set(column)
     if not in_role_section and kinds[people] != "person" and not supported:
         return
-    if "name" in column:
-        column.setdefault("area", column.pop("name"))
+    for kind in ("name", "repository"):  # a working group's name before its repository
+        if kind in column:
+            column.setdefault("area", column.pop(kind))
     if "handle" not in column and (at := _profile_column(body, people, column)) is not None:
         column["handle"] = at  # "Name | URL" with github.com/<login> links: the handle column
     if header is None:  # an organisation column is known by its cells
