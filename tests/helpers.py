@@ -62,3 +62,22 @@ def maintainer_rows(claims: list[Claim]) -> list[tuple[Any, ...]]:
         for c in claims
         if c.predicate == "maintainer"
     ]
+
+
+def assert_probe_page_read(
+    name: str, body: str, gold: list[dict[str, Any]], claims: list[Any]
+) -> None:
+    """A real-probe page: it yields maintainer claims, every gold handle among them (the scorer
+    matches a claim without a handle by name, so handles apart), and verbatim evidence (of HTML:
+    its text as printed, the parts of a card joined by ", ")."""
+    import html
+    import re
+
+    assert gold and maintainer_rows(claims), name
+    handles = {c.subject.github for c in claims}
+    assert {r["handle"] for r in gold if r["handle"]} <= handles, name
+    printed = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    for claim in claims:
+        for line in claim.evidence.quote.splitlines():
+            parts = [" ".join(p.split()) for p in line.split(", ")]
+            assert line.strip() in body or all(p in printed for p in parts), (name, line)

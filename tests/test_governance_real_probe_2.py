@@ -26,9 +26,7 @@ own fix: people R 0.345 (NetworkX gave nothing). The unit tests below use small 
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from pathlib import Path
 
 from extractors.governance import generic as governance
@@ -36,6 +34,7 @@ from extractors.people import names
 from ingest.models import Claim, Snapshot
 from ingest_cli.evaluate.governance import score, sets_for
 
+from .helpers import assert_probe_page_read
 from .helpers import maintainer_rows as rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,16 +73,7 @@ def test_no_page_of_the_second_probe_that_lists_people_yields_nothing() -> None:
         gold = json.loads((PROBE / "gold" / f"{name}.json").read_text(encoding="utf-8"))
         body = (PROBE / name).read_text(encoding="utf-8")
         claims = read(body, url)
-        assert gold and rows(claims), name
-        # the scorer matches a person by name when the claim has no handle: handles apart
-        # ("gh_login:" fields, a "Name | URL" table of profile links gave none at first)
-        handles = {c.subject.github for c in claims}
-        assert {r["handle"] for r in gold if r["handle"]} <= handles, name
-        printed = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
-        for claim in claims:  # verbatim evidence (of HTML: its text as printed, the parts of a
-            for line in claim.evidence.quote.splitlines():  # card joined by ", ")
-                parts = [" ".join(p.split()) for p in line.split(", ")]
-                assert line.strip() in body or all(p in printed for p in parts), (name, line)
+        assert_probe_page_read(name, body, gold, claims)
 
 
 SITE_CONFIG = """\

@@ -20,9 +20,7 @@ URLs in `urls.json`). Measured blind on main before any fix: people P 1.000 R 0.
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from pathlib import Path
 
 from extractors import document as _document
@@ -30,6 +28,7 @@ from extractors.governance import generic as governance
 from ingest.models import Claim, Snapshot
 from ingest_cli.evaluate.governance import score, sets_for
 
+from .helpers import assert_probe_page_read
 from .helpers import maintainer_rows as rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,14 +62,7 @@ def test_every_page_of_the_third_probe_yields_claims_and_every_gold_handle() -> 
         gold = json.loads((PROBE / "gold" / f"{name}.json").read_text(encoding="utf-8"))
         body = (PROBE / name).read_text(encoding="utf-8")
         claims = read(body, url)
-        assert gold and rows(claims), name
-        handles = {c.subject.github for c in claims}
-        assert {r["handle"] for r in gold if r["handle"]} <= handles, name
-        printed = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
-        for claim in claims:  # verbatim evidence (of HTML: its text as printed)
-            for line in claim.evidence.quote.splitlines():
-                parts = [" ".join(p.split()) for p in line.split(", ")]
-                assert line.strip() in body or all(p in printed for p in parts), (name, line)
+        assert_probe_page_read(name, body, gold, claims)
 
 
 DOCKER_STYLE = """\
