@@ -8,25 +8,9 @@ same words where no role changes hands give no claim.
 
 from __future__ import annotations
 
-import extractors
 from extractors.announcements import names
-from extractors.announcements import post as announcement
-from ingest.models import Claim, Snapshot
 
-
-def read(body: str, url: str = "https://example.org/blog/2025/03/04/news/") -> list[Claim]:
-    snapshot = Snapshot(url=url, body=body.encode("utf-8"))
-    assert extractors.choose(url, snapshot).NAME == "announcement"
-    return announcement.extract(snapshot)
-
-
-def facts(claims: list[Claim]) -> set[tuple[str, str | None, str, str | None]]:
-    return {(c.subject.name, c.subject.github, str(c.qualifiers.get("status")),
-             c.qualifiers.get("date")) for c in claims}  # fmt: skip
-
-
-def post(body: str, title: str = "Project news", date: str = "2025-03-04") -> str:
-    return f'---\ntitle: "{title}"\ndate: {date}\n---\n\n{body}'
+from .announcement_posts import facts, post, read
 
 
 def test_outgoing_members_named_after_a_relative_clause() -> None:

@@ -37,10 +37,10 @@ from pathlib import Path
 
 import pytest
 
-import extractors
 from extractors.announcements import post as announcement
-from ingest.models import Claim, Snapshot
 from ingest_cli.evaluate.announcements import EvalSet, score
+
+from .announcement_posts import facts, post, read
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"
 # measured (uv run ingest evaluate --announcements --gold fixtures/announcements/real-probe/
@@ -74,21 +74,6 @@ def test_the_probe_sets_score_above_their_floors(folder: str) -> None:
                                 "real-probe-4": 12, "real-probe-5": 11}[folder]  # fmt: skip
     for key, floor in FLOORS[folder].items():
         assert figures[key] >= floor, (folder, key, figures)
-
-
-def read(body: str, url: str = "https://example.org/blog/2025/03/04/news/") -> list[Claim]:
-    snapshot = Snapshot(url=url, body=body.encode("utf-8"))
-    assert extractors.choose(url, snapshot).NAME == "announcement"
-    return announcement.extract(snapshot)
-
-
-def facts(claims: list[Claim]) -> set[tuple[str, str | None, str, str | None]]:
-    return {(c.subject.name, c.subject.github, str(c.qualifiers.get("status")),
-             c.qualifiers.get("date")) for c in claims}  # fmt: skip
-
-
-def post(body: str, title: str = "Project news", date: str = "2025-03-04") -> str:
-    return f'---\ntitle: "{title}"\ndate: {date}\n---\n\n{body}'
 
 
 def test_an_asciidoc_post_after_front_matter_reads_its_link_macros() -> None:
