@@ -39,6 +39,8 @@ URL_PATTERNS = (
     re.compile(r"^https?://blog\.[^/?#]+/[^?#]+", re.IGNORECASE),
     # a dated permalink (`/2018/05/03/slug/`, `/2017/8/15/slug`): how blog engines name posts
     re.compile(r"^https?://[^/?#]+/(?:[^?#]*/)?(?:19|20)\d\d/\d\d?/\d\d?/[^/?#]+", re.I),
+    # a year-and-month permalink of a post page (Blogger's `/2015/06/slug.html`)
+    re.compile(r"^https?://[^/?#]+/(?:19|20)\d\d/(?:0[1-9]|1[0-2])/[^/?#]+\.html?$", re.I),
     re.compile(r"^https?://(?:dev-)?discuss\.[^/?#]+/t/[^?#]+", re.IGNORECASE),
     re.compile(
         r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?"
