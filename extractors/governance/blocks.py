@@ -50,6 +50,12 @@ RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
+# a profile card's printed text (`body = '{{< image >}}...{{< /image >}}Jane Roe'`, `link = ...`)
+CARD_TEXT = ("body", "text", "content", "caption", "label")
+MARKUP = re.compile(r"\{\{[<%].*?[>%]\}\}|<[^>]*>", re.DOTALL)
+SHORTCODE_BODY = re.compile(
+    r"\{\{[<%]\s*(\w+)\b.*?[>%]\}\}.*?\{\{[<%]\s*/\1\s*[>%]\}\}", re.DOTALL
+)
 TRUE = frozenset((True, "true", "yes", "y", "1"))
 FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
@@ -260,6 +266,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
     else:
         name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
         handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
+        if name is None and handle is None and (linked := profile_card(fields)):
+            name, handle = linked  # a site card: its printed text and its profile link
         if name is None and (named := card_title_name(record, document)):
             name = named  # a Hugo card page: `title = "Jane Roe"`, `github = "jroe"`
             fields = {k: v for k, v in fields.items() if k != "title"}
@@ -298,6 +306,22 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
+
+
+def profile_card(fields: dict[str, Any]) -> tuple[str, str] | None:
+    """A website card with no name field: a link to a GitHub profile and a text field whose
+    words, markup (shortcodes, tags) removed, are one short line: (that text, the login)."""
+    logins = [github_login(v) for v in fields.values() if isinstance(v, str) and "github" in v]
+    login = next((x for x in logins if x), None)
+    if login is None:
+        return None
+    for key in CARD_TEXT:
+        value = fields.get(key)
+        if isinstance(value, str):
+            text = " ".join(MARKUP.sub(" ", SHORTCODE_BODY.sub(" ", value)).split())
+            if text and len(text.split()) <= 6 and not _people.role_of(text):
+                return text, login
+    return None
 
 
 def flagged_emeritus(fields: dict[str, Any]) -> bool:
