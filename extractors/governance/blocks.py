@@ -19,6 +19,7 @@ from extractors.document.model import (
     Term,
     github_login,
 )
+from extractors.governance.profile import profile_card
 from extractors.people import entries as _entries
 from extractors.people import names as _people
 from extractors.people import orgs as _orgs
@@ -42,6 +43,13 @@ LEAD_IN = re.compile(
 # what a lead-in says of its list rather than naming it ("The following is a list of developers
 # with commit privileges that have contributed ..."): no label (the heading above stays one)
 DESCRIPTION = re.compile(r"^(?:an?|the)\s+list\s+of\b|\b(?:that|who|which|whose)\b", re.I)
+# a line that only says how the list below is sorted names no group: not a label
+ORDER_ONLY = re.compile(
+    r"^(?:(?:listed|given|sorted|shown)\s+)?in\s+(?:\w+\s+)?"
+    r"(?:alphabetical|chronological|random|particular|no particular)\s+order$"
+    r"|^(?:sorted|ordered|listed)\s+(?:alphabetically|by\s+\w+(?:\s+\w+)?)$",
+    re.IGNORECASE,
+)
 # a line of a literal block of names: one to five capitalised words (a list of names may hold a
 # one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
 RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
@@ -50,12 +58,6 @@ RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
-# a profile card's printed text (`body = '{{< image >}}...{{< /image >}}Jane Roe'`, `link = ...`)
-CARD_TEXT = ("body", "text", "content", "caption", "label")
-MARKUP = re.compile(r"\{\{[<%].*?[>%]\}\}|<[^>]*>", re.DOTALL)
-SHORTCODE_BODY = re.compile(
-    r"\{\{[<%]\s*(\w+)\b.*?[>%]\}\}.*?\{\{[<%]\s*/\1\s*[>%]\}\}", re.DOTALL
-)
 TRUE = frozenset((True, "true", "yes", "y", "1"))
 FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
@@ -163,6 +165,8 @@ def label_of(text: str, *, lead_in: bool = False) -> str | None:
     if len(text) > 160 or "\n" in text:
         return None
     stripped = text.strip()
+    if ORDER_ONLY.match(stripped.rstrip(".:").strip(" *_()")):
+        return None
     words = re.findall(r"[\w'-]+", stripped.lower())
     sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
     if stripped.endswith(":") and len(words) <= LABEL_MAX_WORDS and not sentence:
@@ -306,22 +310,6 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         own = _people.role_of(key.replace("_", " ").replace("-", " "))
         role = own if own and not _people.is_generic(own) else None
     return entry, role
-
-
-def profile_card(fields: dict[str, Any]) -> tuple[str, str] | None:
-    """A website card with no name field: a link to a GitHub profile and a text field whose
-    words, markup (shortcodes, tags) removed, are one short line: (that text, the login)."""
-    logins = [github_login(v) for v in fields.values() if isinstance(v, str) and "github" in v]
-    login = next((x for x in logins if x), None)
-    if login is None:
-        return None
-    for key in CARD_TEXT:
-        value = fields.get(key)
-        if isinstance(value, str):
-            text = " ".join(MARKUP.sub(" ", SHORTCODE_BODY.sub(" ", value)).split())
-            if text and len(text.split()) <= 6 and not _people.role_of(text):
-                return text, login
-    return None
 
 
 def flagged_emeritus(fields: dict[str, Any]) -> bool:
