@@ -58,10 +58,7 @@ AUTHOR_PAGE = re.compile(r"/(?:authors?|people|users?|members?|profiles?)/[\w.-]
 NICK = re.compile(r"[A-Z][^\W\d_]+")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
-# a login has a letter, unless it is printed with its "@" (`(@6543)`: logins may be all digits)
-HANDLE_TOKEN = re.compile(
-    r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))$"
-)
+HANDLE_TOKEN = re.compile(r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{0,38})$")
 
 
 @dataclass(slots=True)
