@@ -136,3 +136,28 @@ def test_an_all_digit_login_and_a_sort_order_line_that_is_no_label() -> None:
         ("Jane Roe", "jroe", None, "current"),
         ("6543", "6543", None, "current"),
     ]
+
+
+PARTNERS = """\
+## Institutional and funding Partners
+
+- [Example Labs Foundation.](https://example.org/science) Representative [Jane Roe](https://github.com/jroe).
+
+    - Example Labs has generously supported the project since 2018.
+
+## Sponsors
+
+- [Acme Corp](https://acme.example.com)
+"""
+
+
+def test_a_partners_representative_is_a_person_of_that_organisation() -> None:
+    """A partners (funders) list names organisations, and nobody in it holds a role, except the
+    representative an entry names: a person, affiliated with the organisation she represents."""
+    claims = read(PARTNERS, "https://github.com/pebble/docs/blob/main/docs/community/team.md")
+    assert [r[:3] for r in rows(claims)] == [
+        ("Jane Roe", "jroe", "Institutional and funding Partners")
+    ]
+    orgs = {c.object for c in claims if c.predicate == "affiliation"}
+    orgs |= {c.qualifiers.get("affiliation") for c in claims if c.predicate == "maintainer"}
+    assert "Example Labs Foundation" in orgs

@@ -21,6 +21,7 @@ from extractors.document.model import (
 )
 from extractors.governance.profile import profile_card
 from extractors.people import entries as _entries
+from extractors.people import links as _links
 from extractors.people import names as _people
 from extractors.people import orgs as _orgs
 from extractors.people import prose as _prose
@@ -180,6 +181,12 @@ def label_of(text: str, *, lead_in: bool = False) -> str | None:
         said = match.group("label").strip()
         return None if DESCRIPTION.search(said) else said
     return None
+
+
+def represents(block: Block) -> bool:
+    """An item naming an organisation's representative ("Example Labs. Representative Jane
+    Roe."): a person holding a seat, though listed among partners, sponsors or funders."""
+    return isinstance(block, Item) and _links.REPRESENTED.match(block.text) is not None
 
 
 def lists_under(blocks: list[Block], index: int) -> bool:
