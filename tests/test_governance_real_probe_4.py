@@ -161,3 +161,37 @@ def test_a_partners_representative_is_a_person_of_that_organisation() -> None:
     orgs = {c.object for c in claims if c.predicate == "affiliation"}
     orgs |= {c.qualifiers.get("affiliation") for c in claims if c.predicate == "maintainer"}
     assert "Example Labs Foundation" in orgs
+
+
+DEFINITIONS = """\
+## Voting
+
+* **Sub-team Formation:**
+  Proposers must specify the name, role & responsibility,
+  members, and charter (dynamic or static) of any new sub-teams.
+  * Standard
+
+A template comment:
+
+```md
+@pebble-org/core
+This vote falls under the {policy} policy.
+```
+
+Modifying it needs a call to @pebble-org/core in the PR.
+
+## Core team
+
+- Jane Roe: maintains the parser, the command line and the documentation site.
+- [Max Muster @mmuster](https://github.com/mmuster>)
+"""
+
+
+def test_a_defined_term_and_a_team_mention_are_nobody() -> None:
+    """`**Label:** prose` defines a term (a kind of vote), it names no one; `@org/team` is a
+    team, no login `org-`; a person with a short description after her name stays one."""
+    claims = read(DEFINITIONS, "https://github.com/pebble/pebble.github.io/blob/main/governance.md")
+    assert [r[:3] for r in rows(claims)] == [
+        ("Jane Roe", None, "Core team"),
+        ("Max Muster", "mmuster", "Core team"),
+    ]

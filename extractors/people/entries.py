@@ -34,6 +34,7 @@ from extractors.people.orgs import (
 )
 
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
+DEFINITION_WORDS = 10
 PAREN = re.compile(r"\(([^()]{0,200})\)")
 TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
 SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
@@ -44,7 +45,7 @@ STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 # an @handle, not a team mention ("@kubeflow/kubeflow-steering-committee" names a GitHub team)
-AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b(?![/-])")
+AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w/-])")
 NICK = re.compile(r"[A-Z][^\W\d_]+")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
@@ -170,7 +171,23 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
         if len(many) >= 2:
             return many
     one = _one(text, links, handle_list=handle_list)
+    if one is not None and label is not None and _defined(label, body, one):
+        return []  # "**Sub-team Formation:** Proposers must specify ...": a term, defined
     return [one] if one is not None else []
+
+
+def _defined(label: str, body: str, entry: Entry) -> bool:
+    """A term and its definition: the name is (in) the label, the rest sentences of their own
+    (DEFINITION_WORDS or more, ending with a full stop) that say nothing of a person: no handle,
+    address or link (a person's "Jane Roe: @jroe, docs" or "Jane Roe (Example): CI")."""
+    words = len(body.split())
+    return (
+        entry.name in label
+        and not (entry.github or entry.email or _says_who(label) or _says_who(body))
+        and words >= DEFINITION_WORDS
+        and body[:1].isupper()  # a sentence of its own ("Proposers must ..."), not "maintains ..."
+        and body.rstrip().endswith(".")
+    )
 
 
 def _says_who(text: str) -> bool:
