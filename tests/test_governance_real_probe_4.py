@@ -3,10 +3,10 @@ outside every corpus and fixture, read as a user would give them (their public U
 against hand gold.
 
 Real files: `fixtures/governance/real-probe-4/` (provenance in its PROVENANCE.md, gold in
-`gold/`, URLs in `urls.json`). Measured blind on main before any fix: people P 1.000 R 0.897,
-section P 0.924 R 0.870, affiliation P 0.545 R 1.000. The unit tests below use small
-CONSTRUCTED inputs (invented people), one for each shape that gave nothing or the wrong thing on
-first contact:
+`gold/`, URLs in `urls.json`). Measured blind on main before any fix (its first 10 pages):
+people P 1.000 R 0.897, section P 0.924 R 0.870, affiliation P 0.545 R 1.000. The unit tests
+below use small CONSTRUCTED inputs (invented people), one for each shape that gave nothing or
+the wrong thing on first contact:
 
 - an HTML table whose header row is plain `<td>` cells ("Name | Email | Locale | PGP Key ID"):
   a header, and its Locale column (country codes) is no employer;
