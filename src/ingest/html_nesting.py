@@ -99,8 +99,23 @@ _LEAF_NAMES = sorted(
 
 
 # the attributes of a tag in a run: as _ATTRS, without "<" (every "</" in a run is an end tag,
-# so that they count its start tags)
-_RUN_ATTRS = r"(?:[^<>=]++|=\s*+\"[^\"<]*+\"|=\s*+'[^'<]*+'|=)*+"
+# so that they count its start tags); written as text between the "=" values (one repeat a
+# value, not one a piece: the same match)
+_RUN_ATTRS = r"[^<>=]*+(?:(?:=\s*+\"[^\"<]*+\"|=\s*+'[^'<]*+'|=)[^<>=]*+)*+"
+# the commonest list item, as Sphinx and Markdown print it, matched by a pattern without groups
+# or lookarounds before the general one is tried: "<li><p>Jane Roe (<a class="reference"
+# href="...">jroe</a>)</p></li>" (a bare <li>, links of double-quoted attributes with no "/",
+# quote or space around "=" outside the values, at most one bare <p>). Where it matches, the
+# general item pattern matches the same text (tests/test_html_nesting_equivalence.py), so a run
+# ends where it ended before; it is only quicker (0.7 ms of the 2.14 PyTorch page's run search
+# became 0.45).
+_QUIET_ATTRS = r"[^<>\"'=/]*+(?:=\"[^\"<]*+\"[^<>\"'=/]*+)*+"
+_QUIET_LINK = rf"<a\s{_QUIET_ATTRS}>[^<]*+</a>"
+_QUIET_PARA = rf"<p>[^<]*+(?:{_QUIET_LINK}[^<]*+)*+</p>"
+
+
+def _quiet_item(lt: str = "<") -> str:
+    return rf"{lt}li>[^<]*+(?:{_QUIET_LINK}[^<]*+)*+(?:{_QUIET_PARA}[^<]*+)?</li>"
 
 
 def _alternation(names: list[str]) -> str:
@@ -149,7 +164,7 @@ def _items(groups: Iterator[str], lt: str = "<") -> str:
         return _block("p", leaf(), lt)
 
     def item(lt: str = "<") -> str:
-        return _block("li", f"{leaf()}|{para()}", lt)
+        return f"{_quiet_item(lt)}|" + _block("li", f"{leaf()}|{para()}", lt)
 
     heading = next(groups)
     return "|".join(
