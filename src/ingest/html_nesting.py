@@ -199,6 +199,10 @@ def _run_or_token() -> re.Pattern[str]:
     return re.compile(_RUN_OR_TOKEN_TEXT)
 
 
+# where the text of a raw text element ends (compiled once, not looked up per element)
+_RAW_TEXT_ENDS = {
+    name: re.compile(rf"</{name}[\s/>]", re.IGNORECASE) for name in sorted(RAW_TEXT_ELEMENTS)
+}
 _BLOCK_IN_RUN = re.compile(r"<(?:p|li|ul|ol|h[1-6])[\s/>]")
 _RUN_DEPTH = 4  # the levels a run opens at most (ul > li > p > b)
 _COMMENT_END = re.compile(r"--!?>")
@@ -627,7 +631,7 @@ def _bounded_nesting(text: str) -> str:
             if not flags & _SPECIAL:
                 continue  # (raw text and plaintext elements are special)
             if name in RAW_TEXT_ELEMENTS and not model.foreign():
-                close = re.compile(rf"</{name}[\s/>]", re.IGNORECASE).search(text, pos)
+                close = _RAW_TEXT_ENDS[name].search(text, pos)
                 finished = close is None  # (the rest is its text)
                 if close is not None:
                     pos = close.start()
