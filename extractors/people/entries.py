@@ -118,7 +118,12 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
             entry.affiliation = entry.affiliation or left[0]
         return True
     login = _handle_from(text, links)
-    if login and text.lstrip("@").lower() == login:
+    # "([amason](https://github.com/ajm188))": the profile linked is the login, whatever the
+    # link's text calls it (a login-shaped text: "([Example Labs](github.com/exlabs))" is an org)
+    linked = HANDLE_TOKEN.match(text) and any(
+        label.strip().lstrip("@") == text.lstrip("@") for label, _target in links
+    )
+    if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
     if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed):
