@@ -329,7 +329,8 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             if sep.strip() in ("-", "—", "–", "--", "|") and names_org(part, parts, index):
                 entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
                 continue
-            if "," in sep and looks_like_org(part) and (not entry.affiliation or weak_org):
+            employer = _employer(part)  # ("Senior Engineer at Example Labs": the org's part)
+            if "," in sep and looks_like_org(employer) and (not entry.affiliation or weak_org):
                 # "Jane Roe, Principal Engineer, Example Labs Ltd": a later part that says it is
                 # an organisation wins over one that is only capitalised words (a job title)
                 if not entry.affiliation or (says_org(part) and not ORG_SUFFIX.match(part)):
