@@ -15,7 +15,8 @@ on first contact:
 - `Name ([alias](https://github.com/login))`: the handle is the login the link names;
 - `### Area` headings each over one line of bare logins (`jroe, mmuster`) that the page links
   elsewhere: the people of that area;
-- a card's title line (`<p>Coordinator</p>`, "Jane Roe, Coordinator"): a title, no employer.
+- a card's title line (`<p>Coordinator</p>`, "Jane Roe, Coordinator"): a title, no employer;
+- `Name ([login](url) mail@example.org` (its closing parenthesis lost): still Name.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ AREA_LOGINS = """\
 The maintainers and their areas.
 
 * Jane Roe ([jane](https://github.com/jroe)) jane@example.org
-* Max Muster ([mmuster](https://github.com/mmuster)) max@example.org
+* Max Muster ([mmuster](https://github.com/mmuster) max@example.org
 
 ## Areas of expertise
 

@@ -117,12 +117,8 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
         if len(left) == 1 and _org_not_name(left[0]):
             entry.affiliation = entry.affiliation or left[0]
         return True
-    login = _handle_from(text, links)
-    # "([amason](https://github.com/ajm188))": the profile linked is the login, whatever the
-    # link's text calls it (a login-shaped text: "([Example Labs](github.com/exlabs))" is an org)
-    linked = HANDLE_TOKEN.match(text) and any(
-        label.strip().lstrip("@") == text.lstrip("@") for label, _target in links
-    )
+    login = _handle_from(text, links)  # "([amason](github.com/ajm188))": the linked login
+    linked = HANDLE_TOKEN.match(text) and any(x.strip("@ ") == text.strip("@") for x, _ in links)
     if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
@@ -255,6 +251,8 @@ def _split_outside_parens(text: str) -> list[str]:
 
 def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     entry = Entry(name="")
+    if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
+        text += ")"  # "Jane Roe ([jroe](url) jane@example.org": its closing parenthesis lost
     printed = text
     for tag in TAG.findall(text):
         tag = tag.strip()
