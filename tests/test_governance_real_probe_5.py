@@ -4,7 +4,8 @@ against hand gold.
 
 Real files: `fixtures/governance/real-probe-5/` (provenance in its PROVENANCE.md, gold in
 `gold/`, URLs in `urls.json`). Measured blind on main (3db8233) before any fix: people P 0.989
-R 0.887, section P 0.992 R 0.672, affiliation P 0.963 R 1.000. The unit tests below use small
+R 0.887, section P 0.992 R 0.672, affiliation P 0.963 R 1.000 (its 12th page, OpenTelemetry's,
+was added after the fixes and read on first contact: affiliation R 0.978). The unit tests below use small
 CONSTRUCTED inputs (invented people), one for each shape that gave nothing or the wrong thing
 on first contact:
 
@@ -35,8 +36,8 @@ from .helpers import maintainer_rows as rows
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "fixtures" / "governance" / "real-probe-5"
 URLS = json.loads((PROBE / "urls.json").read_text(encoding="utf-8"))
-# after the fixes, all 11 pages: people P 1.000 R 1.000, section P 1.000 R 1.000, affiliation
-# P 1.000 R 1.000; floors a little below
+# after the fixes, all 12 pages: people P 1.000 R 1.000, section P 1.000 R 1.000, affiliation
+# P 1.000 R 0.986; floors a little below
 FLOORS = {
     "people_precision": 0.98,
     "people_recall": 0.98,
@@ -52,7 +53,7 @@ def read(body: str, url: str) -> list[Claim]:
 
 
 def test_the_fifth_probe_scores_above_its_floors_with_ingest_evaluate() -> None:
-    assert len(URLS) == 11
+    assert len(URLS) == 12
     totals = score(sets_for(PROBE / "gold", PROBE)).total.figures()
     for figure, floor in FLOORS.items():
         assert totals[figure] >= floor, (figure, totals[figure])
