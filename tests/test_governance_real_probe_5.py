@@ -1,13 +1,13 @@
-"""Shapes of the fifth real probe (issue 24, round 9): maintainer and team pages of 11 projects
+"""Shapes of the fifth real probe (issue 24, round 9): maintainer and team pages of 12 projects
 outside every corpus and fixture, read as a user would give them (their public URLs), scored
 against hand gold.
 
 Real files: `fixtures/governance/real-probe-5/` (provenance in its PROVENANCE.md, gold in
 `gold/`, URLs in `urls.json`). Measured blind on main (3db8233) before any fix: people P 0.989
-R 0.887, section P 0.992 R 0.672, affiliation P 0.963 R 1.000 (its 12th page, OpenTelemetry's,
-was added after the fixes and read on first contact: affiliation R 0.978). The unit tests below use small
-CONSTRUCTED inputs (invented people), one for each shape that gave nothing or the wrong thing
-on first contact:
+R 0.887, section P 0.992 R 0.672, affiliation P 0.963 R 1.000 (its first 11 pages; the 12th,
+OpenTelemetry's, was added after the fixes and read on first contact: affiliation R 0.978). The
+unit tests below use small CONSTRUCTED inputs (invented people), one for each shape that gave
+nothing or the wrong thing on first contact:
 
 - a `.md` whose title is setext-underlined ("Maintainers\\n===") and whose tables have no outer
   pipes and reference-style links (`[jroe][jroe]`): Markdown, not reST (it read as reST and
