@@ -117,8 +117,9 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
         if len(left) == 1 and _org_not_name(left[0]):
             entry.affiliation = entry.affiliation or left[0]
         return True
-    login = _handle_from(text, links)
-    if login and text.lstrip("@").lower() == login:
+    login = _handle_from(text, links)  # "([amason](github.com/ajm188))": the linked login
+    linked = HANDLE_TOKEN.match(text) and any(x.strip("@ ") == text.strip("@") for x, _ in links)
+    if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
     if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed):
@@ -250,6 +251,8 @@ def _split_outside_parens(text: str) -> list[str]:
 
 def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     entry = Entry(name="")
+    if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
+        text += ")"  # "Jane Roe ([jroe](url) jane@example.org": its closing parenthesis lost
     printed = text
     for tag in TAG.findall(text):
         tag = tag.strip()
@@ -324,7 +327,8 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             if sep.strip() in ("-", "—", "–", "--", "|") and names_org(part, parts, index):
                 entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
                 continue
-            if "," in sep and looks_like_org(part) and (not entry.affiliation or weak_org):
+            employer = _employer(part)  # ("Senior Engineer at Example Labs": the org's part)
+            if "," in sep and looks_like_org(employer) and (not entry.affiliation or weak_org):
                 # "Jane Roe, Principal Engineer, Example Labs Ltd": a later part that says it is
                 # an organisation wins over one that is only capitalised words (a job title)
                 if not entry.affiliation or (says_org(part) and not ORG_SUFFIX.match(part)):
