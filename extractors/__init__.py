@@ -8,7 +8,8 @@ is pure: Snapshot in, list[Claim] out.
     papers/         `arxiv_atom` (arXiv API answers), `arxiv_pdf` (a paper's author block)
 
 Layers: document <- people <- governance, announcements; papers stands alone; this module
-registers the five extractors (tests/test_layers.py checks the imports).
+registers the five extractors (tests/test_layers.py checks the imports), each imported when
+first used (`MODULES`; tests/test_lazy_extractors.py).
 
 An extractor module defines:
     NAME: str                              e.g. "pytorch_governance"
