@@ -54,11 +54,18 @@ MODULES: dict[str, str] = {
 _GENERIC = ("announcement", "governance")  # chosen by content, given a snapshot
 
 
+_LOADED: dict[str, Extractor] = {}  # the modules imported so far, by NAME
+
+
 def _load(name: str) -> Extractor:
+    found = _LOADED.get(name)
+    if found is not None:
+        return found
     module = importlib.import_module(MODULES[name])
     if getattr(module, "NAME", None) != name:
         raise RuntimeError(f"{MODULES[name]} names itself {getattr(module, 'NAME', None)!r}")
-    return cast(Extractor, module)
+    _LOADED[name] = cast(Extractor, module)
+    return _LOADED[name]
 
 
 class _Registry(Mapping[str, Extractor]):
