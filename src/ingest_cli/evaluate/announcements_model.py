@@ -40,6 +40,7 @@ from ingest.errors import IngestError
 from ingest.models import Claim
 from ingest_cli.evaluate.announcements import (
     MAX_BYTES,
+    PROBE_SETS,
     EvalSet,
     GoldEvent,
     GoldPost,
@@ -269,14 +270,40 @@ def _figures(p: PostScore) -> str:
     )
 
 
+def part_total(report: Report, labels: Sequence[str]) -> PostScore:
+    """The figures of several sets of a report together (micro: counts summed)."""
+    total = PostScore(file="+".join(labels), url="")
+    for s in report.sets:
+        if s.label in labels:
+            total.add(s.total)
+    return total
+
+
+def parts(report: Report) -> dict[str, list[str]]:
+    """The report's sets by part: the training corpus, the fixtures, the real probe posts."""
+    probes = {s.label for s in PROBE_SETS}
+    out: dict[str, list[str]] = {}
+    for s in report.sets:
+        out.setdefault("real probes" if s.label in probes else s.label, []).append(s.label)
+    return out
+
+
 def format_comparison(result: CvResult) -> str:
     lines = [f"leave-one-project-out over {len(result.folds)} projects: {', '.join(result.folds)}"]
     for s in result.cv.sets:
         lines.append(f"{s.label:<22} training  {_figures(result.training.set(s.label).total)}")
         lines.append(f"{'':<22} cv        {_figures(s.total)}")
+    for name, labels in parts(result.cv).items():
+        if len(labels) > 1:
+            lines.append(f"== {name:<19} training  {_figures(part_total(result.training, labels))}")
+            lines.append(f"{'':<22} cv        {_figures(part_total(result.cv, labels))}")
     return "\n".join(lines)
 
 
 def to_json(result: CvResult) -> dict[str, Any]:
+    grouped = {name: {"sets": labels,
+                      "training": part_total(result.training, labels).figures(),
+                      "cv": part_total(result.cv, labels).figures()}
+               for name, labels in parts(result.cv).items()}  # fmt: skip
     return {"folds": result.folds, "training": result.training.to_json(),
-            "cv": result.cv.to_json()}  # fmt: skip
+            "cv": result.cv.to_json(), "parts": grouped}  # fmt: skip
