@@ -87,6 +87,7 @@ CHAIR = re.compile(r"\bchair\b", re.I)
 TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
                         "presenters": "speaker", "panelist": "panelist",
                         "panelists": "panelist"}  # fmt: skip
+NAME_COLUMNS = frozenset({"name", "names", "member", "members", "person", "who"})
 TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "title", "topic"})
 
 
@@ -124,6 +125,11 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 header = block
             elif header is not None:
                 yield from _row_claims(block, header, context, date_line, section)
+                row_item = _name_row(block, header)
+                if row_item is not None and lead:  # a table of people under a lead-in: its list
+                    label = (leadins.joined_lead(lead, before, ROLE_CUE)
+                             or leadins.titled_lead(lead, context.post.title) or lead)  # fmt: skip
+                    yield from _item_claims(row_item, label, heading, context, section, number)
             continue
         if not isinstance(block, Item):
             continue
@@ -326,6 +332,26 @@ def _opens_with_person(item: Item) -> bool:
 def _singular(text: str) -> str:
     text = collapse(text)
     return text[:-1] if text.lower().endswith("s") and not text.lower().endswith("ss") else text
+
+
+def _name_row(row: Row, header: Row) -> Item | None:
+    """A row of a table whose first column is titled as names ("Name", "Member"), as a list
+    item: the name, its other cells in brackets ("A (IBM, Fabric)")."""
+    titles = [c.text.strip().lower() for c in header.cells]
+    if not titles or titles[0] not in NAME_COLUMNS or len(row.cells) < 1:
+        return None
+    name = collapse(row.cells[0].text)
+    rest = [collapse(c.text) for c in row.cells[1:2] if collapse(c.text)]
+    text = f"{name} ({', '.join(rest)})" if rest else name
+    return Item(
+        quote=row.quote,
+        text=text,
+        links=row.cells[0].links,
+        list_no=-2 - header.table_no,
+        depth=0,
+        parent=None,
+        line=row.line,
+    )
 
 
 def _row_claims(row: Row, header: Row, context: Context, date_line: str | None,

@@ -5,9 +5,12 @@
   and the people only the person reader finds), each labelled by the post's gold: the class
   (`cues.event_class`) of the gold event of the same person whose quote meets the candidate's
   spot, else of one of that person agreeing with the rule readers' proposal; a candidate that
-  only an optional event names is left out of the fit; any other is `none`. Its group is its
-  project (the first word of the file name: `rust-blog-...` -> rust; `kubernetes-blog` and
-  `kubernetes-dev` are one project).
+  only an optional event names, or a person reader's candidate of a person whose gold event is
+  quoted at another spot, is left out of the fit; any other is `none`. Its group is its project
+  (the first word of the file name: `rust-blog-...` -> rust; `kubernetes-blog` and
+  `kubernetes-dev` are one project; a real-probe post's source project likewise, so the same
+  project in two probe sets is one fold). The posts: every set of `DEFAULT_SETS`, the real-probe
+  sets included, reported per set and per part (`parts`).
 - **fit** (`fit_model`): for the rule claims, a binary logistic regression (is the proposal
   right?); for the event, a multinomial one over every candidate (the rule readers' too, so
   what their lead-ins and sentences say of each class carries over to the person reader's);
@@ -108,6 +111,8 @@ def label(c: reader.Candidate, post: GoldPost) -> str | None:
             return c.proposal
     if any(_same(name, github, e) for e in post.optional):
         return None
+    if c.claim is None and own:
+        return None  # the person reader's: the gold quotes the person's event elsewhere
     return "none"
 
 

@@ -1,0 +1,92 @@
+"""Round 5 (r8-46): the learned event decision fitted on all the gold, and the candidate shapes
+added for it. The posts here are CONSTRUCTED (made-up people and projects):
+
+- a table of people (first column titled "Name") under a lead-in is read as that lead-in's list,
+  an anaphoric lead-in ("Joining her are the following:") taking the body from the post's title;
+- a table row and the post's one author in a first-person sentence are person-reader candidates;
+- a person-reader candidate of a person whose gold event is quoted at another spot is left out
+  of the fit (neither that event nor `none`);
+- the real-probe sets are part of the default sets, every probe post's project is one fold, and
+  the figures are reported per part.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from extractors.announcements import post as announcement
+from ingest.models import Snapshot
+from ingest_cli.evaluate.announcements import DEFAULT_SETS, PROBE_SETS, GoldEvent, GoldPost
+from ingest_cli.evaluate.announcements_model import label, parts, project_key
+
+from .announcement_posts import facts, post, read
+
+URL = "https://example.org/blog/2025/03/04/news/"
+
+
+def test_a_name_table_under_an_anaphoric_lead_in_is_the_titled_bodys_list() -> None:
+    body = post(
+        "We are pleased to announce that Jane Roe has been elected to the council.\n\n"
+        "Joining her are the following people:\n\n"
+        "| Name | Employer | Focus |\n|---|---|---|\n"
+        "| Omar Haddad | Initech | Storage |\n| Lena Brandt | Globex | Networking |\n",
+        title="Jane Roe Elected to the Example Technical Steering Committee",
+    )
+    got = facts(read(body))
+    assert ("Omar Haddad", None, "current", "2025-03-04") in got
+    assert ("Lena Brandt", None, "current", "2025-03-04") in got
+
+
+def test_a_table_without_a_name_column_gives_no_list() -> None:
+    body = post(
+        "Joining her are the following:\n\n| Release | Date |\n|---|---|\n| Ocelot Nine | May |\n",
+        title="Jane Roe Elected to the Example Technical Steering Committee",
+    )
+    assert not [c for c in read(body) if c.subject.name == "Ocelot Nine"]
+
+
+def test_rows_and_the_first_person_author_are_candidates() -> None:
+    text = (
+        '---\ntitle: "Moving on"\nauthor: "Priya Raman"\ndate: 2025-03-04\n---\n\n'
+        "Yesterday was my last day as a maintainer of Example Tools.\n\n"
+        "| Name | Team |\n|---|---|\n| Tomás Ibarra | Docs |\n"
+    )
+    _post, _context, found = announcement.read_candidates(Snapshot(url=URL, body=text.encode()))
+    people = {(c.person.name, c.spot.kind) for c in found if c.person and c.spot}
+    assert ("Priya Raman", "paragraph") in people
+    assert ("Tomás Ibarra", "row") in people
+
+
+def test_a_readers_candidate_quoted_elsewhere_by_the_gold_is_left_out() -> None:
+    text = (
+        '---\ntitle: "Moving on"\nauthor: "Priya Raman"\ndate: 2025-03-04\n---\n\n'
+        "I started on the project in 2019.\n\nYesterday was my last day as a maintainer.\n"
+    )
+    _post, _context, found = announcement.read_candidates(Snapshot(url=URL, body=text.encode()))
+    event = GoldEvent("Priya Raman", None, "maintainer", "emeritus", "2025-03-04",
+                      "Yesterday was my last day as a maintainer.")  # fmt: skip
+    gold = GoldPost("p.md", Path("p.md"), URL, (event,), ())
+    labels = {c.spot.quote: label(c, gold) for c in found if c.person and c.spot}
+    assert labels["Yesterday was my last day as a maintainer."] == "maintainer/emeritus"
+    assert labels["I started on the project in 2019."] is None
+
+
+def test_the_probe_sets_are_fitted_on_and_reported_as_one_part() -> None:
+    labels = [s.label for s in DEFAULT_SETS]
+    assert [s.label for s in PROBE_SETS] == [f"real-probe{n}" for n in
+                                              ("", "-2", "-3", "-4", "-5", "-6")]  # fmt: skip
+    assert all(s.label in labels for s in PROBE_SETS)
+    assert project_key("istio-blog-2021-06-28-steering-election.md") == project_key(
+        "istio-blog-2022-11-04-steering-election-results.md"
+    )
+
+    class _Set:
+        def __init__(self, label: str) -> None:
+            self.label = label
+
+    class _Report:
+        sets = [_Set(x) for x in labels]
+
+    grouped = parts(_Report())  # type: ignore[arg-type]
+    assert grouped["real probes"] == [s.label for s in PROBE_SETS]
+    assert grouped["announcements-train"] == ["announcements-train"]
