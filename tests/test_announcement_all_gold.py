@@ -48,7 +48,7 @@ def test_a_table_without_a_name_column_gives_no_list() -> None:
 def test_rows_and_the_first_person_author_are_candidates() -> None:
     text = (
         '---\ntitle: "Moving on"\nauthor: "Priya Raman"\ndate: 2025-03-04\n---\n\n'
-        "Yesterday was my last day as a maintainer of Example Tools.\n\n"
+        "Today I hand my keys to the next generation.\n\n"
         "| Name | Team |\n|---|---|\n| Tomás Ibarra | Docs |\n"
     )
     _post, _context, found = announcement.read_candidates(Snapshot(url=URL, body=text.encode()))
@@ -60,14 +60,14 @@ def test_rows_and_the_first_person_author_are_candidates() -> None:
 def test_a_readers_candidate_quoted_elsewhere_by_the_gold_is_left_out() -> None:
     text = (
         '---\ntitle: "Moving on"\nauthor: "Priya Raman"\ndate: 2025-03-04\n---\n\n'
-        "I started on the project in 2019.\n\nYesterday was my last day as a maintainer.\n"
+        "I started on the project in 2019.\n\nToday I hand my keys to the next generation.\n"
     )
     _post, _context, found = announcement.read_candidates(Snapshot(url=URL, body=text.encode()))
     event = GoldEvent("Priya Raman", None, "maintainer", "emeritus", "2025-03-04",
-                      "Yesterday was my last day as a maintainer.")  # fmt: skip
+                      "Today I hand my keys to the next generation.")  # fmt: skip
     gold = GoldPost("p.md", Path("p.md"), URL, (event,), ())
     labels = {c.spot.quote: label(c, gold) for c in found if c.person and c.spot}
-    assert labels["Yesterday was my last day as a maintainer."] == "maintainer/emeritus"
+    assert labels["Today I hand my keys to the next generation."] == "maintainer/emeritus"
     assert labels["I started on the project in 2019."] is None
 
 
@@ -90,3 +90,19 @@ def test_the_probe_sets_are_fitted_on_and_reported_as_one_part() -> None:
     grouped = parts(_Report())  # type: ignore[arg-type]
     assert grouped["real probes"] == [s.label for s in PROBE_SETS]
     assert grouped["announcements-train"] == ["announcements-train"]
+
+
+def test_a_first_person_post_made_a_maintainer_is_its_authors_role() -> None:
+    text = (
+        '---\ntitle: "Example Tools"\nauthor: "Priya Raman"\ndate: 2025-03-04\n---\n\n'
+        "I was lucky enough to be made a maintainer of the project.\n"
+    )
+    assert facts(read(text)) == {("Priya Raman", None, "current", "2025-03-04")}
+
+
+def test_my_last_day_as_a_maintainer_of_a_named_project_is_the_authors_departure() -> None:
+    text = (
+        '---\ntitle: "Goodbye"\nauthor: "Priya Raman"\ndate: 2025-03-04\n---\n\n'
+        "Yesterday was my last day as a maintainer of Example Tools.\n"
+    )
+    assert facts(read(text)) == {("Priya Raman", None, "emeritus", "2025-03-04")}

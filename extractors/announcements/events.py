@@ -128,7 +128,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
     known = {k: v for k, v in context.known.items() if v.name}
     masked, people, quotes = names.mask(sentence.display, sentence.links, known)
     stated = dates.sentence_date(sentence.display, sentence.date)
-    if not people:
+    if not people or handovers.about_the_author(sentence.display):
         yield from _first_person(sentence, context, stated)
         return
     when = stated.iso if stated else sentence.date
@@ -322,14 +322,14 @@ def _first_person(sentence: Sentence, context: Context, stated: dates.When | Non
                   ) -> Iterator[Claim]:  # fmt: skip
     """ "I ... step down as lead of the team": the post's one author leaves the role."""
     match = handovers.first_person_left(sentence.display)
-    if not match or len(context.post.authors) != 1:
+    made = None if match else handovers.first_person_made(sentence.display)
+    if not (match or made) or len(context.post.authors) != 1:
         return
     author = context.post.authors[0]
-    if not (names.looks_like_person(author) or handovers.author_may_leave(author, match)):
+    if not (names.looks_like_person(author) or match and handovers.author_may_leave(author, match)):
         return
-    role = clean_role(match.group("role"))
-    when = sentence.date
-    yield _role_claim(context, names.Person(author), role, "emeritus", when, {}, sentence)
+    role, status = clean_role((match or made).group("role")), "emeritus" if match else "current"
+    yield _role_claim(context, names.Person(author), role, status, sentence.date, {}, sentence)
 
 
 def _first_capitalised(context: Context) -> str | None:

@@ -54,10 +54,39 @@ FIRST_PERSON_AWAY = re.compile(
 AUTHOR_SLUG = re.compile(r"^[a-z][a-z0-9_-]{2,38}$")
 
 
+_ROLE_NOUN = (
+    r"(?:maintainer|committer|member|reviewer|lead|leader|chair|director|owner|"
+    r"representative|steward)s?"
+)
+_FIRST_ROLE = (
+    rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}(?:\s+of\s+(?:the\s+)?[\w\s]{{0,30}}?)?)(?=\W)"
+)
+# "my last day as a maintainer of X": the author has left the role
+FIRST_PERSON_LAST_DAY = re.compile(rf"\bmy\s+last\s+day\s+as\s+(?:an?\s+|the\s+)?{_FIRST_ROLE}")
+# "I was fortunate enough to be made a maintainer of the project": the author holds it now
+FIRST_PERSON_MADE = re.compile(
+    r"\bI\b[^.]{0,60}?\b(?:made|appointed|elected|promoted\s+to|named|invited\s+to\s+become)"
+    rf"\s+(?:an?\s+|the\s+)(?:new\s+)?{_FIRST_ROLE}"
+)
+
+
 def first_person_left(text: str) -> re.Match[str] | None:
     """The author's departure the sentence prints: from a role ("I ... step down as lead of the
-    team", `patterns.FIRST_PERSON_LEFT`), else from a project ("I'm stepping away from X")."""
-    return FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_AWAY.search(text)
+    team", `patterns.FIRST_PERSON_LEFT`; "my last day as a maintainer"), else from a project
+    ("I'm stepping away from X")."""
+    return (FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_LAST_DAY.search(text)
+            or FIRST_PERSON_AWAY.search(text))  # fmt: skip
+
+
+def first_person_made(text: str) -> re.Match[str] | None:
+    """The author's new role the sentence prints ("I was made a maintainer of X")."""
+    return FIRST_PERSON_MADE.search(text)
+
+
+def about_the_author(text: str) -> bool:
+    """The sentence is the author's own role change by a first-person phrase that names no one
+    else ("Yesterday was my last day as a maintainer of X": X is the project, not a person)."""
+    return bool(FIRST_PERSON_LAST_DAY.search(text) or FIRST_PERSON_MADE.search(text))
 
 
 def author_may_leave(author: str, match: re.Match[str]) -> bool:
