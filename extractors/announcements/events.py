@@ -320,15 +320,15 @@ def _role_claim(context: Context, person: names.Person, role: str, status: str,
 
 def _first_person(sentence: Sentence, context: Context, stated: dates.When | None,
                   ) -> Iterator[Claim]:  # fmt: skip
-    """ "I ... step down as lead of the team": the post's one author leaves the role."""
+    """ "I ... step down as lead of the team": the post's one author leaves (or takes) the role."""
     match = handovers.first_person_left(sentence.display)
-    made = None if match else handovers.first_person_made(sentence.display)
-    if not (match or made) or len(context.post.authors) != 1:
+    found = match or handovers.first_person_made(sentence.display)  # "I was made a maintainer"
+    if not found or len(context.post.authors) != 1:
         return
     author = context.post.authors[0]
     if not (names.looks_like_person(author) or match and handovers.author_may_leave(author, match)):
         return
-    role, status = clean_role((match or made).group("role")), "emeritus" if match else "current"
+    role, status = clean_role(found.group("role")), "emeritus" if match else "current"
     yield _role_claim(context, names.Person(author), role, status, sentence.date, {}, sentence)
 
 
