@@ -106,3 +106,31 @@ def test_my_last_day_as_a_maintainer_of_a_named_project_is_the_authors_departure
         "Yesterday was my last day as a maintainer of Example Tools.\n"
     )
     assert facts(read(text)) == {("Priya Raman", None, "emeritus", "2025-03-04")}
+
+
+def test_who_has_been_elected_to_a_seat_on_a_body() -> None:
+    body = post(
+        "Congratulations to [**Jane Roe**](https://github.com/jroe), who has been elected to the "
+        "Contributor seat on the Example Technical Steering Committee.\n",
+        title="TSC voting results",
+    )
+    assert ("Jane Roe", "jroe", "current", "2025-03-04") in facts(read(body))
+
+
+def test_chose_a_as_a_titled_role() -> None:
+    body = post(
+        "In this most recent election the contributors chose Jane Roe (@jroe) as At-Large "
+        "Director.\n",
+        title="Election results",
+    )
+    assert "Jane Roe" in {c.subject.name for c in read(body) if c.predicate == "maintainer"}
+
+
+def test_a_title_repeating_the_bodys_change_is_given_once() -> None:
+    body = post(
+        "We are pleased to announce that [Jane Roe](https://github.com/jroe) is now a maintainer "
+        "of the Example CLI.\n",
+        title="Welcome Jane Roe as our newest maintainer!",
+    )
+    got = [c for c in read(body) if c.predicate == "maintainer"]
+    assert len(got) == 1 and not got[0].evidence.locator.startswith("title")

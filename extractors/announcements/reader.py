@@ -155,7 +155,19 @@ def decide(found: list[Candidate], model: Model, context: Context,
             best[key] = (margin, _with_confidence(claim, model.confidence(margin), day))
     if trace is not None:
         trace += [(claim, margin) for margin, claim in best.values()]
-    return out + [claim for _m, claim in best.values()]
+    return _without_title_repeats(out + [claim for _m, claim in best.values()])
+
+
+def _fact(claim: Claim) -> tuple[str, str, str]:
+    status = "emeritus" if claim.qualifiers.get("status") in ("emeritus", "former") else "current"
+    return " ".join(collapse(claim.subject.name).lower().split()), claim.predicate, status
+
+
+def _without_title_repeats(claims: list[Claim]) -> list[Claim]:
+    """A title's claim that the body says too (the same person, predicate and status) is given
+    once, from the body ("Welcome A as our newest maintainer!" over "... A is now a maintainer")."""
+    body = {_fact(c) for c in claims if not c.evidence.locator.startswith("title")}
+    return [c for c in claims if not (c.evidence.locator.startswith("title") and _fact(c) in body)]
 
 
 def _with_confidence(claim: Claim, confidence: float, post_date: str | None = None) -> Claim:
