@@ -134,3 +134,23 @@ def test_a_title_repeating_the_bodys_change_is_given_once() -> None:
     )
     got = [c for c in read(body) if c.predicate == "maintainer"]
     assert len(got) == 1 and not got[0].evidence.locator.startswith("title")
+
+
+def test_name_only_lines_under_a_heading_after_an_announcing_lead_in() -> None:
+    body = post(
+        "Please welcome the latest additions to the Example core team.\n\n## Meet the team\n\n"
+        "**[Jane Roe](https://github.com/jroe)**\n\nJane has maintained the CLI for years.\n\n"
+        "**[Omar Haddad](https://github.com/ohaddad)**\n\nOmar works on the docs.\n",
+        title="Introducing new core team members",
+    )
+    got = facts(read(body))
+    assert ("Jane Roe", "jroe", "current", "2025-03-04") in got
+    assert ("Omar Haddad", "ohaddad", "current", "2025-03-04") in got
+
+
+def test_a_name_only_line_without_an_announcing_lead_in_is_no_list() -> None:
+    body = post(
+        "We had a great meetup last week.\n\n## Talks\n\n**[Jane Roe](https://github.com/jroe)**\n",
+        title="Meetup recap",
+    )
+    assert not [c for c in read(body) if c.predicate == "maintainer"]

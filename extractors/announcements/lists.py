@@ -100,11 +100,13 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     label: str | None = None
     date_line: str | None = None
     header: Row | None = None
+    above: str | None = None  # an announcing lead-in above the heading ("Welcome the new ...")
     rank = 0  # the item's place in its list
     for number, block in enumerate(section.blocks, start=1):
         if isinstance(block, Heading):
             if lead and lead.rstrip().endswith(":"):
                 intro = lead
+            above = lead if lead and ROLE_CUE.search(lead) and COMMITTEE.search(lead) else above
             heading, lead = block.text, None
             if len(block.text) <= 60:  # "Day 1, December 8, 2015": the day of what follows
                 date_line = dates.full_date(block.text) or date_line
@@ -115,6 +117,10 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 for item in grid:
                     yield from _item_claims(item, lead, heading, context, section, number)
                 continue
+            named = _name_line(block) if above and not grid else []
+            if named:  # a name-only line under the heading after "Welcome the new ...":
+                yield from _item_claims(named[0], above, heading, context, section, number)
+                continue  # one person of the list the lead-in above the heading announced
             if leadins.is_sublabel(lead, block.text):
                 continue  # "For Data Carpentry - Ecology" under "Our new Maintainers are:"
             before, lead = lead, block.text
@@ -236,6 +242,17 @@ def _role_of(label: str, body: re.Match[str]) -> str:
             found = re.sub(r"^(?:(?:to|of|on|the)\s+)+", "", collapse(later.group("body")))
             return f"{found} member"
     return role
+
+
+def _name_line(para: Para) -> list[Item]:
+    """A paragraph that is nothing but one linked person's name ("**[A](url)**"), as an item."""
+    if len(para.links) != 1 or collapse(para.text) != collapse(para.links[0][0]):
+        return []
+    text, url = collapse(para.links[0][0]), para.links[0][1]
+    if not _people.looks_like_name(text):
+        return []
+    return [Item(quote=para.quote, text=text, links=((text, url),), list_no=-1, depth=0,
+                 parent=None, line=para.line)]  # fmt: skip
 
 
 def _linked_names(para: Para) -> list[Item]:
