@@ -154,3 +154,14 @@ def test_a_name_only_line_without_an_announcing_lead_in_is_no_list() -> None:
         title="Meetup recap",
     )
     assert not [c for c in read(body) if c.predicate == "maintainer"]
+
+
+def test_thanking_the_outgoing_members_of_a_body_is_their_departure() -> None:
+    body = post(
+        "Please join me in thanking the outgoing Board members: Jane Roe, Omar Haddad, and "
+        "Lena Brandt.\n",
+        title="Board election results",
+    )
+    got = facts(read(body))
+    assert {("Jane Roe", None, "emeritus", "2025-03-04"),
+            ("Lena Brandt", None, "emeritus", "2025-03-04")} <= got  # fmt: skip

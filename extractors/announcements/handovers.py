@@ -3,7 +3,7 @@ present tense, terms that have ended, and people agreeing to take a role over.
 
 - `ROLE_PATTERNS` (status, pattern) extend `patterns.ROLE_PATTERNS`, with the role captured:
   "A retires from the board", "A resigns as treasurer", "A has agreed to take over as project
-  lead for X", "A will take over as chair";
+  lead for X", "A will take over as chair", "thanking the outgoing Board members: A, B and C";
 - `TITLE_ROLE_PATTERNS` extend `patterns.TITLE_ROLE_PATTERNS` (the role is the title's body):
   "thanks to A, B and C, whose terms have now ended".
 """
@@ -32,6 +32,11 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             (
                 "current",
                 rf"{PEOPLE}{_ASIDE}\s+(?:will|is\s+going\s+to)\s+take\s+over\s+as\s+{ROLE_PHRASE}",
+            ),
+            (  # "Please join me in thanking the outgoing Board members: A, B and C"
+                "emeritus",
+                rf"(?i:thank(?:s|ing)?)\b[^.:]{{0,40}}?\b(?i:outgoing|departing|retiring)\s+"
+                rf"{ROLE_PHRASE}\s*[:—–-]\s*{PEOPLE}",
             ),
         )
     )
