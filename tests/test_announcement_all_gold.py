@@ -165,3 +165,15 @@ def test_thanking_the_outgoing_members_of_a_body_is_their_departure() -> None:
     got = facts(read(body))
     assert {("Jane Roe", None, "emeritus", "2025-03-04"),
             ("Lena Brandt", None, "emeritus", "2025-03-04")} <= got  # fmt: skip
+
+
+def test_please_welcome_people_with_asides_who_will_be_joining_as_members() -> None:
+    body = post(
+        "Please welcome [Jane Roe](https://example.org/jr) (Initech), [Omar Haddad]"
+        "(https://example.org/oh) (Globex), and [Lena Brandt](https://example.org/lb) (Acme) who "
+        "will be joining [Tomás Ibarra](https://example.org/ti) (Umbrella) as XSC members.\n",
+        title="Example Steering Committee Announced",
+    )
+    got = facts(read(body))
+    assert {("Jane Roe", None, "current", "2025-03-04"),
+            ("Lena Brandt", None, "current", "2025-03-04")} <= got  # fmt: skip

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import re
 
-from extractors.announcements.patterns import FIRST_PERSON_LEFT, PEOPLE, ROLE_PHRASE, OnFirstUse
+from extractors.announcements.patterns import (
+    FIRST_PERSON_LEFT,
+    PEOPLE,
+    PERSON,
+    ROLE_PHRASE,
+    OnFirstUse,
+)
 
 # a person's name may be followed by a parenthesised link or handle: "A ([@a](url))"
 _ASIDE = r"(?:\s*\([^()]{1,120}\))?"
@@ -32,6 +38,12 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             (
                 "current",
                 rf"{PEOPLE}{_ASIDE}\s+(?:will|is\s+going\s+to)\s+take\s+over\s+as\s+{ROLE_PHRASE}",
+            ),
+            (  # "Please welcome A (Org), B (Org), and C who will be joining D as KSC members"
+                "current",
+                rf"(?i:please\s+welcome)\s+(?P<people>{PERSON}{_ASIDE}(?:(?:\s*,\s*(?:and\s+)?|"
+                rf"\s+and\s+){PERSON}{_ASIDE})*)\s*,?\s+who\s+will\s+be\s+joining\b[^.]{{0,160}}?"
+                rf"\bas\s+{ROLE_PHRASE}",
             ),
             (  # "Please join me in thanking the outgoing Board members: A, B and C"
                 "emeritus",
