@@ -8,7 +8,8 @@ is pure: Snapshot in, list[Claim] out.
     papers/         `arxiv_atom` (arXiv API answers), `arxiv_pdf` (a paper's author block)
 
 Layers: document <- people <- governance, announcements; papers stands alone; this module
-registers the five extractors (tests/test_layers.py checks the imports).
+registers the five extractors (tests/test_layers.py checks the imports), each imported when
+first used (`MODULES`; tests/test_lazy_extractors.py).
 
 An extractor module defines:
     NAME: str                              e.g. "pytorch_governance"
@@ -30,27 +31,97 @@ library functions that choose or run an extractor (ingest never imports extracto
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+from collections.abc import Iterator, Mapping, Sequence
+from types import ModuleType
+from typing import Any, cast, overload
 
-from extractors.announcements import post as announcement
-from extractors.governance import generic as governance
-from extractors.governance import pytorch as pytorch_governance
-from extractors.papers import atom as arxiv_atom
-from extractors.papers import pdf as arxiv_pdf
 from ingest.errors import NoExtractorError
 from ingest.extraction import AtomReader, Extractor, PaperReader
 from ingest.models import Claim, Snapshot
 
-REGISTRY: dict[str, Extractor] = {
-    pytorch_governance.NAME: pytorch_governance,
-    arxiv_atom.NAME: arxiv_atom,
-    arxiv_pdf.NAME: arxiv_pdf,
-    announcement.NAME: announcement,
-    governance.NAME: governance,
+# Each extractor's module, by its NAME, in the order `choose` tries them. Imported when first
+# used, not with this package: an unchanged source needs no extractor at all, and a run that
+# reads governance pages only never pays for the announcement reader's patterns or pypdf
+# (together ~1.6 s of a nightly's start). `_load` checks that the module's NAME is its key.
+MODULES: dict[str, str] = {
+    "pytorch_governance": "extractors.governance.pytorch",
+    "arxiv_atom": "extractors.papers.atom",
+    "arxiv_pdf": "extractors.papers.pdf",
+    "announcement": "extractors.announcements.post",
+    "governance": "extractors.governance.generic",
 }
-GENERIC: tuple[Extractor, ...] = (announcement, governance)  # chosen by content, given a snapshot
-ARXIV_ATOM: AtomReader = arxiv_atom  # the arXiv stage's readers: API answers, and a paper's PDF
-ARXIV_PDF: PaperReader = arxiv_pdf
+_GENERIC = ("announcement", "governance")  # chosen by content, given a snapshot
+
+
+_LOADED: dict[str, Extractor] = {}  # the modules imported so far, by NAME
+
+
+def _load(name: str) -> Extractor:
+    found = _LOADED.get(name)
+    if found is not None:
+        return found
+    module = importlib.import_module(MODULES[name])
+    if getattr(module, "NAME", None) != name:
+        raise RuntimeError(f"{MODULES[name]} names itself {getattr(module, 'NAME', None)!r}")
+    _LOADED[name] = cast(Extractor, module)
+    return _LOADED[name]
+
+
+class _Registry(Mapping[str, Extractor]):
+    """MODULES as a mapping of name -> module, each module imported when first looked up."""
+
+    def __getitem__(self, name: str) -> Extractor:
+        if name not in MODULES:
+            raise KeyError(name)
+        return _load(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(MODULES)
+
+    def __len__(self) -> int:
+        return len(MODULES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in MODULES
+
+
+class _Generic(Sequence[Extractor]):
+    """The generic extractors, imported when first looked at; `module in GENERIC` asks the
+    module's import name, importing nothing."""
+
+    @overload
+    def __getitem__(self, index: int) -> Extractor: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Extractor]: ...
+    def __getitem__(self, index: int | slice) -> Extractor | Sequence[Extractor]:
+        if isinstance(index, slice):
+            return tuple(_load(name) for name in _GENERIC[index])
+        return _load(_GENERIC[index])
+
+    def __len__(self) -> int:
+        return len(_GENERIC)
+
+    def __contains__(self, module: object) -> bool:
+        paths = {MODULES[name] for name in _GENERIC}
+        return isinstance(module, ModuleType) and module.__name__ in paths
+
+
+class _Reader:
+    """One extractor module, imported when an attribute of it is first asked for."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(_load(self._name), attribute)
+
+
+REGISTRY: Mapping[str, Extractor] = _Registry()
+GENERIC: Sequence[Extractor] = _Generic()
+# the arXiv stage's readers: API answers, and a paper's PDF
+ARXIV_ATOM: AtomReader = cast(AtomReader, _Reader("arxiv_atom"))
+ARXIV_PDF: PaperReader = cast(PaperReader, _Reader("arxiv_pdf"))
 
 
 def get(name: str) -> Extractor:
@@ -74,7 +145,7 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
     alone decide."""
     if name:
         return get(name)
-    specific = [m for m in REGISTRY.values() if m not in GENERIC]
+    specific = [REGISTRY[n] for n in MODULES if n not in _GENERIC]
     for module in specific:
         if module.matches(url, None):
             return module
@@ -83,6 +154,9 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
             if module.matches(url, None):
                 return module
         raise NoExtractorError(url, "no extractor claims this URL")
+    from extractors.announcements import post as announcement
+    from extractors.governance import generic as governance
+
     for module in specific:
         if module.matches(url, snapshot):
             return module

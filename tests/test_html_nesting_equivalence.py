@@ -169,3 +169,31 @@ def test_a_run_mixing_leaves_and_text_is_read_without_a_regex_error() -> None:
     ):
         run = html_nesting._run_or_token().match(text)
         assert run is not None and run.lastindex == 1 and run.end() == len(text), text
+
+
+def test_the_quiet_item_matches_only_what_the_general_item_matches() -> None:
+    """The run's quick pattern for the commonest list item is tried first: wherever it matches,
+    the general item pattern must match the same text (so runs end where they did)."""
+    quiet = re.compile(html_nesting._quiet_item(""))
+    leaf = html_nesting._leaf
+    general = re.compile(
+        html_nesting._block("li", f"{leaf('g0')}|{html_nesting._block('p', leaf('g1'))}", "")
+    )
+    pieces = [
+        *("<p>", "</p>", "</li>", "</a>", "Jane ", "(", ")", "\n", '"', "'", "=", "/", " "),
+        *('<a href="x">', '<a class="r e" href="https://github.com/u">', "<a href='x'>"),
+        *("<a href=x>", '<a href="x"/>', "<a/>", '<a href = "x">', '<a href="x" >', "<a x=y/>"),
+        *('<a href="x"', '<a href="a<b">', '<a title="</a>">', "<a\thref=x>", '<a hr"ef="x">'),
+        *("<b>", "</b>", "<p >", "</p >", "</a >", "<li>", "<span>", "</span>", "<a =x>", "<A>"),
+    ]
+    rng = random.Random(20261203)
+    matched = 0
+    for _ in range(20_000):
+        text = "li>" + "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 14)))
+        text += rng.choice(("</li>", "</li>x", ""))
+        found = quiet.match(text)
+        if found is not None:
+            matched += 1
+            other = general.match(text)
+            assert other is not None and other.end() == found.end(), text
+    assert matched > 500

@@ -214,7 +214,9 @@ class _TomlWalk:
                                for v in fields.values()):  # fmt: skip
                         continue
                     first = next((v for v in fields.values() if isinstance(v, str)), None)
-                    line = self._seek(f'"{first}"') if first else None
+                    line = None
+                    for mark in ('"', "'") if first else ():  # basic or literal TOML strings
+                        line = line or self._seek(f"{mark}{first}{mark}")
                     quote = self.lines[line - 1].strip() if line else str(entry)
                     if first and len(quote) > 200:
                         quote = f'"{first}"'

@@ -127,6 +127,16 @@ def _in_heading(node: LexborNode) -> bool:
     return False
 
 
+def _in_article(node: LexborNode) -> bool:
+    """Inside an <article> or <main>: a <header> there heads the content, it is no site banner."""
+    parent = node.parent
+    while parent is not None:
+        if parent.tag in ("article", "main"):
+            return True
+        parent = parent.parent
+    return False
+
+
 def _unique_reversed(nodes: list[LexborNode]) -> list[LexborNode]:
     return list({node.mem_id: node for node in reversed(nodes)}.values())  # first place kept
 
@@ -150,6 +160,11 @@ class Walk:
                 yield from node
                 continue
             tag = (node.tag or "").lower()
+            if tag == "header" and _in_article(node):  # an article's own header: its title
+                for heading in node.css(", ".join(HEADING_TAGS)):
+                    if text := node_text(heading):
+                        yield Heading(HEADING_TAGS[(heading.tag or "").lower()], text)
+                continue
             if tag in SKIPPED_SUBTREES:
                 continue
             if tag in HEADING_TAGS:

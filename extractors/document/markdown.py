@@ -212,6 +212,26 @@ class _Reader:
             self.line_no(token),
         )
 
+    def _hard_broken(self, token: Token) -> list[Item]:
+        """A paragraph whose lines but the last end with AsciiDoc's hard break (" +"), two or
+        more: one list of its lines, as a paragraph broken by <br> is."""
+        content = token.content.split("\n")
+        source = self.lines(token)
+        if len(content) < 2 or len(source) != len(content):
+            return []
+        if not all(line.rstrip().endswith(" +") for line in content[:-1]):
+            return []
+        self.lists += 1
+        items = []
+        start = self.line_no(token) or 0
+        for number, (line, printed) in enumerate(zip(content, source, strict=True)):
+            line = line.rstrip().removesuffix(" +")
+            text, links, _ = inline(parser().parseInline(line)[0])
+            if text:
+                quote = printed.strip().removesuffix(" +").rstrip()
+                items.append(Item(quote, text, links, self.lists, 0, None, start + number))
+        return items
+
     def quote(self, token: Token, content: str) -> str:
         """The source lines of a block, from where its content starts (after a list marker)."""
         lines = self.lines(token)
@@ -257,6 +277,10 @@ class _Reader:
                 item_open[-1] = (token, text)
                 yield self._item(token, token.content, text, links, depth, parents)
             elif kind == "inline" and not item_open and tokens[index - 1].type == "paragraph_open":
+                if broken := self._hard_broken(token):
+                    yield from broken  # lines ended by AsciiDoc's " +": a list of its lines
+                    index += 1
+                    continue
                 text, links, _ = inline(token)
                 if text:
                     yield Para(self.quote(token, token.content), text, links, self.line_no(token))

@@ -19,7 +19,9 @@ from extractors.document.model import (
     Term,
     github_login,
 )
+from extractors.governance.profile import profile_card
 from extractors.people import entries as _entries
+from extractors.people import links as _links
 from extractors.people import names as _people
 from extractors.people import orgs as _orgs
 from extractors.people import prose as _prose
@@ -42,6 +44,13 @@ LEAD_IN = re.compile(
 # what a lead-in says of its list rather than naming it ("The following is a list of developers
 # with commit privileges that have contributed ..."): no label (the heading above stays one)
 DESCRIPTION = re.compile(r"^(?:an?|the)\s+list\s+of\b|\b(?:that|who|which|whose)\b", re.I)
+# a line that only says how the list below is sorted names no group: not a label
+ORDER_ONLY = re.compile(
+    r"^(?:(?:listed|given|sorted|shown)\s+)?in\s+(?:\w+\s+)?"
+    r"(?:alphabetical|chronological|random|particular|no particular)\s+order$"
+    r"|^(?:sorted|ordered|listed)\s+(?:alphabetically|by\s+\w+(?:\s+\w+)?)$",
+    re.IGNORECASE,
+)
 # a line of a literal block of names: one to five capitalised words (a list of names may hold a
 # one-word name, and words such as "Page" that `_people` does not take for a name elsewhere)
 RECORD_NAME = ("name", "full_name", "fullname", "display_name", "displayname")
@@ -157,6 +166,8 @@ def label_of(text: str, *, lead_in: bool = False) -> str | None:
     if len(text) > 160 or "\n" in text:
         return None
     stripped = text.strip()
+    if ORDER_ONLY.match(stripped.rstrip(".:").strip(" *_()")):
+        return None
     words = re.findall(r"[\w'-]+", stripped.lower())
     sentence = {"is", "are", "were"} & set(words) or _prose.PROSE_INTRO.search(stripped)
     if stripped.endswith(":") and len(words) <= LABEL_MAX_WORDS and not sentence:
@@ -170,6 +181,12 @@ def label_of(text: str, *, lead_in: bool = False) -> str | None:
         said = match.group("label").strip()
         return None if DESCRIPTION.search(said) else said
     return None
+
+
+def represents(block: Block) -> bool:
+    """An item naming an organisation's representative ("Example Labs. Representative Jane
+    Roe."): a person holding a seat, though listed among partners, sponsors or funders."""
+    return isinstance(block, Item) and _links.REPRESENTED.match(block.text) is not None
 
 
 def lists_under(blocks: list[Block], index: int) -> bool:
@@ -260,6 +277,8 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
     else:
         name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
         handle = next((str(fields[k]) for k in RECORD_HANDLE if fields.get(k)), None)
+        if name is None and handle is None and (linked := profile_card(fields)):
+            name, handle = linked  # a site card: its printed text and its profile link
         if name is None and (named := card_title_name(record, document)):
             name = named  # a Hugo card page: `title = "Jane Roe"`, `github = "jroe"`
             fields = {k: v for k, v in fields.items() if k != "title"}

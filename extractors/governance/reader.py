@@ -114,7 +114,7 @@ class Reader:
                     self._heading(block.level, block.text)
                 index += 1
                 continue
-            if self.frame is not None and self.frame.quiet:
+            if self.frame is not None and self.frame.quiet and not _role_blocks.represents(block):
                 index += 1
                 continue
             run = _role_blocks.run(blocks, index)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from extractors.document.model import Links, collapse, github_login, without_controls
 from extractors.people import names as _people
+from extractors.people.links import only_document_link, represented
 from extractors.people.orgs import (
     ORG_SUFFIX,
     TITLE_WORDS,
@@ -33,6 +34,7 @@ from extractors.people.orgs import (
 )
 
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
+DEFINITION_WORDS = 10
 PAREN = re.compile(r"\(([^()]{0,200})\)")
 TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
 SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
@@ -43,22 +45,11 @@ STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 # an @handle, not a team mention ("@kubeflow/kubeflow-steering-committee" names a GitHub team)
-AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b(?![/-])")
-PERSON_LINK = re.compile(
-    r"^(?:mailto:|https?://(?:www\.)?(?:github\.com/[\w-]+/?$|gitlab\.com/|linkedin\.com/in/|"
-    r"twitter\.com/|x\.com/|mastodon|bsky\.app/profile/|keybase\.io/|orcid\.org/))",
-    re.I,
-)
-DOCUMENT_LINK = re.compile(
-    r"/(?:blob|tree|wiki|docs?)/|\.(?:md|html?|rst)$|^https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+",
-    re.I,
-)
-# a site's page about one person ("/blog/authors/jroe", "/people/jroe/"): a person's link
-AUTHOR_PAGE = re.compile(r"/(?:authors?|people|users?|members?|profiles?)/[\w.-]+/?$", re.I)
+AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w/-])")
 NICK = re.compile(r"[A-Z][^\W\d_]+")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
-HANDLE_TOKEN = re.compile(r"^@?(?=[\w-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
+HANDLE_TOKEN = re.compile(r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{0,38})$")
 
 
 @dataclass(slots=True)
@@ -126,8 +117,9 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
         if len(left) == 1 and _org_not_name(left[0]):
             entry.affiliation = entry.affiliation or left[0]
         return True
-    login = _handle_from(text, links)
-    if login and text.lstrip("@").lower() == login:
+    login = _handle_from(text, links)  # "([amason](github.com/ajm188))": the linked login
+    linked = HANDLE_TOKEN.match(text) and any(x.strip("@ ") == text.strip("@") for x, _ in links)
+    if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
     if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed):
@@ -162,6 +154,8 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
     text = collapse(without_controls(text))
     if not text:
         return []
+    if (agent := represented(text, links, _one)) is not None:  # "Example Labs. Representative A"
+        return [agent]
     label, body = _label(text)
     if label is not None:
         many = _several(body, links)
@@ -178,7 +172,23 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
         if len(many) >= 2:
             return many
     one = _one(text, links, handle_list=handle_list)
+    if one is not None and label is not None and _defined(label, body, one):
+        return []  # "**Sub-team Formation:** Proposers must specify ...": a term, defined
     return [one] if one is not None else []
+
+
+def _defined(label: str, body: str, entry: Entry) -> bool:
+    """A term and its definition: the name is (in) the label, the rest sentences of their own
+    (DEFINITION_WORDS or more, ending with a full stop) that say nothing of a person: no handle,
+    address or link (a person's "Jane Roe: @jroe, docs" or "Jane Roe (Example): CI")."""
+    words = len(body.split())
+    return (
+        entry.name in label
+        and not (entry.github or entry.email or _says_who(label) or _says_who(body))
+        and words >= DEFINITION_WORDS
+        and body[:1].isupper()  # a sentence of its own ("Proposers must ..."), not "maintains ..."
+        and body.rstrip().endswith(".")
+    )
 
 
 def _says_who(text: str) -> bool:
@@ -241,6 +251,8 @@ def _split_outside_parens(text: str) -> list[str]:
 
 def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     entry = Entry(name="")
+    if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
+        text += ")"  # "Jane Roe ([jroe](url) jane@example.org": its closing parenthesis lost
     printed = text
     for tag in TAG.findall(text):
         tag = tag.strip()
@@ -270,7 +282,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
         entry.github = entry.github or inline[0].lower()
         # "Jane Roe - @jroe": the separator the handle followed goes with it
         rest = collapse(AT_HANDLE.sub(" ", rest)).rstrip(" -–—|:,")
-    if not entry.github and _only_document_link(rest, links):
+    if not entry.github and only_document_link(rest, links):
         return None  # (a name linked to the person's commits, then "@jroe", is a person)
     parts = [p.strip(" *_`'\"|,;") for p in SEPARATORS.split(rest)]
     separators = SEPARATORS.findall(rest)
@@ -315,7 +327,8 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             if sep.strip() in ("-", "—", "–", "--", "|") and names_org(part, parts, index):
                 entry.affiliation = entry.affiliation or part  # "Name - Company Inc."
                 continue
-            if "," in sep and looks_like_org(part) and (not entry.affiliation or weak_org):
+            employer = _employer(part)  # ("Senior Engineer at Example Labs": the org's part)
+            if "," in sep and looks_like_org(employer) and (not entry.affiliation or weak_org):
                 # "Jane Roe, Principal Engineer, Example Labs Ltd": a later part that says it is
                 # an organisation wins over one that is only capitalised words (a job title)
                 if not entry.affiliation or (says_org(part) and not ORG_SUFFIX.match(part)):
@@ -367,19 +380,6 @@ def _nickname(group: re.Match[str]) -> bool:
         and bool(re.search(r"[^\W\d_]\s$", before))
         and bool(re.match(r"\s[^\W\d_]*[A-Z]", after))
     )
-
-
-def _only_document_link(text: str, links: Links) -> bool:
-    """An item that is one link to a page of the site ("[TAG Security](./tags/security/)"): a
-    list of documents, not of people (a person's link goes to a profile or a homepage)."""
-    for label, target in links:
-        if label and label.strip(" *_") == text.strip(" *_"):
-            target = target.strip()
-            if PERSON_LINK.match(target) or github_login(target) or AUTHOR_PAGE.search(target):
-                return False
-            relative = not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I)
-            return relative or DOCUMENT_LINK.search(target) is not None
-    return False
 
 
 def printed_as_handle(word: str) -> bool:

@@ -36,7 +36,8 @@ TITLE_WORDS = re.compile(
     r"\b(?:chair|chairs|chairperson|co-chair|vice[- ]chair|lead|leads|co-lead|leader|bdfl|"
     r"president|secretary|treasurer|director|manager|liaison|pmc|tsc|maintainer|committer|"
     r"member|owner|founder|creator|emeritus|emerita|alumni|alumnus|retired|inactive|observer|"
-    r"alternate|representative|reviewer|sponsor|author|editor|admin)\b",
+    r"alternate|representative|reviewer|sponsor|author|editor|admin|coordinator|assistant|"
+    r"officer|organi[sz]er|steward|moderator|mentor|developer|engineer|architect|advocate)\b",
     re.I,
 )
 YEARS = re.compile(

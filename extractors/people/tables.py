@@ -33,7 +33,8 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
     ("affiliation", frozenset({"affiliation", "company", "employer", "organization",
                                "organisation", "org", "institution", "affiliations"})),
     ("term", frozenset({"term", "terms", "since", "start", "year", "years", "date", "ends",
-                        "zone", "timezone", "tz", "location", "elected", "appointed"})),
+                        "zone", "timezone", "tz", "location", "locale", "country", "region",
+                        "city", "elected", "appointed"})),
     ("status", frozenset({"status", "state", "active"})),
     ("role", frozenset({"role", "roles", "position", "title", "seat"})),
     ("person", frozenset({"maintainer", "maintainers", "member", "members", "person", "people",
@@ -149,7 +150,15 @@ def _is_header(row: Row) -> bool:
     if row.header:  # a first row of linked people is the grid's first row, not its header
         return not _linked_people(row)
     kinds = [column_kind(c.text) for c in row.cells if c.text.strip()]
-    return bool(kinds) and all(kinds) and not any(_named(_entries_of(c)) for c in row.cells)
+    if any(_named(_entries_of(c)) for c in row.cells):
+        return False
+    # a header row printed as plain cells ("Name | Email | Locale | PGP Key ID"): all its cells
+    # are column names, or a name column leads most of them
+    known = [k for k in kinds if k]
+    return bool(kinds) and (
+        len(known) == len(kinds)
+        or (kinds[0] in ("name", "person") and len(known) >= 2 and 2 * len(known) > len(kinds))
+    )
 
 
 def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:

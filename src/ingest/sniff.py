@@ -20,6 +20,11 @@ _FRONT_MATTER = re.compile(
     re.DOTALL,
 )  # YAML (---) or TOML (+++, Hugo) front matter
 _MD_LINK = re.compile(r"\[[^\]]+\]\([^)]+\)")
+# a pipe table's delimiter row ("|------|:---:|", with or without its outer pipes) and a
+# reference link's definition ("[jroe]: https://github.com/jroe"): Markdown, whatever its
+# title is underlined with (a setext "Maintainers\n====" reads as a reST title too)
+_MD_TABLE_RULE = re.compile(r"^\|?[ \t]*:?-{3,}:?[ \t]*\|[ \t]*:?-{3,}", re.MULTILINE)
+_MD_LINK_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+[ \t]*$", re.MULTILINE)
 _RST_LINK = re.compile(r"`[^`<]+<[^>]+>`__?")
 
 
@@ -37,6 +42,7 @@ def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
         return "json"
     text = _FRONT_MATTER.sub("", body[:65536].decode("utf-8", errors="replace"), count=1)
     md_score = len(_MD_HEADING.findall(text)) + len(_MD_LINK.findall(text))
+    md_score += len(_MD_TABLE_RULE.findall(text)) + len(_MD_LINK_DEF.findall(text))
     rst_score = len(_RST_UNDERLINE.findall(text)) + len(_RST_LINK.findall(text))
     if rst_score and rst_score >= md_score:
         return "rst"

@@ -1,0 +1,65 @@
+"""The extractor modules are imported when first used (`extractors.MODULES`), not with the
+package: a nightly of unchanged sources, or of governance pages only, never imports the
+announcement reader or pypdf."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import extractors
+from extractors.announcements import post as announcement
+from extractors.governance import generic as governance
+from extractors.governance import pytorch
+from extractors.papers import atom, pdf
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _imported_after(code: str) -> set[str]:
+    """The extractor modules a fresh interpreter holds after running `code`."""
+    probe = f"import sys\n{code}\nprint(' '.join(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return {name for name in done.stdout.split() if name in extractors.MODULES.values()}
+
+
+def test_importing_the_package_imports_no_extractor() -> None:
+    assert _imported_after("import extractors") == set()
+
+
+def test_a_named_extractor_imports_only_itself() -> None:
+    found = _imported_after("import extractors\nextractors.get('pytorch_governance').VERSION")
+    assert found == {"extractors.governance.pytorch"}
+    found = _imported_after("import extractors\nextractors.tag(extractors.REGISTRY['arxiv_atom'])")
+    assert found == {"extractors.papers.atom"}
+
+
+def test_the_registry_gives_the_modules_themselves_in_order() -> None:
+    assert list(extractors.REGISTRY) == [
+        "pytorch_governance",
+        "arxiv_atom",
+        "arxiv_pdf",
+        "announcement",
+        "governance",
+    ]
+    assert extractors.REGISTRY["pytorch_governance"] is pytorch
+    assert list(extractors.REGISTRY.values()) == [pytorch, atom, pdf, announcement, governance]
+    assert "nope" not in extractors.REGISTRY
+    assert extractors.get("governance") is governance
+
+
+def test_generic_membership_and_the_arxiv_readers() -> None:
+    assert list(extractors.GENERIC) == [announcement, governance]
+    assert announcement in extractors.GENERIC and governance in extractors.GENERIC
+    assert pytorch not in extractors.GENERIC and "governance" not in extractors.GENERIC
+    assert extractors.ARXIV_ATOM.NAME == atom.NAME
+    assert extractors.ARXIV_ATOM.entries == atom.entries
+    assert extractors.ARXIV_PDF.extract_with_metadata == pdf.extract_with_metadata
+
+
+def test_choose_by_url_gives_the_module() -> None:
+    assert extractors.choose("https://arxiv.org/pdf/2103.15348v2") is pdf
+    assert extractors.choose("https://example.org/x", None, "announcement") is announcement
