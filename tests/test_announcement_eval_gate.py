@@ -1,5 +1,6 @@
 """Quality gate: the announcement extractor on the labelled posts stays at or above the floors
-of the `announcements` key of eval_floors.json, set by set (training posts, the fixtures).
+of the `announcements` key of eval_floors.json, set by set (training posts, the fixtures, the
+six real-probe sets: all of them fitted on together).
 
 The floors are the leave-one-project-out cross-validated figures (`ingest evaluate
 --announcements --cv`: the learned event decision refitted without the post's project), so the

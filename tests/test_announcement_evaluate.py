@@ -17,11 +17,11 @@ from ingest_cli.evaluate.announcements import (
     EvalSet,
     GoldPost,
     PostScore,
-    format_report,
     load_set,
     score,
     score_claims,
 )
+from ingest_cli.evaluate.announcements_report import format_report
 
 POST = "---\ntitle: Announcing new members\ndate: 2025-03-04\n---\n\n"
 BODY = (

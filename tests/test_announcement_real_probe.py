@@ -60,13 +60,17 @@ ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "announcements"
 # and -3 unchanged; its blind set real-probe-5: P 0.750 R 0.545 dates 1.000 before and after
 # Round 4 (r8-41): real-probe-6 blind P 0.727 R 0.390 dates 0.250; after the Blogger permalink
 # (a post, not a governance page) P 1.000 R 0.390 dates 0.938; -1..-5 unchanged
+# Round 5 (r8-46): every probe set is now TRAINING data of the event decision (fitted on all the
+# gold), so these are training figures; the honest ones are the leave-one-project-out figures the
+# gate pins in eval_floors.json (real-probe-6 CV P 1.000 R 0.902, -5 CV P 0.889 R 0.727). Training
+# figures: -5 P 0.909 R 0.909, -6 P 0.974 R 0.927 dates 0.947, -1..-4 unchanged
 FLOORS = {
     "real-probe": {"precision": 0.95, "recall": 0.88, "dates_right": 0.95},
     "real-probe-2": {"precision": 0.90, "recall": 0.95, "dates_right": 0.95},
     "real-probe-3": {"precision": 0.95, "recall": 0.95, "dates_right": 0.95},
     "real-probe-4": {"precision": 0.95, "recall": 0.95, "dates_right": 0.70},
-    "real-probe-5": {"precision": 0.70, "recall": 0.50, "dates_right": 0.95},
-    "real-probe-6": {"precision": 0.95, "recall": 0.38, "dates_right": 0.90},
+    "real-probe-5": {"precision": 0.90, "recall": 0.90, "dates_right": 0.95},
+    "real-probe-6": {"precision": 0.95, "recall": 0.90, "dates_right": 0.90},
 }
 
 

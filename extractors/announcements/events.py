@@ -128,7 +128,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
     known = {k: v for k, v in context.known.items() if v.name}
     masked, people, quotes = names.mask(sentence.display, sentence.links, known)
     stated = dates.sentence_date(sentence.display, sentence.date)
-    if not people:
+    if not people or handovers.about_the_author(sentence.display):
         yield from _first_person(sentence, context, stated)
         return
     when = stated.iso if stated else sentence.date
@@ -320,16 +320,16 @@ def _role_claim(context: Context, person: names.Person, role: str, status: str,
 
 def _first_person(sentence: Sentence, context: Context, stated: dates.When | None,
                   ) -> Iterator[Claim]:  # fmt: skip
-    """ "I ... step down as lead of the team": the post's one author leaves the role."""
+    """ "I ... step down as lead of the team": the post's one author leaves (or takes) the role."""
     match = handovers.first_person_left(sentence.display)
-    if not match or len(context.post.authors) != 1:
+    found = match or handovers.first_person_made(sentence.display)  # "I was made a maintainer"
+    if not found or len(context.post.authors) != 1:
         return
     author = context.post.authors[0]
-    if not (names.looks_like_person(author) or handovers.author_may_leave(author, match)):
+    if not (names.looks_like_person(author) or match and handovers.author_may_leave(author, match)):
         return
-    role = clean_role(match.group("role"))
-    when = sentence.date
-    yield _role_claim(context, names.Person(author), role, "emeritus", when, {}, sentence)
+    role, status = clean_role(found.group("role")), "emeritus" if match else "current"
+    yield _role_claim(context, names.Person(author), role, status, sentence.date, {}, sentence)
 
 
 def _first_capitalised(context: Context) -> str | None:

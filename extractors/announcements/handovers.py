@@ -3,7 +3,7 @@ present tense, terms that have ended, and people agreeing to take a role over.
 
 - `ROLE_PATTERNS` (status, pattern) extend `patterns.ROLE_PATTERNS`, with the role captured:
   "A retires from the board", "A resigns as treasurer", "A has agreed to take over as project
-  lead for X", "A will take over as chair";
+  lead for X", "A will take over as chair", "thanking the outgoing Board members: A, B and C";
 - `TITLE_ROLE_PATTERNS` extend `patterns.TITLE_ROLE_PATTERNS` (the role is the title's body):
   "thanks to A, B and C, whose terms have now ended".
 """
@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import re
 
-from extractors.announcements.patterns import FIRST_PERSON_LEFT, PEOPLE, ROLE_PHRASE, OnFirstUse
+from extractors.announcements.patterns import (
+    FIRST_PERSON_LEFT,
+    PEOPLE,
+    PERSON,
+    ROLE_PHRASE,
+    OnFirstUse,
+)
 
 # a person's name may be followed by a parenthesised link or handle: "A ([@a](url))"
 _ASIDE = r"(?:\s*\([^()]{1,120}\))?"
@@ -32,6 +38,17 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             (
                 "current",
                 rf"{PEOPLE}{_ASIDE}\s+(?:will|is\s+going\s+to)\s+take\s+over\s+as\s+{ROLE_PHRASE}",
+            ),
+            (  # "Please welcome A (Org), B (Org), and C who will be joining D as KSC members"
+                "current",
+                rf"(?i:please\s+welcome)\s+(?P<people>{PERSON}{_ASIDE}(?:(?:\s*,\s*(?:and\s+)?|"
+                rf"\s+and\s+){PERSON}{_ASIDE})*)\s*,?\s+who\s+will\s+be\s+joining\b[^.]{{0,160}}?"
+                rf"\bas\s+{ROLE_PHRASE}",
+            ),
+            (  # "Please join me in thanking the outgoing Board members: A, B and C"
+                "emeritus",
+                rf"(?i:thank(?:s|ing)?)\b[^.:]{{0,40}}?\b(?i:outgoing|departing|retiring)\s+"
+                rf"{ROLE_PHRASE}\s*[:—–-]\s*{PEOPLE}",
             ),
         )
     )
@@ -54,10 +71,39 @@ FIRST_PERSON_AWAY = re.compile(
 AUTHOR_SLUG = re.compile(r"^[a-z][a-z0-9_-]{2,38}$")
 
 
+_ROLE_NOUN = (
+    r"(?:maintainer|committer|member|reviewer|lead|leader|chair|director|owner|"
+    r"representative|steward)s?"
+)
+_FIRST_ROLE = (
+    rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}(?:\s+of\s+(?:the\s+)?[\w\s]{{0,30}}?)?)(?=\W)"
+)
+# "my last day as a maintainer of X": the author has left the role
+FIRST_PERSON_LAST_DAY = re.compile(rf"\bmy\s+last\s+day\s+as\s+(?:an?\s+|the\s+)?{_FIRST_ROLE}")
+# "I was fortunate enough to be made a maintainer of the project": the author holds it now
+FIRST_PERSON_MADE = re.compile(
+    r"\bI\b[^.]{0,60}?\b(?:made|appointed|elected|promoted\s+to|named|invited\s+to\s+become)"
+    rf"\s+(?:an?\s+|the\s+)(?:new\s+)?{_FIRST_ROLE}"
+)
+
+
 def first_person_left(text: str) -> re.Match[str] | None:
     """The author's departure the sentence prints: from a role ("I ... step down as lead of the
-    team", `patterns.FIRST_PERSON_LEFT`), else from a project ("I'm stepping away from X")."""
-    return FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_AWAY.search(text)
+    team", `patterns.FIRST_PERSON_LEFT`; "my last day as a maintainer"), else from a project
+    ("I'm stepping away from X")."""
+    return (FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_LAST_DAY.search(text)
+            or FIRST_PERSON_AWAY.search(text))  # fmt: skip
+
+
+def first_person_made(text: str) -> re.Match[str] | None:
+    """The author's new role the sentence prints ("I was made a maintainer of X")."""
+    return FIRST_PERSON_MADE.search(text)
+
+
+def about_the_author(text: str) -> bool:
+    """The sentence is the author's own role change by a first-person phrase that names no one
+    else ("Yesterday was my last day as a maintainer of X": X is the project, not a person)."""
+    return bool(FIRST_PERSON_LAST_DAY.search(text) or FIRST_PERSON_MADE.search(text))
 
 
 def author_may_leave(author: str, match: re.Match[str]) -> bool:

@@ -19,7 +19,8 @@ SENTENCE_END = re.compile(r"[.!?:;]\W*$")
 # a paragraph speaking of a body already introduced: "this committee", "these new members"
 ANAPHORA = re.compile(
     r"\b(?:this|these|those)\s+(?:new\s+)?(?:committee|council|board|team|group|members?|"
-    r"people|maintainers?|committers?|representatives?)\b",
+    r"people|maintainers?|committers?|representatives?)\b"
+    r"|\bjoining\s+(?:him|her|them)\b",  # "Joining him are ...": the body the one above joined
     re.I,
 )
 
@@ -37,3 +38,9 @@ def joined_lead(lead: str, before: str | None, role_cue: re.Pattern[str]) -> str
     if not before or role_cue.search(lead) or not ANAPHORA.search(lead):
         return None
     return f"{before} {lead}" if role_cue.search(before) else None
+
+
+def titled_lead(lead: str, title: str | None) -> str | None:
+    """An anaphoric lead-in ("Joining him are the following:") with the post's title, which
+    says what "him" was elected to, when nothing between them does."""
+    return f"{lead} {title}" if title and ANAPHORA.search(lead) else None

@@ -87,6 +87,7 @@ CHAIR = re.compile(r"\bchair\b", re.I)
 TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
                         "presenters": "speaker", "panelist": "panelist",
                         "panelists": "panelist"}  # fmt: skip
+NAME_COLUMNS = frozenset({"name", "names", "member", "members", "person", "who"})
 TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "title", "topic"})
 
 
@@ -99,11 +100,13 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     label: str | None = None
     date_line: str | None = None
     header: Row | None = None
+    above: str | None = None  # an announcing lead-in above the heading ("Welcome the new ...")
     rank = 0  # the item's place in its list
     for number, block in enumerate(section.blocks, start=1):
         if isinstance(block, Heading):
             if lead and lead.rstrip().endswith(":"):
                 intro = lead
+            above = lead if lead and ROLE_CUE.search(lead) and COMMITTEE.search(lead) else above
             heading, lead = block.text, None
             if len(block.text) <= 60:  # "Day 1, December 8, 2015": the day of what follows
                 date_line = dates.full_date(block.text) or date_line
@@ -114,6 +117,10 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 for item in grid:
                     yield from _item_claims(item, lead, heading, context, section, number)
                 continue
+            named = _name_line(block) if above and not grid else []
+            if named:  # a name-only line under the heading after "Welcome the new ...":
+                yield from _item_claims(named[0], above, heading, context, section, number)
+                continue  # one person of the list the lead-in above the heading announced
             if leadins.is_sublabel(lead, block.text):
                 continue  # "For Data Carpentry - Ecology" under "Our new Maintainers are:"
             before, lead = lead, block.text
@@ -124,6 +131,11 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 header = block
             elif header is not None:
                 yield from _row_claims(block, header, context, date_line, section)
+                row_item = _name_row(block, header)
+                if row_item is not None and lead:  # a table of people under a lead-in: its list
+                    label = (leadins.joined_lead(lead, before, ROLE_CUE)
+                             or leadins.titled_lead(lead, context.post.title) or lead)  # fmt: skip
+                    yield from _item_claims(row_item, label, heading, context, section, number)
             continue
         if not isinstance(block, Item):
             continue
@@ -232,6 +244,17 @@ def _role_of(label: str, body: re.Match[str]) -> str:
     return role
 
 
+def _name_line(para: Para) -> list[Item]:
+    """A paragraph that is nothing but one linked person's name ("**[A](url)**"), as an item."""
+    if len(para.links) != 1 or collapse(para.text) != collapse(para.links[0][0]):
+        return []
+    text, url = collapse(para.links[0][0]), para.links[0][1]
+    if not _people.looks_like_name(text):
+        return []
+    return [Item(quote=para.quote, text=text, links=((text, url),), list_no=-1, depth=0,
+                 parent=None, line=para.line)]  # fmt: skip
+
+
 def _linked_names(para: Para) -> list[Item]:
     """A paragraph that is nothing but links, each a person's name, as one item per link."""
     texts = [collapse(text) for text, _ in para.links]
@@ -326,6 +349,26 @@ def _opens_with_person(item: Item) -> bool:
 def _singular(text: str) -> str:
     text = collapse(text)
     return text[:-1] if text.lower().endswith("s") and not text.lower().endswith("ss") else text
+
+
+def _name_row(row: Row, header: Row) -> Item | None:
+    """A row of a table whose first column is titled as names ("Name", "Member"), as a list
+    item: the name, its other cells in brackets ("A (IBM, Fabric)")."""
+    titles = [c.text.strip().lower() for c in header.cells]
+    if not titles or titles[0] not in NAME_COLUMNS or len(row.cells) < 1:
+        return None
+    name = collapse(row.cells[0].text)
+    rest = [collapse(c.text) for c in row.cells[1:2] if collapse(c.text)]
+    text = f"{name} ({', '.join(rest)})" if rest else name
+    return Item(
+        quote=row.quote,
+        text=text,
+        links=row.cells[0].links,
+        list_no=-2 - header.table_no,
+        depth=0,
+        parent=None,
+        line=row.line,
+    )
 
 
 def _row_claims(row: Row, header: Row, context: Context, date_line: str | None,

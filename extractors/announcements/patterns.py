@@ -227,11 +227,11 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             ("current", rf"{PEOPLE}{APPOSITIVE}\s+{JOIN_VERB}\s+{ROLE_PHRASE}"),
             (
                 "current",
-                rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*[,—–]?\s+(?:(?:was|were|has\s+been|have\s+been|is|"
+                rf"{PEOPLE}\s*(?:,[^,.]{{1,80}},)?\s*[,—–]?\s+(?:who\s+)?(?:(?:was|were|has\s+been|have\s+been|is|"
                 rf"are|will\s+be)\s+)"
                 rf"(?:now\s+)?(?:re[-–]?elected|elected|appointed|named|selected|promoted|added|"
                 rf"confirmed|chosen|approved|voted\s+in)(?:\s+and\s+will\s+(?:continue\s+to\s+)?serve)?"
-                rf"\s+(?:as\s+|to\s+|on\s+)?{ROLE_PHRASE}",
+                rf"\s+(?:as\s+|to\s+|on\s+)?(?:the\s+[\w-]+\s+seat\s+(?:on|of)\s+)?{ROLE_PHRASE}",
             ),
             (
                 "current",
@@ -262,7 +262,7 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 # "has chosen A as their new representative", "selected A, its new chair"
                 "current",
                 rf"(?i:chosen|chose|selected)\s+{PEOPLE}\s*(?:,|as)\s+"
-                rf"(?=(?:the|our|its|their)\s+new\s){ROLE_PHRASE}",
+                rf"(?=(?:the|our|its|their)\s+new\s|[A-Z]){ROLE_PHRASE}",  # or a titled role
             ),
             (
                 "emeritus",

@@ -34,7 +34,7 @@ from ingest.models import Claim
 
 EVENT_CLASSES = frozenset(cues.CLASSES) - {"none"}
 PASSED_EVENTS = frozenset({"panelist", "participant"})  # events no labelled post has
-READER_KIND = {"item": "li", "paragraph": "paragraph", "term": "dt"}
+READER_KIND = {"item": "li", "paragraph": "paragraph", "term": "dt", "row": "td"}
 
 
 @dataclass
@@ -67,6 +67,10 @@ def _person_score(name: str, github: str | None, spot: cues.Spot | None) -> floa
 
 def _spot_people(spot: cues.Spot, context: Context) -> list[names.Person]:
     display = spot.sentence.display
+    if spot.kind == "row":  # a table row: its person is in its first cell
+        first = collapse(display.split(" | ")[0])
+        return [names.Person(e.name, e.github) for e in _entries.read(first, spot.links)
+                if e.github or _people.looks_like_name(e.name)][:1]  # fmt: skip
     if spot.kind == "item":
         found = [
             names.Person(e.name, e.github)
@@ -92,8 +96,11 @@ def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Ca
         claimed.add(person_key(name, None))
         f = cues.cues(spot, name, github, post, proposal, _person_score(name, github, spot), 1)
         out.append(Candidate(f, proposal, claim=claim))
+    author = _author(post)
     for spot in found:
         people = _spot_people(spot, context)
+        if author and cues.FIRST_PERSON.search(spot.sentence.display):
+            people = [author, *people]  # "I was made a maintainer": the post's one author
         for person in people:
             key = person_key(person.name, person.github)
             if key in claimed or person_key(person.name, None) in claimed or not person.name:
@@ -102,6 +109,12 @@ def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Ca
             f = cues.cues(spot, person.name, person.github, post, "none", score, len(people))
             out.append(Candidate(f, "none", person=person, spot=spot))
     return out
+
+
+def _author(post: Any) -> names.Person | None:
+    """The post's one author, when the post names one person as its author."""
+    authors = [a for a in post.authors if _people.looks_like_name(a)]
+    return names.Person(authors[0]) if len(authors) == 1 else None
 
 
 def decide(found: list[Candidate], model: Model, context: Context,
@@ -142,7 +155,19 @@ def decide(found: list[Candidate], model: Model, context: Context,
             best[key] = (margin, _with_confidence(claim, model.confidence(margin), day))
     if trace is not None:
         trace += [(claim, margin) for margin, claim in best.values()]
-    return out + [claim for _m, claim in best.values()]
+    return _without_title_repeats(out + [claim for _m, claim in best.values()])
+
+
+def _fact(claim: Claim) -> tuple[str, str, str]:
+    status = "emeritus" if claim.qualifiers.get("status") in ("emeritus", "former") else "current"
+    return " ".join(collapse(claim.subject.name).lower().split()), claim.predicate, status
+
+
+def _without_title_repeats(claims: list[Claim]) -> list[Claim]:
+    """A title's claim that the body says too (the same person, predicate and status) is given
+    once, from the body ("Welcome A as our newest maintainer!" over "... A is now a maintainer")."""
+    body = {_fact(c) for c in claims if not c.evidence.locator.startswith("title")}
+    return [c for c in claims if not (c.evidence.locator.startswith("title") and _fact(c) in body)]
 
 
 def _with_confidence(claim: Claim, confidence: float, post_date: str | None = None) -> Claim:

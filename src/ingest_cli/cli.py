@@ -389,12 +389,13 @@ def evaluate(
 @_fail_cleanly
 def _evaluate_announcements(gold: Path | None, posts: Path | None, as_json: bool) -> None:
     from ingest_cli.evaluate import announcements as scoring
+    from ingest_cli.evaluate import announcements_report as report_text
 
     report = scoring.score(scoring.sets_for(gold, posts))
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(_safe(scoring.format_report(report)))
+        click.echo(_safe(report_text.format_report(report)))
 
 
 @_fail_cleanly
@@ -403,6 +404,7 @@ def _cross_validate_announcements(
 ) -> None:
     from ingest_cli.evaluate import announcements as scoring
     from ingest_cli.evaluate import announcements_model as learned
+    from ingest_cli.evaluate import announcements_report as report_text
 
     result = learned.cross_validate(scoring.sets_for(gold, posts))
     if write:
@@ -410,7 +412,7 @@ def _cross_validate_announcements(
     if as_json:
         click.echo(json.dumps(learned.to_json(result), indent=2, ensure_ascii=False))
     else:
-        click.echo(_safe(scoring.format_report(result.cv)))
+        click.echo(_safe(report_text.format_report(result.cv)))
         click.echo("")
         click.echo(_safe(learned.format_comparison(result)))
 

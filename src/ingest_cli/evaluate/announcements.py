@@ -52,9 +52,18 @@ class EvalSet:
     gold: Path
 
 
+PROBES = ROOT / "fixtures" / "announcements"
+# the real posts of the blind probe rounds (each set scored blind once, then labelled gold like
+# the rest): part of every fit and of the leave-one-project-out figures, reported as their part
+PROBE_SETS: tuple[EvalSet, ...] = tuple(
+    EvalSet(d.name, d, d / "gold.json")
+    for d in sorted(PROBES.glob("real-probe*"))
+    if (d / "gold.json").is_file()
+)
 DEFAULT_SETS: tuple[EvalSet, ...] = (
     EvalSet("announcements-train", TRAIN, TRAIN / "gold.json"),
-    EvalSet("announcements", ROOT / "fixtures" / "announcements", DERIVED / "announcements.json"),
+    EvalSet("announcements", PROBES, DERIVED / "announcements.json"),
+    *PROBE_SETS,
 )
 
 
@@ -364,37 +373,3 @@ def sets_for(gold: Path | None, posts: Path | None) -> tuple[EvalSet, ...]:
     posts_dir = posts if posts is not None else gold.parent  # type: ignore[union-attr]
     gold_file = gold if gold is not None else posts_dir / "gold.json"
     return (EvalSet(posts_dir.resolve().name, posts_dir, gold_file),)
-
-
-def _pct(value: float | None) -> str:
-    return "  -  " if value is None else f"{value:.3f}"
-
-
-def format_report(report: Report) -> str:
-    """The report as text: a line per post, per set and in total, then each post's misses."""
-    lines = [f"{'post':<72} {'gold':>4} {'found':>5} {'match':>5}   P      R      dates  project"]
-
-    def row(name: str, p: PostScore) -> str:
-        return (
-            f"{name[:72]:<72} {p.gold:>4} {p.found:>5} {p.matched:>5}  "
-            f"{_pct(p.precision)}  {_pct(p.recall)}  {_pct(p.dates_right)}  "
-            f"{_pct(p.projects_right)}"
-        )
-
-    for s in report.sets:
-        for p in s.posts:
-            lines.append(row(p.file, p))
-        lines.append(row(f"== {s.label}", s.total))
-    lines.append(row("== total", report.total))
-    for s in report.sets:
-        for p in s.posts:
-            if not (p.error or p.missed or p.spurious or p.misdated):
-                continue
-            lines.append("")
-            lines.append(f"{p.file} ({p.extractor or 'no extractor'})")
-            if p.error:
-                lines.append(f"  error: {p.error}")
-            lines += [f"  missed: {m}" for m in p.missed]
-            lines += [f"  spurious: {m}" for m in p.spurious]
-            lines += [f"  misdated: {m}" for m in p.misdated]
-    return "\n".join(lines)

@@ -5,9 +5,12 @@
   and the people only the person reader finds), each labelled by the post's gold: the class
   (`cues.event_class`) of the gold event of the same person whose quote meets the candidate's
   spot, else of one of that person agreeing with the rule readers' proposal; a candidate that
-  only an optional event names is left out of the fit; any other is `none`. Its group is its
-  project (the first word of the file name: `rust-blog-...` -> rust; `kubernetes-blog` and
-  `kubernetes-dev` are one project).
+  only an optional event names, or a person reader's candidate of a person whose gold event is
+  quoted at another spot, is left out of the fit; any other is `none`. Its group is its project
+  (the first word of the file name: `rust-blog-...` -> rust; `kubernetes-blog` and
+  `kubernetes-dev` are one project; a real-probe post's source project likewise, so the same
+  project in two probe sets is one fold). The posts: every set of `DEFAULT_SETS`, the real-probe
+  sets included, reported per set and per part (`parts`).
 - **fit** (`fit_model`): for the rule claims, a binary logistic regression (is the proposal
   right?); for the event, a multinomial one over every candidate (the rule readers' too, so
   what their lead-ins and sentences say of each class carries over to the person reader's);
@@ -40,6 +43,7 @@ from ingest.errors import IngestError
 from ingest.models import Claim
 from ingest_cli.evaluate.announcements import (
     MAX_BYTES,
+    PROBE_SETS,
     EvalSet,
     GoldEvent,
     GoldPost,
@@ -107,6 +111,8 @@ def label(c: reader.Candidate, post: GoldPost) -> str | None:
             return c.proposal
     if any(_same(name, github, e) for e in post.optional):
         return None
+    if c.claim is None and own:
+        return None  # the person reader's: the gold quotes the person's event elsewhere
     return "none"
 
 
@@ -269,14 +275,40 @@ def _figures(p: PostScore) -> str:
     )
 
 
+def part_total(report: Report, labels: Sequence[str]) -> PostScore:
+    """The figures of several sets of a report together (micro: counts summed)."""
+    total = PostScore(file="+".join(labels), url="")
+    for s in report.sets:
+        if s.label in labels:
+            total.add(s.total)
+    return total
+
+
+def parts(report: Report) -> dict[str, list[str]]:
+    """The report's sets by part: the training corpus, the fixtures, the real probe posts."""
+    probes = {s.label for s in PROBE_SETS}
+    out: dict[str, list[str]] = {}
+    for s in report.sets:
+        out.setdefault("real probes" if s.label in probes else s.label, []).append(s.label)
+    return out
+
+
 def format_comparison(result: CvResult) -> str:
     lines = [f"leave-one-project-out over {len(result.folds)} projects: {', '.join(result.folds)}"]
     for s in result.cv.sets:
         lines.append(f"{s.label:<22} training  {_figures(result.training.set(s.label).total)}")
         lines.append(f"{'':<22} cv        {_figures(s.total)}")
+    for name, labels in parts(result.cv).items():
+        if len(labels) > 1:
+            lines.append(f"== {name:<19} training  {_figures(part_total(result.training, labels))}")
+            lines.append(f"{'':<22} cv        {_figures(part_total(result.cv, labels))}")
     return "\n".join(lines)
 
 
 def to_json(result: CvResult) -> dict[str, Any]:
+    grouped = {name: {"sets": labels,
+                      "training": part_total(result.training, labels).figures(),
+                      "cv": part_total(result.cv, labels).figures()}
+               for name, labels in parts(result.cv).items()}  # fmt: skip
     return {"folds": result.folds, "training": result.training.to_json(),
-            "cv": result.cv.to_json()}  # fmt: skip
+            "cv": result.cv.to_json(), "parts": grouped}  # fmt: skip
