@@ -33,11 +33,11 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 10: TOML MAINTAINERS, one-holder keys, job titles not groups, Repository areas, author links
-# 9: role sub-lists of strings, names in capitals, owner-cased/name-spelt logins in parentheses,
-#    "A (a), B (b)" cells, descriptive lead-ins; 8: team login lists, loose record names, AsciiDoc
-#    links, caption-row card grids, record flags, @account headings, "Name - @h", "Title: Name"
-VERSION = 10
+# 11: header cells, article headers, data cards, " +" lines, representatives, bold labels; 10: TOML
+#    MAINTAINERS, one-holder keys, job titles, Repository areas, author links; 9: role sub-lists,
+#    capital names, logins in parentheses, "A (a), B (b)" cells, lead-ins; 8: team login lists,
+#    loose names, AsciiDoc links, card grids, record flags, @account headings, "Name - @h", "T: Name"
+VERSION = 11
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
