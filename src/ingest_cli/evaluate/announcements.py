@@ -54,11 +54,12 @@ class EvalSet:
 
 PROBES = ROOT / "fixtures" / "announcements"
 # the real posts of the blind probe rounds (each set scored blind once, then labelled gold like
-# the rest): part of every fit and of the leave-one-project-out figures, reported as their part
+# the rest): part of every fit and of the leave-one-project-out figures, reported as their part.
+# A folder holding a BLIND file is a set still kept blind: scored only with --gold, never fitted.
 PROBE_SETS: tuple[EvalSet, ...] = tuple(
     EvalSet(d.name, d, d / "gold.json")
     for d in sorted(PROBES.glob("real-probe*"))
-    if (d / "gold.json").is_file()
+    if (d / "gold.json").is_file() and not (d / "BLIND").is_file()
 )
 DEFAULT_SETS: tuple[EvalSet, ...] = (
     EvalSet("announcements-train", TRAIN, TRAIN / "gold.json"),

@@ -1,0 +1,30 @@
+"""The seventh BLIND set of real announcement posts (round 8, branch r8-48), pinned as measured.
+
+`fixtures/announcements/real-probe-7/` holds 9 real posts of 5 projects/foundations in no corpus,
+fixture or earlier probe set (8 reporting role changes, 1 negative), labelled by hand and scored
+once on main (c2033f5) with no fix: P 0.500 R 0.034 dates 1.000 (1 of 29 events found, 2 claims).
+The folder holds a `BLIND` file, so it is not one of the default fit / leave-one-project-out sets:
+it stays blind for the next round. The floors are the blind figures rounded down by 0.02.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest_cli.evaluate.announcements import PROBE_SETS, EvalSet, score
+
+FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "announcements" / "real-probe-7"
+FLOORS = {"precision": 0.48, "recall": 0.01, "dates_right": 0.98}
+
+
+def test_the_seventh_probe_set_scores_at_least_its_blind_figures() -> None:
+    report = score([EvalSet(FOLDER.name, FOLDER, FOLDER / "gold.json")])
+    figures = report.total.figures()
+    assert figures["gold"] == 29
+    for key, floor in FLOORS.items():
+        assert figures[key] >= floor, (key, figures)
+
+
+def test_the_seventh_probe_set_stays_out_of_the_fit() -> None:
+    assert (FOLDER / "BLIND").is_file()
+    assert FOLDER.name not in {s.label for s in PROBE_SETS}
