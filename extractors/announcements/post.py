@@ -30,8 +30,9 @@ VERSION = 11  # 2: status emeritus; 3: the body's name, not the title; 4: projec
 # filled; 9: present-tense departures, terms ended, taking over as X, label lines under a
 # colon lead-in, a describing paragraph joined to the lead-in above, first-person stepping away
 # 10: outgoing members after a relative clause, joining a named community as X, a duty handed
-# over, the writer taking over from someone, a surname printed as one capital letter; 11: the decision fitted on all the gold, table rows
-# and first-person authors as candidates, seats, titled roles, outgoing thanks, title = body once
+# over, the writer taking over from someone, a surname printed as one capital letter; 11: the
+# decision fitted on all the gold, table rows and first-person authors as candidates, seats,
+# titled roles, outgoing thanks, title = body once
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------

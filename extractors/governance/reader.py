@@ -36,7 +36,7 @@ NAME = "governance"
 # 11: header cells, article headers, data cards, " +" lines, representatives, bold labels; 10: TOML
 #    MAINTAINERS, one-holder keys, job titles, Repository areas, author links; 9: role sub-lists,
 #    capital names, logins in parentheses, "A (a), B (b)" cells, lead-ins; 8: team login lists,
-#    loose names, AsciiDoc links, card grids, record flags, @account headings, "Name - @h", "T: Name"
+#    loose names, AsciiDoc links, card grids, record flags, @account headings, "Name - @h", "T: N"
 VERSION = 11
 TAG = f"{NAME}/{VERSION}"
 
