@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, cast, overload
 
 from ingest.errors import NoExtractorError
 from ingest.extraction import AtomReader, Extractor, PaperReader
@@ -107,21 +107,20 @@ class _Generic(Sequence[Extractor]):
         return isinstance(module, ModuleType) and module.__name__ in paths
 
 
-class _Reader:
-    """One extractor module, imported when an attribute of it is first asked for."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attribute: str) -> Any:
-        return getattr(_load(self._name), attribute)
-
-
 REGISTRY: Mapping[str, Extractor] = _Registry()
 GENERIC: Sequence[Extractor] = _Generic()
-# the arXiv stage's readers: API answers, and a paper's PDF
-ARXIV_ATOM: AtomReader = cast(AtomReader, _Reader("arxiv_atom"))
-ARXIV_PDF: PaperReader = cast(PaperReader, _Reader("arxiv_pdf"))
+# the arXiv stage's readers: API answers, and a paper's PDF; `__getattr__` gives the modules
+# themselves (`get("arxiv_atom") is ARXIV_ATOM`), each imported when first asked for
+_READERS = {"ARXIV_ATOM": "arxiv_atom", "ARXIV_PDF": "arxiv_pdf"}
+if TYPE_CHECKING:
+    ARXIV_ATOM: AtomReader
+    ARXIV_PDF: PaperReader
+
+
+def __getattr__(attribute: str) -> Extractor:
+    if attribute in _READERS:
+        return _load(_READERS[attribute])
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
 
 
 def get(name: str) -> Extractor:

@@ -63,3 +63,13 @@ def test_generic_membership_and_the_arxiv_readers() -> None:
 def test_choose_by_url_gives_the_module() -> None:
     assert extractors.choose("https://arxiv.org/pdf/2103.15348v2") is pdf
     assert extractors.choose("https://example.org/x", None, "announcement") is announcement
+
+
+def test_the_arxiv_readers_are_the_modules_imported_when_first_asked_for() -> None:
+    assert extractors.ARXIV_ATOM is atom and extractors.ARXIV_PDF is pdf
+    found = _imported_after("import extractors\nextractors.ARXIV_ATOM.NAME")
+    assert found == {"extractors.papers.atom"}
+    done = subprocess.run(
+        [sys.executable, "-c", "import extractors\nextractors.NOPE"], cwd=ROOT, capture_output=True
+    )
+    assert done.returncode == 1 and b"has no attribute 'NOPE'" in done.stderr
