@@ -27,7 +27,9 @@ _START = re.compile(
     r"\s*=?\s*(?=[\[{])",
     re.MULTILINE,
 )
-_EXPORT_NAME = re.compile(r"^\s*(?:module\.exports\s*=|export\s+default)\s*(?P<name>[A-Za-z_$][\w$]*)\s*;?\s*$")
+_EXPORT_NAME = re.compile(
+    r"^\s*(?:module\.exports\s*=|export\s+default)\s*(?P<name>[A-Za-z_$][\w$]*)\s*;?\s*$"
+)
 _TAIL = re.compile(r"^\s*(?:as\s+const\s*)?(?:satisfies\s+[\w.<>\[\]| ]+\s*)?;?\s*$")
 _PREAMBLE = re.compile(r"^\s*(?:(['\"])use strict\1\s*;?\s*)?$")
 _CUE_HEAD = re.compile(r"^\s*(?:package\s+\w+|import\s+(?:\"[^\"]*\"|\([^)]*\)))\s*$", re.M)
@@ -100,9 +102,8 @@ def _literal(code: str, start: int) -> tuple[str, int]:
             continue
         if char in "[{":
             stack.append("]" if char == "[" else "}")
-        elif char in "]}":
-            if not stack or stack.pop() != char:
-                raise Malformed("unbalanced brackets")
+        elif char in "]}" and (not stack or stack.pop() != char):
+            raise Malformed("unbalanced brackets")
         if char == "," and last in ",[":
             index += 1  # an elision (`[a,, b]`): JavaScript's hole, no entry
             continue

@@ -95,7 +95,7 @@ _JS_DATA_START = re.compile(
 
 
 def code_data_kind(url: str, body: bytes) -> str | None:
-    """"jsdata" (a JavaScript / TypeScript data module), "cue" (a CUE file) or None."""
+    """ "jsdata" (a JavaScript / TypeScript data module), "cue" (a CUE file) or None."""
     path = urlsplit(url).path.lower()
     if path.endswith(".cue"):
         return "cue"
