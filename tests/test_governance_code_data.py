@@ -134,3 +134,13 @@ def test_cue_that_is_more_than_data_is_not_data(body: str) -> None:
         jsdata.load_cue(body)
     snapshot = Snapshot(url="https://example.org/x.cue", body=body.encode())
     assert _document.format_of(snapshot) != "cue"
+
+
+def test_json5_only_syntax_is_read_by_json5_and_bounded() -> None:
+    body = "module.exports = {a: 'it\\'s', b: [0x10, +1,], c: {d: null,}}"
+    assert jsdata.load_js(body) == {"a": "it's", "b": [16, 1], "c": {"d": None}}
+    big = "module.exports = [" + "0x10," * (jsdata.JSON5_MAX_BYTES // 5 + 1) + "]"
+    with pytest.raises(jsdata.Malformed):  # json5 is slow: a large literal it alone reads is not
+        jsdata.load_js(big)
+    fast = "module.exports = [" + "{name: 'Jane Roe', github: 'jroe'}," * 20000 + "]"
+    assert len(jsdata.load_js(fast)) == 20000  # JSON but for its quoting: read without json5
