@@ -144,3 +144,9 @@ def test_json5_only_syntax_is_read_by_json5_and_bounded() -> None:
         jsdata.load_js(big)
     fast = "module.exports = [" + "{name: 'Jane Roe', github: 'jroe'}," * 20000 + "]"
     assert len(jsdata.load_js(fast)) == 20000  # JSON but for its quoting: read without json5
+
+
+def test_many_blank_or_comment_lines_are_read_in_linear_time() -> None:
+    lines = "//\n" * 50000 + "\n" * 50000
+    assert jsdata.load_js(lines + "module.exports = {a: 1}") == {"a": 1}
+    assert jsdata.load_cue("package x\n" + lines + "a: 1\n") == {"a": 1}

@@ -25,17 +25,18 @@ from typing import Any
 MAX_BYTES = 1 << 20  # as TOML_SNIFF_MAX_BYTES: a data file is never larger
 JSON5_MAX_BYTES = 128 << 10
 _START = re.compile(
-    r"^\s*(?:module\.exports|exports\.default|export\s+default|"
-    r"(?:export\s+)?(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)(?:\s*:\s*[\w.<>\[\]| ]+)?)"
-    r"\s*=?\s*(?=[\[{])",
-    re.MULTILINE,
-)
+    r"\A\s*(?:(['\"])use strict\1\s*;?\s*)?"
+    r"(?:module\.exports\s*=|exports\.default\s*=|export\s+default|"
+    r"(?:export\s+)?(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)(?:\s*:\s*[\w.<>\[\]| ]+)?\s*=)"
+    r"\s*(?=[\[{])"
+)  # the first statement (comments blanked): an exported or assigned literal
 _EXPORT_NAME = re.compile(
     r"^\s*(?:module\.exports\s*=|export\s+default)\s*(?P<name>[A-Za-z_$][\w$]*)\s*;?\s*$"
 )
 _TAIL = re.compile(r"^\s*(?:as\s+const\s*)?(?:satisfies\s+[\w.<>\[\]| ]+\s*)?;?\s*$")
-_PREAMBLE = re.compile(r"^\s*(?:(['\"])use strict\1\s*;?\s*)?$")
-_CUE_HEAD = re.compile(r"^\s*(?:package\s+\w+|import\s+(?:\"[^\"]*\"|\([^)]*\)))\s*$", re.M)
+_CUE_HEAD = re.compile(
+    r"^[ \t]*(?:package[ \t]+\w+|import[ \t]+(?:\"[^\"\n]*\"|\([^)]*\)))[ \t]*$", re.M
+)
 
 
 class Malformed(ValueError):
@@ -126,8 +127,8 @@ def load_js(text: str) -> Any:
     if len(text) > MAX_BYTES:
         raise Malformed("too large to read as data")
     code = _without_comments(text)
-    start = _START.search(code)
-    if start is None or not _PREAMBLE.match(code[: start.start()]):
+    start = _START.match(code)
+    if start is None:
         raise Malformed("not a data module (no exported literal at its top)")
     literal, end = _literal(code, start.end())
     rest = [line for line in code[end:].splitlines() if line.strip()]
