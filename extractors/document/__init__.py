@@ -4,6 +4,8 @@
                it knows no reader
     html       HTML (selectolax)           markdown   Markdown (markdown-it-py), AsciiDoc titles
     rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
+    jsdata     JavaScript / TypeScript modules exporting a literal (json5), CUE data files: their
+               tree read as JSON's
     delimited  CSV and TSV files (one table, the first record its header)
     tree       any JSON; TOML people tables and YAML nested teams (a generic walk of the tree)
     feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
@@ -22,7 +24,7 @@ from urllib.parse import urlsplit
 from extractors.document.model import Document, decode
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
-from ingest.sniff import data_file_kind, sniff_format
+from ingest.sniff import code_data_kind, data_file_kind, sniff_format
 
 
 def file_name(url: str) -> str:
@@ -56,6 +58,16 @@ def format_of(snapshot: Snapshot) -> str:
         return "toml"
     if name.endswith(".json"):
         return "json"
+    if code := code_data_kind(snapshot.url, snapshot.body):
+        from extractors.document import jsdata as _doc_jsdata
+
+        load = _doc_jsdata.load_cue if code == "cue" else _doc_jsdata.load_js
+        try:  # a module that is code, not data, is read as before (as text)
+            load(decode(snapshot.body))
+        except _doc_jsdata.Malformed:
+            pass
+        else:
+            return code
     if name.endswith((".csv", ".tsv")) or "text/csv" in snapshot.content_type:
         return "tsv" if name.endswith(".tsv") else "csv"
     fmt = sniff_format(snapshot.body, snapshot.content_type, snapshot.url)
@@ -136,6 +148,15 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
             return _doc_delimited.document(text, "\t" if fmt == "tsv" else ",")
         except _doc_delimited.Malformed as exc:
             raise ExtractionError(snapshot.url, str(exc)) from None
+    if fmt in ("jsdata", "cue"):
+        from extractors.document import jsdata as _doc_jsdata
+        from extractors.document import tree as _doc_tree
+
+        try:
+            data = (_doc_jsdata.load_cue if fmt == "cue" else _doc_jsdata.load_js)(text)
+        except _doc_jsdata.Malformed as exc:
+            raise ExtractionError(snapshot.url, str(exc)) from None
+        return _doc_tree.document(text, data, fmt)
     if fmt == "json":
         from extractors.document import tree as _doc_tree
 

@@ -80,3 +80,25 @@ def data_file_kind(url: str, body: bytes) -> str | None:
         return None
     kind = DATA_NAMES.get(stem.lower())
     return kind if kind and body.lstrip()[:1] != b"<" else None
+
+
+# Data written as code: a JavaScript / TypeScript module exporting a literal, a CUE file. Known by
+# the extension or, for JavaScript, by its opening (comments and "use strict" aside); the reader
+# (extractors.document.jsdata) decides whether it holds data at all.
+JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+_JS_DATA_START = re.compile(
+    rb"\A\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*){0,40}(?:([\'\"])use strict\1\s*;?\s*)?"
+    rb"(?:module\.exports\s*=|exports\.default\s*=|export\s+default\s|"
+    rb"(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*(?:\s*:\s*[\w.<>\[\]| ]+)?\s*=)\s*[\[{]",
+    re.DOTALL,
+)
+
+
+def code_data_kind(url: str, body: bytes) -> str | None:
+    """ "jsdata" (a JavaScript / TypeScript data module), "cue" (a CUE file) or None."""
+    path = urlsplit(url).path.lower()
+    if path.endswith(".cue"):
+        return "cue"
+    if path.endswith(JS_EXTENSIONS) or _JS_DATA_START.match(body[:4096]):
+        return "jsdata" if _JS_DATA_START.match(body[:65536]) else None
+    return None
