@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ingest.models import Claim, Evidence, Snapshot, Subject
@@ -81,3 +82,26 @@ def assert_probe_page_read(
         for line in claim.evidence.quote.splitlines():
             parts = [" ".join(p.split()) for p in line.split(", ")]
             assert line.strip() in body or all(p in printed for p in parts), (name, line)
+
+
+def assert_probe_above(probe: Path, floors: dict[str, float]) -> None:
+    """`ingest evaluate --governance --pages PROBE` (gold in PROBE/gold) at or above each floor."""
+    from ingest_cli.evaluate.governance import score, sets_for
+
+    totals = score(sets_for(probe / "gold", probe)).total.figures()
+    for figure, floor in floors.items():
+        assert totals[figure] >= floor, (figure, totals[figure])
+
+
+def assert_probe_pages_read(probe: Path, urls: dict[str, str]) -> None:
+    """Every page of a governance probe, read by the generic extractor under its real URL, gives
+    claims, every gold handle and verbatim evidence (`assert_probe_page_read`)."""
+    import json
+
+    from extractors.governance import generic as governance
+
+    for name, url in urls.items():
+        gold = json.loads((probe / "gold" / f"{name}.json").read_text(encoding="utf-8"))
+        body = (probe / name).read_text(encoding="utf-8")
+        claims = governance.extract(Snapshot(url=url, body=body.encode("utf-8")))
+        assert_probe_page_read(name, body, gold, claims)

@@ -28,9 +28,8 @@ from pathlib import Path
 from extractors.governance import generic as governance
 from ingest.models import Claim, Snapshot
 from ingest.sniff import sniff_format
-from ingest_cli.evaluate.governance import score, sets_for
 
-from .helpers import assert_probe_page_read
+from .helpers import assert_probe_above, assert_probe_pages_read
 from .helpers import maintainer_rows as rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,17 +53,11 @@ def read(body: str, url: str) -> list[Claim]:
 
 def test_the_fifth_probe_scores_above_its_floors_with_ingest_evaluate() -> None:
     assert len(URLS) == 12
-    totals = score(sets_for(PROBE / "gold", PROBE)).total.figures()
-    for figure, floor in FLOORS.items():
-        assert totals[figure] >= floor, (figure, totals[figure])
+    assert_probe_above(PROBE, FLOORS)
 
 
 def test_every_page_of_the_fifth_probe_yields_claims_and_every_gold_handle() -> None:
-    for name, url in URLS.items():
-        gold = json.loads((PROBE / "gold" / f"{name}.json").read_text(encoding="utf-8"))
-        body = (PROBE / name).read_text(encoding="utf-8")
-        claims = read(body, url)
-        assert_probe_page_read(name, body, gold, claims)
+    assert_probe_pages_read(PROBE, URLS)
 
 
 SETEXT_PIPE_TABLES = """\

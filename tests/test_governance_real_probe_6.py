@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ingest_cli.evaluate.governance import score, sets_for
+from .helpers import assert_probe_above
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "fixtures" / "governance" / "real-probe-6"
@@ -33,6 +33,4 @@ FLOORS = {
 def test_the_sixth_probe_scores_above_its_blind_floors_with_ingest_evaluate() -> None:
     assert len(URLS) == 9
     assert sorted(URLS) == sorted(p.name[: -len(".json")] for p in (PROBE / "gold").glob("*.json"))
-    totals = score(sets_for(PROBE / "gold", PROBE)).total.figures()
-    for figure, floor in FLOORS.items():
-        assert totals[figure] >= floor, (figure, totals[figure])
+    assert_probe_above(PROBE, FLOORS)
