@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractors.announcements import events
+from extractors.announcements import events, structure
 from extractors.announcements.source import Post
 from extractors.document.model import Heading, Item, Links, Para, Row, Term, collapse
 
@@ -78,6 +78,9 @@ def spots(post: Post) -> list[Spot]:
         intro: str | None = None
         current_list: int | None = None
         label: str | None = None
+        parent: str | None = None  # the last heading that is not a name alone
+        section_lead: str | None = None  # the last sentence paragraph under `parent`
+        named_section = False  # under a heading that is a name alone
         sizes: dict[int, int] = {}
         for block in section.blocks:
             if isinstance(block, Item):
@@ -88,10 +91,24 @@ def spots(post: Post) -> list[Spot]:
             if isinstance(block, Heading):
                 if lead and lead.rstrip().endswith(":"):
                     intro = lead
+                if structure.is_name_only(block.text):  # a card's or a section's name
+                    s = events.Sentence(block.text, block.text, (), where, section.date)
+                    out.append(Spot("heading", s, parent, section_lead, 1, intro))
+                    named_section = True
+                else:
+                    parent, section_lead, named_section = block.text, None, False
                 heading, lead = block.text, None
                 continue
             if isinstance(block, Para):
+                if structure.is_line(block.text) and section_lead is not None:
+                    s = events.Sentence(block.quote, block.text, block.links, where,
+                                        section.date)  # fmt: skip
+                    out.append(Spot("line", s, heading, section_lead, 1, intro))
+                    lead = block.text
+                    continue
                 lead = block.text
+                if not named_section:
+                    section_lead = block.text
                 for s in events.sentences(block.quote, block.text, block.links, where,
                                           section.date):  # fmt: skip
                     out.append(Spot("paragraph", s, heading, None))
@@ -143,7 +160,7 @@ def words(text: str | None, *, any_case: bool = False) -> set[str]:
 
 
 def cues(spot: Spot | None, name: str, github: str | None, post: Post, proposal: str,
-         person_score: float, named: int) -> dict[str, float]:  # fmt: skip
+         person_score: float, named: int, subject: bool = False) -> dict[str, float]:  # fmt: skip
     """The cues of one candidate (see the module docstring)."""
     f: dict[str, float] = {"bias:rule" if proposal != "none" else "bias:reader": 1.0}
     f[f"rule:{proposal}"] = 1.0
@@ -172,6 +189,11 @@ def cues(spot: Spot | None, name: str, github: str | None, post: Post, proposal:
         f["date_stated"] = 1.0
     if spot and spot.kind == "item":
         f["list:long"] = float(spot.list_size > 12)
+    places = {"sent": sentence, "lead": spot.lead if spot else None,
+              "head": spot.heading if spot else None, "intro": spot.intro if spot else None,
+              "title": post.title}  # fmt: skip
+    f.update(structure.context_cues(places, sentence, name, subject,
+                                    spot.links if spot else ()))  # fmt: skip
     f["list:several"] = float(named > 1)
     f["list:many"] = float(named > 4)
     return {k: v for k, v in f.items() if v}

@@ -10,8 +10,10 @@ Python; nothing is unpickled.
 - `Model.rule_margin(features)`: for a rule readers' claim, the log-odds that its proposed
   class is right (a binary decision: the rules' proposals are seldom wrong, whatever the class,
   and a class few posts print would have too few examples of its own); kept when positive.
-- `Model.probabilities(features)`: for a person only the person reader found, the softmax over
-  the classes.
+- `Model.probabilities(features)`: for a structure candidate (a person the layout offers, see
+  `extractors.announcements.structure`), the softmax over the classes; it is given as its best
+  class when that class's margin over `none` beats `reader_threshold`. The event weights know
+  nothing of which reader proposed a candidate (no per-reader intercept).
 - `Model.margin(features, klass)`: log P(klass) - log P(none): a candidate is given as `klass`
   when it is positive.
 - `Model.confidence(margin)`: the margin calibrated (Platt scaling fitted on the
@@ -49,6 +51,7 @@ class Model:
     keep_rules: bool = False  # no model: every rule claim is given, nothing else
     rule_weights: dict[str, float] = field(default_factory=dict)  # is a rule claim right?
     rule_bias: float = 0.0
+    reader_threshold: float = 0.0  # a structure candidate is given when its margin beats this
 
     def rule_margin(self, features: Features) -> float:
         """The log-odds that the rule readers' proposal is right (a binary decision)."""
@@ -90,6 +93,7 @@ class Model:
             "meta": self.meta,
             "classes": list(CLASSES),
             "calibration": [round(self.calibration[0], 6), round(self.calibration[1], 6)],
+            "reader_threshold": self.reader_threshold,
             "rule": {
                 "bias": round(self.rule_bias, 6),
                 "weights": {
@@ -111,7 +115,8 @@ class Model:
         rule = dict(data.get("rule", {}))
         return cls(weights, bias, (float(a), float(b)), dict(data.get("meta", {})),
                    rule_weights=dict(rule.get("weights", {})),
-                   rule_bias=float(rule.get("bias", 0.0)))  # fmt: skip
+                   rule_bias=float(rule.get("bias", 0.0)),
+                   reader_threshold=float(data.get("reader_threshold", 0.0)))  # fmt: skip
 
 
 KEEP_RULES = Model(keep_rules=True)

@@ -21,7 +21,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 11  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 12  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
@@ -32,7 +32,9 @@ VERSION = 11  # 2: status emeritus; 3: the body's name, not the title; 4: projec
 # 10: outgoing members after a relative clause, joining a named community as X, a duty handed
 # over, the writer taking over from someone, a surname printed as one capital letter; 11: the
 # decision fitted on all the gold, table rows and first-person authors as candidates, seats,
-# titled roles, outgoing thanks, title = body once
+# titled roles, outgoing thanks, title = body once; 12: candidates from structure alone (name
+# headings, name lines under a lead-in, handle-like items, one-token subjects) decided by an event
+# model fitted on them without per-reader cues
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from extractors.announcements import cues, dates, events, names
+from extractors.announcements import cues, dates, events, names, structure
 from extractors.announcements.bodies import clean_body
 from extractors.announcements.decision import Model
 from extractors.announcements.events import Context
@@ -34,7 +34,8 @@ from ingest.models import Claim
 
 EVENT_CLASSES = frozenset(cues.CLASSES) - {"none"}
 PASSED_EVENTS = frozenset({"panelist", "participant"})  # events no labelled post has
-READER_KIND = {"item": "li", "paragraph": "paragraph", "term": "dt", "row": "td"}
+READER_KIND = {"item": "li", "paragraph": "paragraph", "term": "dt", "row": "td", "line": "li",
+               "heading": "li"}  # fmt: skip
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Candidate:
     claim: Claim | None = None  # the rule claim
     person: names.Person | None = None  # the person reader's person ...
     spot: cues.Spot | None = None  # ... and where
+    claimed: bool = False  # a person a rule claim names: fitted on, never given from here
 
 
 def person_key(name: str, github: str | None) -> str:
@@ -66,12 +68,17 @@ def _person_score(name: str, github: str | None, spot: cues.Spot | None) -> floa
 
 
 def _spot_people(spot: cues.Spot, context: Context) -> list[names.Person]:
+    found = _named_people(spot, context)
+    return found + structure.extra_people(spot.kind, spot.sentence.display, found)
+
+
+def _named_people(spot: cues.Spot, context: Context) -> list[names.Person]:
     display = spot.sentence.display
     if spot.kind == "row":  # a table row: its person is in its first cell
         first = collapse(display.split(" | ")[0])
         return [names.Person(e.name, e.github) for e in _entries.read(first, spot.links)
                 if e.github or _people.looks_like_name(e.name)][:1]  # fmt: skip
-    if spot.kind == "item":
+    if spot.kind in ("item", "line", "heading"):
         found = [
             names.Person(e.name, e.github)
             for e in _entries.read(display, spot.links)
@@ -101,13 +108,17 @@ def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Ca
         people = _spot_people(spot, context)
         if author and cues.FIRST_PERSON.search(spot.sentence.display):
             people = [author, *people]  # "I was made a maintainer": the post's one author
+        named = {person_key(p.name, p.github) for p in _named_people(spot, context)}
         for person in people:
             key = person_key(person.name, person.github)
-            if key in claimed or person_key(person.name, None) in claimed or not person.name:
+            if not person.name:
                 continue
+            taken = key in claimed or person_key(person.name, None) in claimed
             score = _person_score(person.name, person.github, spot)
-            f = cues.cues(spot, person.name, person.github, post, "none", score, len(people))
-            out.append(Candidate(f, "none", person=person, spot=spot))
+            subject = spot.kind == "paragraph" and key not in named and person is not author
+            f = cues.cues(spot, person.name, person.github, post, "none", score, len(people),
+                          subject)  # fmt: skip
+            out.append(Candidate(f, "none", person=person, spot=spot, claimed=taken))
     return out
 
 
@@ -142,10 +153,10 @@ def decide(found: list[Candidate], model: Model, context: Context,
                 if trace is not None:
                     trace.append((out[-1], margin))
             continue
-        if model.keep_rules or c.person is None or c.spot is None:
+        if model.keep_rules or c.person is None or c.spot is None or c.claimed:
             continue
         klass, margin = model.best(c.features)
-        if margin <= 0:
+        if margin <= model.reader_threshold:
             continue
         claim = build(klass, c.person, c.spot, context)
         if claim is None:
