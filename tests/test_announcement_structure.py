@@ -19,7 +19,8 @@ def _candidates(text: str) -> list[tuple[str, str, bool]]:
 def test_a_heading_holding_a_name_alone_is_a_candidate_with_the_lead_in_above() -> None:
     text = (
         "Today we are announcing the addition of two new maintainers.\n\n"
-        "### Ada Lovelace\n\nAda works at Example Corp.\n\n### Grace Hopper\n\nGrace works elsewhere.\n"
+        "### Ada Lovelace\n\nAda works at Example Corp.\n\n"
+        "### Grace Hopper\n\nGrace works elsewhere.\n"
     )
     body = '---\ntitle: "New maintainers"\ndate: 2025-03-04\n---\n\n' + text
     _post, _context, found = announcement.read_candidates(Snapshot(url=URL, body=body.encode()))
