@@ -781,3 +781,20 @@ def test_a_plain_text_page_of_long_prose_lines_is_sniffed_in_linear_time() -> No
     assert _data.sniff("\n".join([line] * 50)) is None
     assert _data.CODEOWNERS_RULE.match("docs/** @org/docs-team user@example.com  ")
     assert time.process_time() - started < 0.5
+
+
+def test_a_text_of_blank_lines_is_sniffed_in_linear_time() -> None:
+    """The TOML and YAML shape tests are multi-line patterns: a `\\s*` after `^` ran across line
+    ends, so a text of 100,000 comment lines and 100,000 blank lines took 100 s to be called
+    "not TOML" (every line start tried to the end of the text)."""
+    from extractors.document import data as _data
+
+    def sniff(size: int) -> Callable[[], object]:
+        text = "//\n" * size + "\n" * size
+        return lambda: _data.sniff(text)
+
+    assert sniff(10)() is None
+    assert_linear(sniff, 20_000)
+    assert _data.sniff("[people.jroe]\r\nname = 'Jane Roe'\r\n") == "toml"
+    assert _data.sniff('  [Org."Core maintainers"]  \nx = 1\n') == "toml"
+    assert _data.sniff("maintainers:\r\n  - jroe\r\n") == "yaml"
