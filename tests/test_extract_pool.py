@@ -41,9 +41,10 @@ def _batch(count: int, broken: int | None = None) -> tuple[list[FetchJob], list[
             body=body,
         )
         jobs.append((Source(url=url, extractor=EXTRACTOR), None))
-        answers.append(
-            FetchResult(status="fetched", snapshot=snapshot, url=url, final_url=url, http_status=200)
+        fetched = FetchResult(
+            status="fetched", snapshot=snapshot, url=url, final_url=url, http_status=200
         )
+        answers.append(fetched)
     return jobs, answers
 
 
