@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import extractors
 from ingest.fetch.result import FetchResult
 from ingest.models import Snapshot, Source
@@ -102,3 +104,16 @@ def test_a_batch_checked_with_workers_is_the_batch_checked_without(
         found[workers] = ([o.to_json() for o in outcomes], claims)
     assert found[1] == found[0]
     assert sum(1 for o in found[1][0] if o["people"]) >= MIN_BATCH
+
+
+def test_a_pool_that_cannot_start_leaves_the_pages_to_this_process(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = workspace.model_copy(update={"extract_workers": 1})
+
+    def refused(self: extract_pool.ExtractionPool) -> object:
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(extract_pool.ExtractionPool, "executor", refused)
+    with extraction_pool(settings):
+        assert pooled_reads(*_batch(MIN_BATCH), settings, extractors) == {}

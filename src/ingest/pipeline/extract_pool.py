@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import multiprocessing
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 
 MIN_BATCH = 32  # fewer new pages than this in a batch: read here (a worker costs ~1 s to start)
 CHUNK = 16  # pages per request to a worker: its pickling and queueing paid once per chunk
+
+log = logging.getLogger(__name__)
 
 _CURRENT: list[ExtractionPool] = []  # the pool of the run in progress in this process
 
@@ -121,14 +124,18 @@ def pooled_reads(
         todo.append((source.url, source.extractor, answer.snapshot))
     if len(todo) < MIN_BATCH:
         return {}
-    executor = _CURRENT[-1].executor()
     reads: dict[str, PooledRead] = {}
     items = iter(todo)
-    while chunk := list(islice(items, CHUNK)):
-        work = [(name, snapshot) for _url, name, snapshot in chunk]
-        future = executor.submit(read_chunk, extractors.__name__, work, settings.max_claims)
-        for n, (url, _name, _snapshot) in enumerate(chunk):
-            reads.setdefault(url, PooledRead(future, n))
+    try:
+        executor = _CURRENT[-1].executor()
+        while chunk := list(islice(items, CHUNK)):
+            work = [(name, snapshot) for _url, name, snapshot in chunk]
+            future = executor.submit(read_chunk, extractors.__name__, work, settings.max_claims)
+            for n, (url, _name, _snapshot) in enumerate(chunk):
+                reads.setdefault(url, PooledRead(future, n))
+    except Exception:  # noqa: BLE001 - no worker to be had (cannot start, one died): read here
+        log.warning("extraction workers unavailable; pages read in this process", exc_info=True)
+        return {}
     return reads
 
 
