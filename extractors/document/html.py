@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.document.html_nodes import (
+    _A,
     _LI,
     HEADING_TAGS,
     _card_text,
@@ -260,10 +261,15 @@ class Walk:
         """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
         of the list: an item's own text and links are those not inside a list nested in it."""
         if node.mem_id not in self.nesting:  # no nested list: each item read whole
+            # (node_text and links_of, inline: most items of a page come here)
             for li in node.iter(include_text=False):
-                if li.tag_id == _LI:  # (node_text, inline: most items of a page come here)
+                if li.tag_id == _LI:
                     text = collapse(li.text(deep=True, separator=""))
-                    yield Item(text, text, links_of(li), list_no)
+                    links = []
+                    for a in li.traverse(include_text=False):
+                        if a.tag_id == _A and (href := a.attrs.get("href")) is not None:
+                            links.append((collapse(a.text(deep=True, separator="")), href or ""))
+                    yield Item(text, text, tuple(links), list_no)
             return
         found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []
         # (node, depth, the item whose own text it is or -1, the item enclosing its list or -1)
