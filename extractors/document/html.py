@@ -65,8 +65,11 @@ INLINE_TAGS = frozenset({"a", "b", "i", "em", "strong", "span", "u", "small", "c
 CELL_TAGS = frozenset({"td", "th"})
 
 
-def document(text: str, url: str, *, lists_only: bool = False) -> Document:
-    tree = parse_html(text)
+def document(
+    text: str, url: str, *, lists_only: bool = False, encoded: bytes | None = None
+) -> Document:
+    """`encoded`: `text` as UTF-8, when the caller holds it (see `parse_html`)."""
+    tree = parse_html(text, encoded)
     if "<" in text[:2048]:
         target = stub_target_in(tree, url)
         if target:
