@@ -293,6 +293,14 @@ def check_nesting(snapshot: Snapshot) -> None:
         )
 
 
-def parse_html(text: str) -> LexborHTMLParser:
-    """The parsed HTML, nested at most MAX_HTML_DEPTH deep (`ingest.html_nesting`)."""
-    return LexborHTMLParser(bounded_nesting(text))
+def parse_html(text: str, encoded: bytes | None = None) -> LexborHTMLParser:
+    """The parsed HTML, nested at most MAX_HTML_DEPTH deep (`ingest.html_nesting`).
+
+    `encoded`: `text` as UTF-8, when the caller holds it (the body `text` was decoded from,
+    valid UTF-8 with no byte-order mark): where the bound leaves the text as it was, those bytes
+    are parsed, not the text encoded again (the parser encodes a str: 0.05 ms for a 54 kB page
+    that is not all ASCII). The same bytes, so the same tree."""
+    bounded = bounded_nesting(text)
+    if encoded is not None and bounded == text:
+        return LexborHTMLParser(encoded)
+    return LexborHTMLParser(bounded)
