@@ -28,6 +28,7 @@ from ingest.errors import IngestError, RunCancelled, SourcesFailedError
 from ingest.fetch.polite import PoliteFetcher
 from ingest.models import Source, iso_z, utcnow
 from ingest.pipeline.batches import FetchAnswer, FetchJob, plan_batches
+from ingest.pipeline.extract_pool import extraction_pool
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.registry import load_registry, plan
 from ingest.profiles.references import flag_unreachable
@@ -220,7 +221,11 @@ def _run_nightly(
         ctx.store.start_run(report.run_id, "nightly", steps.flow_run_id(), processes.identity())
         started = True
         report.pending_before = ctx.store.pending_change_ids()  # what is new tonight is not
-        with ctx.client(replay, day) as client, steps.fan_out(ctx.settings) as runner:
+        with (
+            ctx.client(replay, day) as client,
+            steps.fan_out(ctx.settings) as runner,
+            extraction_pool(ctx.settings),  # new pages read in workers (first runs)
+        ):
             fetcher = ctx.fetcher(client)
             remote = Remote(runner, replay, day) if runner is not None else None
             report.outcomes += check_sources(

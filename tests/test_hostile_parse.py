@@ -781,3 +781,54 @@ def test_a_plain_text_page_of_long_prose_lines_is_sniffed_in_linear_time() -> No
     assert _data.sniff("\n".join([line] * 50)) is None
     assert _data.CODEOWNERS_RULE.match("docs/** @org/docs-team user@example.com  ")
     assert time.process_time() - started < 0.5
+
+
+def test_a_text_of_blank_lines_is_sniffed_in_linear_time() -> None:
+    """The TOML and YAML shape tests are multi-line patterns: a `\\s*` after `^` ran across line
+    ends, so a text of 100,000 comment lines and 100,000 blank lines took 100 s to be called
+    "not TOML" (every line start tried to the end of the text)."""
+    from extractors.document import data as _data
+
+    def sniff(size: int) -> Callable[[], object]:
+        text = "//\n" * size + "\n" * size
+        return lambda: _data.sniff(text)
+
+    assert sniff(10)() is None
+    assert_linear(sniff, 20_000)
+    assert _data.sniff("[people.jroe]\r\nname = 'Jane Roe'\r\n") == "toml"
+    assert _data.sniff('  [Org."Core maintainers"]  \nx = 1\n') == "toml"
+    assert _data.sniff("maintainers:\r\n  - jroe\r\n") == "yaml"
+
+
+@pytest.mark.parametrize(
+    ("url", "line", "title"),
+    [
+        ("https://example.org/notes.md", "# x{spaces}y ##\n", "x{spaces}y"),
+        ("https://example.org/notes.rst", "x{spaces}y{spaces}\n", None),
+        ("https://example.org/notes.rst", "x{spaces}y\n=====\n", "x{spaces}y"),
+    ],
+)
+def test_a_title_line_of_long_space_runs_is_read_in_linear_time(
+    url: str, line: str, title: str | None
+) -> None:
+    """A page's title is found by one pattern per format: a lazy title before an optional tail
+    tried every split of a line's spaces (a Markdown title line of 2,000 spaces took 61 s)."""
+    from ingest.documents import title_of
+
+    def read(size: int) -> Callable[[], object]:
+        body = line.format(spaces=" " * size).encode()
+        return lambda: title_of(Snapshot(url=url, body=body))
+
+    assert read(3)() == (title and title.format(spaces="   "))
+    assert_linear(read, 20_000)
+
+
+def test_markdown_titles_lose_only_their_closing_hashes() -> None:
+    from ingest.documents import title_of
+
+    def title(text: str) -> str | None:
+        return title_of(Snapshot(url="https://example.org/a.md", body=text.encode()))
+
+    assert title("intro\n#   Governance  ##  \r\nbody\n") == "Governance"
+    assert title("# ###\n") == "###"
+    assert title("no heading here\n") is None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from extractors.document.model import Document, decode
+from extractors.document.model import Document, decode, utf8_of
 from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Snapshot
 from ingest.sniff import code_data_kind, data_file_kind, sniff_format
@@ -120,7 +120,8 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
     if fmt == "html":
         from extractors.document import html as _doc_html
 
-        return _doc_html.document(text, snapshot.url, lists_only=lists_only)
+        encoded = utf8_of(snapshot.body, text)  # the body parsed as it is, not `text` encoded
+        return _doc_html.document(text, snapshot.url, lists_only=lists_only, encoded=encoded)
     if fmt in ("markdown", "text"):
         from extractors.document import asciidoc as _doc_asciidoc
         from extractors.document import markdown as _doc_markdown

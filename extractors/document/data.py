@@ -42,8 +42,10 @@ CODEOWNERS_RULE = re.compile(
     r"^(?P<pattern>[^\s#]\S*)(?P<owners>(?:\s+@?[\w./-]+(?:@[\w.-]*)?)+)\s*$"
 )
 MAINTAINERS_FIELD = re.compile(r"^(?P<tag>[A-Z]):\s*(?P<value>.*)$")
-TOML_TABLE = re.compile(r"^\s*\[\[?[\w.\"' -]+\]\]?\s*$", re.MULTILINE)
-YAML_KEY = re.compile(r"^[\w.-]+:\s*(?:#.*)?$", re.MULTILINE)
+# `[ \t]`, not `\s`: with re.MULTILINE a `\s*` after `^` runs across line ends, so a text of
+# 100,000 blank lines was tried from every line to its end (quadratic: 100 s to say "not TOML")
+TOML_TABLE = re.compile(r"^[ \t]*\[\[?[\w.\"' -]+\]\]?[ \t\r]*$", re.MULTILINE)
+YAML_KEY = re.compile(r"^[\w.-]+:[ \t\r]*(?:#.*)?$", re.MULTILINE)
 COMMENT_TITLE = re.compile(r"^#+[ \t]*(\S.{0,79})$")
 
 

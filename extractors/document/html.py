@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.document.html_nodes import (
+    _A,
     _LI,
     HEADING_TAGS,
     _card_text,
@@ -64,8 +65,11 @@ INLINE_TAGS = frozenset({"a", "b", "i", "em", "strong", "span", "u", "small", "c
 CELL_TAGS = frozenset({"td", "th"})
 
 
-def document(text: str, url: str, *, lists_only: bool = False) -> Document:
-    tree = parse_html(text)
+def document(
+    text: str, url: str, *, lists_only: bool = False, encoded: bytes | None = None
+) -> Document:
+    """`encoded`: `text` as UTF-8, when the caller holds it (see `parse_html`)."""
+    tree = parse_html(text, encoded)
     if "<" in text[:2048]:
         target = stub_target_in(tree, url)
         if target:
@@ -260,10 +264,15 @@ class Walk:
         """Every item of a list, nested ones after their parent (`depth`, `parent`), in one walk
         of the list: an item's own text and links are those not inside a list nested in it."""
         if node.mem_id not in self.nesting:  # no nested list: each item read whole
+            # (node_text and links_of, inline: most items of a page come here)
             for li in node.iter(include_text=False):
-                if li.tag_id == _LI:  # (node_text, inline: most items of a page come here)
+                if li.tag_id == _LI:
                     text = collapse(li.text(deep=True, separator=""))
-                    yield Item(text, text, links_of(li), list_no)
+                    links = []
+                    for a in li.traverse(include_text=False):
+                        if a.tag_id == _A and (href := a.attrs.get("href")) is not None:
+                            links.append((collapse(a.text(deep=True, separator="")), href or ""))
+                    yield Item(text, text, tuple(links), list_no)
             return
         found: list[tuple[list[str], list[tuple[str, str]], int, int]] = []
         # (node, depth, the item whose own text it is or -1, the item enclosing its list or -1)

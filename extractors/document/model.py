@@ -130,6 +130,15 @@ def decode(body: bytes) -> str:
     return body.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
+def utf8_of(body: bytes, text: str) -> bytes | None:
+    """`body` when it is exactly `text` (its `decode`) as UTF-8: no byte-order mark at its start
+    and no U+FFFD in the text (an invalid byte would have become one; a body that holds U+FFFD
+    itself is just not reused), else None."""
+    if body[:3] == b"\xef\xbb\xbf" or "\ufffd" in text:
+        return None
+    return body
+
+
 def collapse(text: str) -> str:
     """The text with runs of whitespace made one space and the ends trimmed."""
     if "  " not in text and text.isprintable() and text.strip() == text:

@@ -86,15 +86,30 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
     blocked = False
     index = 0
     predicate, obj, tag = config.predicate, config.object, config.tag
-    # what every item under the current heading shares, worked out once a heading
-    level = text = scope = group_text = locator = ""
+    # what every item under the current heading shares, worked out once a heading: the
+    # qualifiers of its current and of its emeritus members (one dict each, shared by the rows:
+    # validation copies a dict field, so no claim holds these)
+    current: dict[str, str] = {}
+    emeritus: dict[str, str] = {}
+    level = group_text = locator = ""
+    subsections = False
     for block in document.blocks:
         if isinstance(block, Heading):
             index = 0
             if top is not None and block.level > top[0].level:
-                if top[1].subsections and block.level == top[0].level + 1:
+                if subsections and block.level == top[0].level + 1:
                     section, blocked = block, False
                     text, scope = block.text, scope_of(config, block.text)
+                    current, emeritus = [
+                        {
+                            "level": level,
+                            "section": text,
+                            "scope": scope,
+                            "status": status,
+                            "group": group_text,
+                        }
+                        for status in ("current", "emeritus")
+                    ]
                     locator = f"h{block.level} '{block.text}' > li "
                 else:  # a deeper heading: its lists are not this group's
                     blocked = True
@@ -103,36 +118,30 @@ def rows(config: PageConfig, document: Document, url: str, sha256: str) -> Itera
             top = (block, group) if group else None
             section, blocked = None, False
             if group:
-                level, group_text = group.level, block.text
-                text, locator = block.text, f"h{block.level} '{block.text}' > li "
+                level, group_text, subsections = group.level, block.text, group.subsections
+                current, emeritus = [
+                    {"level": level, "section": block.text, "status": status}
+                    for status in ("current", "emeritus")
+                ]
+                locator = f"h{block.level} '{block.text}' > li "
             continue
-        if not isinstance(block, Item) or block.depth > 0 or top is None or blocked:
-            continue
-        subsections = top[1].subsections
-        if subsections and section is None:
+        if (
+            not isinstance(block, Item)
+            or block.depth > 0
+            or top is None
+            or blocked
+            or (subsections and section is None)
+        ):
             continue
         index += 1
         person = person_of(block)
         if person is None:
             continue
-        name, github, emeritus = person
-        status = "emeritus" if emeritus else "current"
-        qualifiers: dict[str, str]  # one literal a branch (the key order is the claim's)
-        if subsections:
-            qualifiers = {
-                "level": level,
-                "section": text,
-                "scope": scope,
-                "status": status,
-                "group": group_text,
-            }
-        else:
-            qualifiers = {"level": level, "section": text, "status": status}
         yield {
-            "subject": {"name": name, "github": github},
+            "subject": {"name": person[0], "github": person[1]},
             "predicate": predicate,
             "object": obj,
-            "qualifiers": qualifiers,
+            "qualifiers": emeritus if person[2] else current,
             "evidence": {
                 "url": url,
                 "sha256": sha256,

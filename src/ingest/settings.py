@@ -242,6 +242,13 @@ class Settings(BaseSettings):
     fetch_threads: int = Field(
         default=16, ge=1, description="Concurrent fetches inside one batch, at most."
     )
+    extract_workers: int = Field(
+        default=1,
+        ge=0,
+        description="Worker processes that read (extract) a nightly batch's newly fetched pages "
+        "while the run's process stores and diffs them (ingest.pipeline.extract_pool), for "
+        "batches of 32 such pages or more; 0: every page is read in the run's process.",
+    )
     dask_address: str | None = Field(
         default=None,
         description="Fan the nightly's fetch batches out to a Dask cluster through "

@@ -16,6 +16,7 @@ host ever sees more than one batch's requests at a time.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ from typing import TYPE_CHECKING
 from ingest.errors import IngestError
 from ingest.extraction import ExtractorSet
 from ingest.fetch.result import FetchResult
-from ingest.models import Profile, Source
+from ingest.models import Claim, Profile, Snapshot, Source
+from ingest.pipeline.extract_pool import PooledRead, pooled_reads
 from ingest.pipeline.feeds import FEED, record_feed
 from ingest.pipeline.outcome import SourceOutcome
 from ingest.pipeline.process import (
@@ -147,6 +149,7 @@ def _process_fetched(
     # the rows of the pending changes settled sources name, read in one query when first
     # wanted (and again after a source checked the full way: its queue writes may touch them)
     shown: dict[str, ChangeRow] | None = None
+    pooled = pooled_reads(jobs, answers, settings, extractors)  # read ahead in workers
     quick: list[UnchangedCheck] = []
     outcomes: list[SourceOutcome] = []
     for (source, _state), answer in zip(jobs, answers, strict=True):
@@ -175,6 +178,7 @@ def _process_fetched(
                     accessed,
                     extractors=extractors,
                     row=state,
+                    pooled=pooled.get(source.url),
                 )
             )
             # its queue writes may touch changes other sources settled on: read them again
@@ -223,9 +227,11 @@ def source_fetched(
     *,
     extractors: ExtractorSet,
     row: SourceRow | None | Unread = UNREAD,
+    pooled: PooledRead | None = None,
 ) -> SourceOutcome:
     """The full check of one fetched source: store, extract (unless unchanged), diff, enqueue.
-    `row`: the source's row as the caller read it in this transaction (None: it has none)."""
+    `row`: the source's row as the caller read it in this transaction (None: it has none);
+    `pooled`: its page as a worker read it (ingest.pipeline.extract_pool), if one did."""
     try:
         snapshot = fetched.snapshot
         status = fetched.status
@@ -243,6 +249,7 @@ def source_fetched(
             profiles,
             status=status,
             accessed=accessed,
+            extract=_pooled_extract(pooled, source, extractors),
             extractors=extractors,
             source_state={
                 "etag": fetched.etag,
@@ -257,6 +264,24 @@ def source_fetched(
         return outcome
     except IngestError as exc:
         return record_failure(store, source, exc, fetch=True)
+
+
+def _pooled_extract(
+    pooled: PooledRead | None, source: Source, extractors: ExtractorSet
+) -> Callable[[Snapshot], Iterable[Claim]] | None:
+    """How `process_snapshot` reads the page: the worker's claims when it has them, else the
+    source's extractor here (None: as process_snapshot chooses, no worker read it)."""
+    if pooled is None or not source.extractor:
+        return None
+    name = source.extractor
+
+    def read(snapshot: Snapshot) -> Iterable[Claim]:
+        claims = pooled.claims()
+        if claims is not None:
+            return claims
+        return extractors.claims_of(extractors.get(name), snapshot)
+
+    return read
 
 
 def feed_fetched(

@@ -93,7 +93,7 @@ def process_snapshot(
     status: OutcomeStatus = "fetched",
     extractor_name: str | None = None,
     accessed: date | None = None,
-    extract: Callable[[Snapshot], list[Claim]] | None = None,
+    extract: Callable[[Snapshot], Iterable[Claim]] | None = None,
     extractors: ExtractorSet,
     source_state: dict[str, Any] | None = None,
     row: SourceRow | None | Unread = UNREAD,

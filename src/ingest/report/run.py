@@ -265,6 +265,7 @@ def write_run(
     top), and `<day>.md` the day's index (a link to each run's files, newest first) followed by
     the latest run's report. Returns the run's .html path. `texts`: the report's `to_json()`
     and `markdown()` when the caller has them already."""
+    from ingest.report.day_index import day_runs
     from ingest.report.html import render_pages  # it imports this module
 
     runs = folder / day
@@ -274,32 +275,11 @@ def write_run(
     texts = texts or (report.to_json(), report.markdown())
     dumped = _dump(texts[0])
     _write_texts(runs, report.run_id, texts[1], dumped)  # listed below with the day's runs
-    done = sorted(runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     index = [f"# ingest runs on {day}", ""]
     listed: list[dict[str, str]] = []
-    for path in done:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        flags = data.get("flags", {})
-        facts = data.get("facts", sum(flags.values()))
-        label = (
-            f"finished {data.get('finished', '?')}"
-            + (f", as of {data['as_of']}" if data.get("as_of") else "")
-            + f"; {facts} flags"
-            + (
-                f" ({data['new']['facts']} new, {data['still_pending']['facts']} still pending)"
-                if "new" in data and "still_pending" in data
-                else ""
-            )
-        )
-        run_id = str(data.get("run_id", path.stem))
-        index.append(
-            f"- [{run_id}]({day}/{path.stem}.md) "
-            f"([html]({day}/{path.stem}.html), [json]({day}/{path.stem}.json)): {label}"
-        )
-        listed.append({"href": f"{day}/{path.stem}.html", "label": f"{run_id}: {label}"})
+    for run in day_runs(folder, day, fresh={report.run_id: texts[0]}):
+        index.append(run.line(day))
+        listed.append({"href": f"{day}/{run.stem}.html", "label": f"{run.run_id}: {run.label}"})
     page, day_page = render_pages(texts[0], listed)
     write_atomic(runs / f"{report.run_id}.html", page.encode("utf-8"))
     # the latest run under the day's name
