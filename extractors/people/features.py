@@ -8,7 +8,10 @@ is a readable table of weights:
 person (`person_features`)
     name:*       the printed name: name-like (`names.looks_like_name`), one word, lower-case,
                  digits, a path ("cmd/"), group words (committee, subcommittee, partners, ...),
-                 organisation words (the ROR word list, `ror_words`), equal to the handle
+                 organisation words (the ROR word list, `ror_words`), equal to the handle, a
+                 company of the registry (`orgs.ror_company`), a term and its definition
+                 ("Label: a sentence of ten or more words."), a name but for an organisation's
+                 word ("Phillip Cloud"): the last two were vetoes (`entries.read(propose=True)`)
     acct:*       account signals: a GitHub handle, linked to its profile, printed with its "@",
                  an e-mail, the handle being the page's own organisation (`kubeflow` on
                  Kubeflow's page)
@@ -24,7 +27,8 @@ affiliation (`affiliation_features`)
                  column or field headed as one, proposed by the entry's reading (training also
                  gives every area, scope and section of a person as a candidate: what an
                  organisation is told from), a legal suffix, name-like, group words, seat words
-                 (council, committee, team, members...), job-title words, equal to a heading
+                 (council, committee, team, members...), job-title words, a seat's words on a proposed
+                 organisation ("DEI Working Group" after a name), equal to a heading
                  of the page (and a seat name too), its length. Not where it was read (a list
                  item, a row): that says more of the project than of the organisation.
 """
@@ -90,6 +94,8 @@ class Candidate:
     nested: bool = False
     parent_item: bool = False  # a list item that other items are nested under
     owner: str | None = None  # the page's organisation (a GitHub owner, the project)
+    defined: bool = False  # a term and its definition ("Label: a sentence of ten words.")
+    org_word: bool = False  # a name but for an organisation's word in it
 
 
 def _ror_share(text: str) -> float:
@@ -127,6 +133,9 @@ def person_features(c: Candidate) -> dict[str, float]:
         "name:ror": _ror_share(name),
         "name:is_handle": float(bool(handle) and name.lower().lstrip("@") == handle),
         "name:long": float(len(words) > 4),
+        "name:defined": float(c.defined),
+        "name:org_word": float(c.org_word),
+        "name:ror_name": float(ror_company(name)),  # a company of the registry ("Red Hat")
         "acct:handle": float(bool(handle)),
         "acct:email": float(bool(c.email)),
         "acct:linked": float(bool(handle) and f"github.com/{handle}" in quote_lower),
@@ -173,6 +182,7 @@ def affiliation_features(
         "org:name_like": float(_names.looks_like_name(text)),
         "org:group_words": float(bool(GROUP_WORDS.search(text))),
         "org:title_words": float(bool(TITLE_WORDS.search(text))),
+        "org:proposed_seat": float(proposed and bool(SEAT_WORDS.search(text))),
         "org:heading": float(" ".join(text.lower().split()) in headings),
         "org:one_word": float(len(words) == 1),
         "org:long": float(len(words) > 4),

@@ -248,7 +248,7 @@ def format_comparison(result: CrossValidation) -> str:
     rows = [(t.label, t, c) for t, c in zip(result.training.sets, result.cv.sets, strict=True)]
     probes = [i for i, t in enumerate(result.training.sets) if t.label in PROBE_LABELS]
     if len(probes) > 1:  # the real probe sets together: the honest estimate on unseen pages
-        rows.append(("== real probes", *(_part(r, probes) for r in (result.training, result.cv))))
+        rows.append(("== real probes", _part(result.training, probes), _part(result.cv, probes)))
     rows.append(("TOTAL", result.training.total, result.cv.total))
     for label, train, cv in rows:
         for name, totals in (("train", train), ("cv", cv)):
