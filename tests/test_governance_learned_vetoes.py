@@ -82,3 +82,13 @@ def test_a_record_note_that_reads_as_an_organisation_is_its_employer() -> None:
         assert found is not None and found.affiliation is None, note
     flagged = entry({"name": "Phillip Cloud", "alias": "cpcloud"})  # no handle field
     assert flagged is not None and flagged.org_word and flagged.name == "Phillip Cloud"
+
+
+def test_a_seat_the_pages_headings_print_and_a_lists_area_are_no_employers() -> None:
+    headings = frozenset({"standing committees and working groups", "dei standing committee"})
+    seat = affiliation_features("DEI Working Group", "li", headings)
+    assert seat["org:heading_words"] == 2 / 3 and seat["org:proposed_seat"] == 1.0  # not "group"
+    assert "org:heading_words" not in affiliation_features("Red Hat", "li", headings)
+    assert affiliation_features("Responses API", "li", frozenset())["org:proposed_area"] == 1.0
+    (one,) = entries.read("@alee, @jroe, @tlin (Responses API)", handle_list=True)
+    assert one.affiliation is None and one.area == "Responses API"  # the list's area

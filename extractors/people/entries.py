@@ -273,6 +273,8 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
         if _sort_paren(group.group(1), entry, links, text):
             rest = rest.replace(group.group(0), " ", 1)
     rest = PAREN.sub(lambda m: m.group(0) if _people.nickname(m) else " ", rest)
+    if entry.affiliation and len(AT_HANDLE.findall(rest)) >= 2:  # "@a, @b (Responses API)":
+        entry.area, entry.affiliation = entry.area or entry.affiliation, None  # the list's area
     for email in _emails(rest):
         entry.email = entry.email or email
         rest = rest.replace(email, " ")
