@@ -59,6 +59,7 @@ RECORD_HANDLE = ("github", "gh", "handle", "login", "username", "user", "github_
 RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employer", "org",
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
+RECORD_NOTE = ("description", "bio", "about", "note", "notes")  # free text about the person
 TRUE = frozenset((True, "true", "yes", "y", "1"))
 FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
@@ -272,7 +273,7 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
             if not _people.looks_like_name(entry.name):
                 entry.name = value
         elif entry is None:
-            found = _entries.read(value)
+            found = _entries.read(value, propose=True)
             entry = found[0] if found else None
     else:
         name = next((str(fields[k]) for k in RECORD_NAME if fields.get(k)), None)
@@ -284,9 +285,10 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
             fields = {k: v for k, v in fields.items() if k != "title"}
         if handle and "/" in handle:  # a profile URL (`socials: {github: https://...}`)
             handle = github_login(handle)
-        if not handle and not (name and _people.looks_like_name(name)):
+        org_word = bool(not handle and name and _people.org_word_name(name))
+        if not handle and not (name and _people.looks_like_name(name)) and not org_word:
             return None, None
-        entry = Entry(name=name or handle or "")
+        entry = Entry(name=name or handle or "", org_word=org_word)  # "Phillip Cloud": weighed
         entry.github = handle.lstrip("@").lower() if handle else None
         email = fields.get("email")
         entry.email = str(email) if isinstance(email, str) else None
@@ -295,6 +297,10 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
             org = None
         entry.affiliation = org
         entry.org_field = org is not None
+        if org is None:  # `description: Internet Archive`: a note that reads as an organisation
+            note = next((fields[k] for k in RECORD_NOTE if isinstance(fields.get(k), str)), None)
+            if note and not _tables.says_empty(note) and _orgs.looks_like_org(note):
+                entry.affiliation = note.strip()
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
         if title and card(record, document):  # a card's own role field is its role
             own = _people.role_of(str(title))

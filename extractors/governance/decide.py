@@ -83,6 +83,8 @@ class Judge:
             nested=ctx.nested,
             parent_item=ctx.parent_item,
             owner=self.owner,
+            defined=entry.defined,
+            org_word=entry.org_word,
         )
         features = person_features(candidate)
         return self._verdict(self.model.person, features)

@@ -33,11 +33,9 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 11: header cells, article headers, data cards, " +" lines, representatives, bold labels; 10: TOML
-#    MAINTAINERS, one-holder keys, job titles, Repository areas, author links; 9: role sub-lists,
-#    capital names, logins in parentheses, "A (a), B (b)" cells, lead-ins; 8: team login lists,
-#    loose names, AsciiDoc links, card grids, record flags, @account headings, "Name - @h", "T: N"
-VERSION = 11
+# 12: fitted on all the gold, former vetoes weighed, note fields and domains as employers; 11:
+#    header cells, article headers, data cards, bold labels; 10-8: TOML, job titles, card grids
+VERSION = 12
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -293,8 +291,9 @@ class Reader:
         # whether the list names people is judged on its first LIST_SAMPLE items; the entries
         # are then read again as they are given, so a long list is never held read in full
         sample = items[:LIST_SAMPLE]
-        found = [_entries.read(i.text, i.links, handle_list=handle_list) for i in sample]
-        named = [bool(f) for f in found]
+        found = [_entries.read(i.text, i.links, handle_list=handle_list, propose=True)
+                 for i in sample]  # fmt: skip
+        named = [_entries.names_somebody(f) for f in found]
         top = [n for n, i in zip(named, sample, strict=True) if i.depth == 0]
         nested = [n for n, i in zip(named, sample, strict=True) if i.depth > 0]
         share = _role_blocks.share(named)
@@ -323,7 +322,8 @@ class Reader:
             if offset <= len(found):
                 people = found[offset - 1]
             else:
-                people = _entries.read(item.text, item.links, handle_list=handle_list)
+                people = _entries.read(item.text, item.links, handle_list=handle_list,
+                                       propose=True)  # fmt: skip
             self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents)
             if item.text in labels:
                 continue

@@ -46,7 +46,6 @@ LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|le
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 # an @handle, not a team mention ("@kubeflow/kubeflow-steering-committee" names a GitHub team)
 AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w/-])")
-NICK = re.compile(r"[A-Z][^\W\d_]+")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
 HANDLE_TOKEN = re.compile(r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{0,38})$")
@@ -65,6 +64,9 @@ class Entry:
     label: str | None = None  # the text before a colon that is not a name ("Role Title")
     aside: str | None = None  # a name in parentheses ("@jroe (Jane Roe, Example Labs)")
     org_field: bool = False  # the affiliation is a column or field headed as one ("Company")
+    # flags the learned decision weighs (features `name:defined`, `name:org_word`), once vetoes:
+    defined: bool = False  # "Term: a sentence of its own (ten words or more)." (`_defined`)
+    org_word: bool = False  # the name holds an organisation's word ("Phillip Cloud")
 
 
 def _handle_from(text: str, links: Links) -> str | None:
@@ -149,8 +151,12 @@ def _emails(text: str) -> list[str]:
         rest = rest[match.end() :]
 
 
-def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Entry]:
-    """The people an entry names (usually one), or [] when it names nobody."""
+def read(text: str, links: Links = (), *, handle_list: bool = False,
+         propose: bool = False) -> list[Entry]:  # fmt: skip
+    """The people an entry names (usually one), or [] when it names nobody. With `propose`, an
+    entry that reads as a term and its definition, or a name but for an organisation's word in
+    it, is given flagged (`Entry.defined`, `Entry.org_word`) for the learned decision to weigh
+    (`names_somebody` tells the structure readers it names nobody)."""
     text = collapse(without_controls(text))
     if not text:
         return []
@@ -172,9 +178,18 @@ def read(text: str, links: Links = (), *, handle_list: bool = False) -> list[Ent
         if len(many) >= 2:
             return many
     one = _one(text, links, handle_list=handle_list)
+    if one is None and propose and label is None and _people.org_word_name(_clean_name(text)):
+        one = Entry(name=_clean_name(text), org_word=True)  # "Phillip Cloud" in a list of names
     if one is not None and label is not None and _defined(label, body, one):
-        return []  # "**Sub-team Formation:** Proposers must specify ...": a term, defined
+        if not propose:
+            return []  # "**Sub-team Formation:** Proposers must specify ...": a term, defined
+        one.defined = True
     return [one] if one is not None else []
+
+
+def names_somebody(people: list[Entry]) -> bool:
+    """What the structure readers count: an entry read without a flag of `read(propose=True)`."""
+    return any(not (e.defined or e.org_word) for e in people)
 
 
 def _defined(label: str, body: str, entry: Entry) -> bool:
@@ -223,7 +238,7 @@ def _label(text: str) -> tuple[str | None, str]:
 
 
 def _several(body: str, links: Links) -> list[Entry]:
-    parts = _split_outside_parens(body)
+    parts = _people.split_outside_parens(body)
     found = []
     for part in parts:
         entry = _one(part, tuple(link for link in links if link[0] and link[0] in part))
@@ -233,20 +248,6 @@ def _several(body: str, links: Links) -> list[Entry]:
             return []
         found.append(entry)
     return found
-
-
-def _split_outside_parens(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth = max(0, depth - 1)
-        elif depth == 0 and (char in ",;" or text.startswith(" and ", index)):
-            parts.append(text[start:index])
-            start = index + (5 if char == " " else 1)
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
 
 
 def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
@@ -267,11 +268,13 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     link_login = _handle_from(text, links)
     rest = text
     for group in list(PAREN.finditer(text)):
-        if _nickname(group):
+        if _people.nickname(group):
             continue  # part of the name as printed ('Ganesan Ramalingam ("Rama")')
         if _sort_paren(group.group(1), entry, links, text):
             rest = rest.replace(group.group(0), " ", 1)
-    rest = PAREN.sub(lambda m: m.group(0) if _nickname(m) else " ", rest)
+    rest = PAREN.sub(lambda m: m.group(0) if _people.nickname(m) else " ", rest)
+    if entry.affiliation and len(AT_HANDLE.findall(rest)) >= 2:  # "@a, @b (Responses API)":
+        entry.area, entry.affiliation = entry.area or entry.affiliation, None  # the list's area
     for email in _emails(rest):
         entry.email = entry.email or email
         rest = rest.replace(email, " ")
@@ -366,20 +369,6 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
             return entry
         return None
     return entry
-
-
-def _nickname(group: re.Match[str]) -> bool:
-    """A nickname in parentheses: quoted ('("Rama")'), or one capitalised word between the
-    words of a name ("Jiangjie (Becket) Qin")."""
-    inner = group.group(1).strip()
-    if inner[:1] in "\"“'‘":
-        return True
-    before, after = group.string[: group.start()], group.string[group.end() :]
-    return (
-        bool(NICK.fullmatch(inner))
-        and bool(re.search(r"[^\W\d_]\s$", before))
-        and bool(re.match(r"\s[^\W\d_]*[A-Z]", after))
-    )
 
 
 def printed_as_handle(word: str) -> bool:

@@ -8,7 +8,10 @@ is a readable table of weights:
 person (`person_features`)
     name:*       the printed name: name-like (`names.looks_like_name`), one word, lower-case,
                  digits, a path ("cmd/"), group words (committee, subcommittee, partners, ...),
-                 organisation words (the ROR word list, `ror_words`), equal to the handle
+                 organisation words (the ROR word list, `ror_words`), equal to the handle, a
+                 company of the registry (`orgs.ror_company`), a term and its definition
+                 ("Label: a sentence of ten or more words."), a name but for an organisation's
+                 word ("Phillip Cloud"): the last two were vetoes (`entries.read(propose=True)`)
     acct:*       account signals: a GitHub handle, linked to its profile, printed with its "@",
                  an e-mail, the handle being the page's own organisation (`kubeflow` on
                  Kubeflow's page)
@@ -24,7 +27,10 @@ affiliation (`affiliation_features`)
                  column or field headed as one, proposed by the entry's reading (training also
                  gives every area, scope and section of a person as a candidate: what an
                  organisation is told from), a legal suffix, name-like, group words, seat words
-                 (council, committee, team, members...), job-title words, equal to a heading
+                 (council, committee, team, members...), job-title words, a seat's or a
+                 project part's words on a proposed organisation ("DEI Working Group",
+                 "Responses API" after a name), the share of its words the page's headings
+                 print, equal to a heading
                  of the page (and a seat name too), its length. Not where it was read (a list
                  item, a row): that says more of the project than of the organisation.
 """
@@ -90,6 +96,8 @@ class Candidate:
     nested: bool = False
     parent_item: bool = False  # a list item that other items are nested under
     owner: str | None = None  # the page's organisation (a GitHub owner, the project)
+    defined: bool = False  # a term and its definition ("Label: a sentence of ten words.")
+    org_word: bool = False  # a name but for an organisation's word in it
 
 
 def _ror_share(text: str) -> float:
@@ -127,6 +135,9 @@ def person_features(c: Candidate) -> dict[str, float]:
         "name:ror": _ror_share(name),
         "name:is_handle": float(bool(handle) and name.lower().lstrip("@") == handle),
         "name:long": float(len(words) > 4),
+        "name:defined": float(c.defined),
+        "name:org_word": float(c.org_word),
+        "name:ror_name": float(ror_company(name)),  # a company of the registry ("Red Hat")
         "acct:handle": float(bool(handle)),
         "acct:email": float(bool(c.email)),
         "acct:linked": float(bool(handle) and f"github.com/{handle}" in quote_lower),
@@ -150,6 +161,19 @@ def person_features(c: Candidate) -> dict[str, float]:
     return {k: v for k, v in f.items() if v}
 
 
+@lru_cache(maxsize=256)
+def _heading_share(text: str, headings: frozenset[str]) -> float:
+    """The share of the text's words that the page's headings print ("DEI Working Group" under
+    "Standing Committees and Working Groups", "DEI Standing Committee": a seat, not an employer);
+    a heading printing it in parentheses ("Jane Roe (Example GmbH)") is the person's own."""
+    words = [w.lower() for w in WORD.findall(text)]
+    if not words or not headings:
+        return 0.0
+    own = f"({' '.join(text.lower().split())})"
+    known = {w.lower() for h in headings if own not in h for w in WORD.findall(h)}
+    return sum(w in known for w in words) / len(words)
+
+
 def affiliation_features(
     org: str,
     kind: str,
@@ -167,12 +191,16 @@ def affiliation_features(
     words = text.split()
     last = words[-1].strip(".,") if words else ""
     company = ror_company(text)
+    areas = any(w.strip(".,()").lower() in _orgs.AREA_WORDS for w in words)
     f: dict[str, float] = {
         "org:ror": _ror_share(text),
         "org:suffix": float(bool(_orgs.ORG_SUFFIX.match(last))),
         "org:name_like": float(_names.looks_like_name(text)),
         "org:group_words": float(bool(GROUP_WORDS.search(text))),
         "org:title_words": float(bool(TITLE_WORDS.search(text))),
+        "org:proposed_seat": float(proposed and bool(SEAT_WORDS.search(text))),
+        "org:proposed_area": float(proposed and areas),
+        "org:heading_words": _heading_share(text, headings),
         "org:heading": float(" ".join(text.lower().split()) in headings),
         "org:one_word": float(len(words) == 1),
         "org:long": float(len(words) > 4),
@@ -183,9 +211,7 @@ def affiliation_features(
             _names.looks_like_name(text) and not company and not _ror_share(text)
         ),
         "org:seat_words": float(bool(SEAT_WORDS.search(text))),
-        "org:area_words": float(  # a part of a project ("Responses API", "Docs"), not an employer
-            any(w.strip(".,()").lower() in _orgs.AREA_WORDS for w in words)
-        ),
+        "org:area_words": float(areas),  # a part of a project ("Responses API", "Docs")
         "org:proposed": float(proposed),
         "org:field": float(field),
         "org:heading_seat": float(

@@ -143,7 +143,9 @@ class Person:
     lead: bool = False
 
 
-def looks_like_name(text: str) -> bool:
+def looks_like_name(text: str, *, org_markers: bool = True) -> bool:
+    """Two to six capitalised name words; with `org_markers` False, an organisation's word
+    ("Cloud", "Labs") does not stop it (`org_word_name`: the model decides)."""
     words = text.replace('"', " ").replace("“", " ").replace("”", " ").split()
     if not 2 <= len(words) <= 6 or len(text) > 70:
         return False
@@ -162,10 +164,16 @@ def looks_like_name(text: str) -> bool:
         acronym = len(bare) >= 3 and bare.isupper() and bare.isalpha()
         if acronym and not (index == len(words) - 1 and _surname_in_capitals(words)):
             return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
-        if bare.lower() in ORG_MARKERS:
+        if org_markers and bare.lower() in ORG_MARKERS:
             return False  # "Broadcom Inc.", "Example Labs", "University of Example"
         capitals += 1
     return capitals >= 1
+
+
+def org_word_name(text: str) -> bool:
+    """A name but for an organisation's word in it ("Phillip Cloud", "Example Labs"): proposed
+    as a candidate flagged so (`Entry.org_word`, feature `name:org_word`), not vetoed."""
+    return not looks_like_name(text) and looks_like_name(text, org_markers=False)
 
 
 SURNAME_IN_CAPITALS = re.compile(r"^[^\W\d_]*[AEIOUYÀ-ÖØ-Ý][^\W\d_]*$")
@@ -349,3 +357,34 @@ def level_of(heading: str) -> str | None:
 
 def is_generic(role: str | None) -> bool:
     return role is None or role in GENERIC_ROLES
+
+
+NICK = re.compile(r"[A-Z][^\W\d_]+")
+
+
+def nickname(group: re.Match[str]) -> bool:
+    """A nickname in parentheses: quoted ('("Rama")'), or one capitalised word between the
+    words of a name ("Jiangjie (Becket) Qin")."""
+    inner = group.group(1).strip()
+    if inner[:1] in "\"“'‘":
+        return True
+    before, after = group.string[: group.start()], group.string[group.end() :]
+    return (
+        bool(NICK.fullmatch(inner))
+        and bool(re.search(r"[^\W\d_]\s$", before))
+        and bool(re.match(r"\s[^\W\d_]*[A-Z]", after))
+    )
+
+
+def split_outside_parens(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (char in ",;" or text.startswith(" and ", index)):
+            parts.append(text[start:index])
+            start = index + (5 if char == " " else 1)
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]

@@ -50,7 +50,8 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
 )  # fmt: skip
 # a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
 EMPTY = re.compile(
-    r"^(?:n/?a|none|nil|null|unknown|tbd|tba|vacant|unspecified|not specified|[-–—?]*)$", re.I
+    r"^(?:n/?a|none|nil|null|unknown|tbd|tba|todo|vacant|unspecified|not specified|[-–—?]*)$",
+    re.I,
 )
 PEOPLE_SHARE = 0.5
 CURRENT = re.compile(r"\bcurrent\b", re.I)

@@ -53,15 +53,23 @@ class EvalSet:
     gold: Path
 
 
-# the training corpus, then PEP 13 and the PyTorch pages, whose gold rows are derived from their
-# hand-checked golden claim files (fixtures/governance-train/derived/README.md)
+# the training corpus, PEP 13 and the PyTorch pages (gold rows derived from their hand-checked
+# golden claim files: fixtures/governance-train/derived/README.md), the real probe sets
 DEFAULT_SETS: tuple[EvalSet, ...] = (
     EvalSet("governance-train", TRAIN, TRAIN / "gold"),
     EvalSet(
         "pep13", ROOT / "fixtures" / "other-governance", TRAIN / "derived" / "other-governance"
     ),
     EvalSet("pytorch", ROOT / "fixtures" / "governance", TRAIN / "derived" / "governance"),
+    *(  # the real pages of the blind probe rounds, each scored blind once, then labelled: part
+        # of every fit and of the leave-one-project-out figures, reported as their part. A folder
+        # holding a BLIND file is a set still kept blind: scored only with --pages, never fitted.
+        EvalSet(d.name, d, d / "gold")
+        for d in sorted((ROOT / "fixtures" / "governance").glob("real-probe*"))
+        if (d / "gold").is_dir() and not (d / "BLIND").is_file()
+    ),
 )
+PROBE_LABELS = frozenset(s.label for s in DEFAULT_SETS if s.label.startswith("real-probe"))
 ROLE_PREDICATES = frozenset({"maintainer"})
 # the role a claim without a `role` qualifier holds, from its level
 LEVEL_ROLES = {

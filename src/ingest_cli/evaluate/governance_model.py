@@ -1,7 +1,8 @@
 """The governance reader's learned decision: its training data, its fit, its honest figures.
 
 - **data** (`collect`): every labelled page the generic `governance` extractor reads (the
-  training corpus and PEP 13; PyTorch's pages have their own extractor and give none) is read
+  training corpus, PEP 13 and the real probe sets of `DEFAULT_SETS`, a folder with a BLIND file
+  never among them; PyTorch's pages have their own extractor and give none) is read
   with every candidate kept (`model.KEEP_ALL`); each candidate person is labelled by the page's
   gold: true when it is a gold person of the page (`governance_people.same_person`) listed under
   that section, or under no section any of its candidates has; a candidate organisation is true
@@ -40,6 +41,7 @@ from ingest.errors import IngestError
 from ingest.models import Claim
 from ingest_cli.evaluate.governance import (
     DEFAULT_SETS,
+    PROBE_LABELS,
     EvalSet,
     PageScore,
     Report,
@@ -62,7 +64,8 @@ MAX_BYTES = 50 * 1024 * 1024
 
 def project_key(set_label: str, file_name: str) -> str:
     """The project a labelled page belongs to: a set of one project's pages, else the first
-    word of its file name (`kubernetes-steering-README...` -> kubernetes)."""
+    word of its file name (`kubernetes-steering-README...` -> kubernetes), in every set: a project
+    with pages in two sets is one fold."""
     return SET_PROJECTS.get(set_label) or file_name.split("-", 1)[0].split(".", 1)[0].lower()
 
 
@@ -243,6 +246,9 @@ def format_comparison(result: CrossValidation) -> str:
     head = f"{'set':<22} {'':>5}" + "".join(f"  {f + ' P':>14} {'R':>5}" for f in FIGURES)
     out = [f"leave-one-project-out: {result.folds} folds", head]
     rows = [(t.label, t, c) for t, c in zip(result.training.sets, result.cv.sets, strict=True)]
+    probes = [i for i, t in enumerate(result.training.sets) if t.label in PROBE_LABELS]
+    if len(probes) > 1:  # the real probe sets together: the honest estimate on unseen pages
+        rows.append(("== real probes", _part(result.training, probes), _part(result.cv, probes)))
     rows.append(("TOTAL", result.training.total, result.cv.total))
     for label, train, cv in rows:
         for name, totals in (("train", train), ("cv", cv)):
@@ -253,6 +259,11 @@ def format_comparison(result: CrossValidation) -> str:
             )
             out.append(f"{label:<22} {name:>5}{cells}")
     return "\n".join(out)
+
+
+def _part(report: Report, indexes: Sequence[int]) -> Totals:
+    return Totals("+".join(report.sets[i].label for i in indexes),
+                  [p for i in indexes for p in report.sets[i].pages])  # fmt: skip
 
 
 def _pct(value: float | None) -> str:
