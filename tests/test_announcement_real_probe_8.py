@@ -6,8 +6,9 @@ once on main (54c8e54) with no fix: P 0.947 R 0.346 dates 0.056 (18 of 52 events
 claims; 17 of the 18 from one dated news list). The folder holds a `BLIND` file, so it is not one
 of the default fit / leave-one-project-out sets: it stays blind for the next round. The floors are
 the blind figures rounded down by 0.02, precision from the second blind reading: the structure
-candidates of round 9 (r9-51, which never opened this set) give one more claim, a wrong one (the
-card label "**Couchers.org Profile:** [@aapeli](...)" read as a person), so P 0.900 R 0.346 on main 01f26f7.
+candidates of round 9 (r9-51, which never opened this set) give one more claim, a wrong one
+(the card label "**Couchers.org Profile:** [@aapeli](...)" read as a person), so P 0.900
+R 0.346 on main 01f26f7.
 """
 
 from __future__ import annotations
