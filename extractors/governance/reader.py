@@ -21,6 +21,7 @@ from extractors.document.model import (
     Term,
 )
 from extractors.governance import blocks as _role_blocks
+from extractors.governance import literal as _literal
 from extractors.governance import sentences as _sentences
 from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
@@ -41,8 +42,6 @@ TAG = f"{NAME}/{VERSION}"
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
-CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
-CODE_NAME = re.compile(r"^(?:[^\W\d_][\w.'’-]*\.?\s+){0,4}[^\W\d_][\w'’-]*\.?$")
 MEMBER_KEYS = ("members", "people", "team", "persons")  # list keys that only say "who is in it"
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
 
@@ -378,16 +377,22 @@ class Reader:
 
     # ---- literal blocks ---------------------------------------------------------------------
     def _code(self, code: Code) -> Iterator[Claim]:
-        lines = [line.strip() for line in code.lines if line.strip()]
-        names = [line for line in lines if CODE_NAME.match(line)]
-        if len(names) < MIN_PEOPLE or len(names) < CODE_MIN_SHARE * len(lines):
+        if rows := _literal.records(code):  # `(github="jroe", org="Example Labs"),` a line
+            number = self._count("code")
+            self.ctx = Context("record", len(rows))
+            for line, record in rows:
+                entry, role = _role_blocks.record_entry(record, self.document)
+                if entry is not None:
+                    locator = f"{self._where()} > literal block {number} > line {line}"
+                    yield from self._emit(entry, locator, record.quote, role=role)
+            return
+        if not (names := _literal.names(code)):
             return
         number = self._count("code")
         self.ctx = Context("code", len(names))
-        for index, line in enumerate(lines, 1):
-            if CODE_NAME.match(line):
-                locator = f"{self._where()} > literal block {number} > line {index}"
-                yield from self._emit(Entry(name=line), locator, line)
+        for index, line in names:
+            locator = f"{self._where()} > literal block {number} > line {index}"
+            yield from self._emit(Entry(name=line), locator, line)
 
     def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
         self.ctx = Context("card", len(cards))
