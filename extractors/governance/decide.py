@@ -31,6 +31,7 @@ class Context:
     handle_share: float = 0.0
     nested: bool = False
     parent_item: bool = False
+    people_share: float = 0.0  # the share of the list's entries read as people
 
 
 @dataclass
@@ -85,6 +86,8 @@ class Judge:
             owner=self.owner,
             defined=entry.defined,
             org_word=entry.org_word,
+            lone=entry.lone,
+            list_people_share=ctx.people_share,
         )
         features = person_features(candidate)
         return self._verdict(self.model.person, features)

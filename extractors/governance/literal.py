@@ -9,9 +9,16 @@ fields (`(github="jroe", org="Example Labs")`), read as a data file's entry is
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from extractors.document.model import Code, Record
 from extractors.governance import blocks as _role_blocks
+from extractors.governance.decide import Context
+from extractors.people.entries import Entry
+from ingest.models import Claim
+
+Reader = Any  # extractors.governance.reader.Reader (not imported: no cycle inside extractors)
 
 MIN_PEOPLE = 3  # fewer lines than this that read as people: not a list of them
 CODE_MIN_SHARE = 0.8  # a literal block is a list of names when this share of its lines are
@@ -42,3 +49,23 @@ def records(code: Code) -> list[tuple[int, Record]]:
                         len(found) + 1)  # fmt: skip
         found.append((number, record))
     return found if len(found) >= MIN_PEOPLE else []
+
+
+def read(self: Reader, code: Code) -> Iterator[Claim]:
+    """A literal block's people: its records (`records`), else its bare names (`names`)."""
+    if rows := records(code):  # `(github="jroe", org="Example Labs"),` a line
+        number = self._count("code")
+        self.ctx = Context("record", len(rows))
+        for line, record in rows:
+            entry, role = _role_blocks.record_entry(record, self.document)
+            if entry is not None:
+                locator = f"{self._where()} > literal block {number} > line {line}"
+                yield from self._emit(entry, locator, record.quote, role=role)
+        return
+    if not (found := names(code)):
+        return
+    number = self._count("code")
+    self.ctx = Context("code", len(found))
+    for index, line in found:
+        locator = f"{self._where()} > literal block {number} > line {index}"
+        yield from self._emit(Entry(name=line), locator, line)

@@ -34,9 +34,9 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 12: fitted on all the gold, former vetoes weighed, note fields and domains as employers; 11:
-#    header cells, article headers, data cards, bold labels; 10-8: TOML, job titles, card grids
-VERSION = 12
+# 13: records written as code, one-word list entries weighed, "X is the <seat>"; 12: fitted on
+#    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
+VERSION = 13
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -290,7 +290,7 @@ class Reader:
         # whether the list names people is judged on its first LIST_SAMPLE items; the entries
         # are then read again as they are given, so a long list is never held read in full
         sample = items[:LIST_SAMPLE]
-        found = [_entries.read(i.text, i.links, handle_list=handle_list, propose=True)
+        found = [_entries.read(i.text, i.links, handle_list=handle_list, propose=True, lone=True)
                  for i in sample]  # fmt: skip
         named = [_entries.names_somebody(f) for f in found]
         top = [n for n, i in zip(named, sample, strict=True) if i.depth == 0]
@@ -322,8 +322,9 @@ class Reader:
                 people = found[offset - 1]
             else:
                 people = _entries.read(item.text, item.links, handle_list=handle_list,
-                                       propose=True)  # fmt: skip
-            self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents)
+                                       propose=True, lone=True)  # fmt: skip
+            self.ctx = Context(kind, len(items), handles, item.depth > 0, item.text in parents,
+                               share)  # fmt: skip
             if item.text in labels:
                 continue
             for entry in people:
@@ -377,22 +378,7 @@ class Reader:
 
     # ---- literal blocks ---------------------------------------------------------------------
     def _code(self, code: Code) -> Iterator[Claim]:
-        if rows := _literal.records(code):  # `(github="jroe", org="Example Labs"),` a line
-            number = self._count("code")
-            self.ctx = Context("record", len(rows))
-            for line, record in rows:
-                entry, role = _role_blocks.record_entry(record, self.document)
-                if entry is not None:
-                    locator = f"{self._where()} > literal block {number} > line {line}"
-                    yield from self._emit(entry, locator, record.quote, role=role)
-            return
-        if not (names := _literal.names(code)):
-            return
-        number = self._count("code")
-        self.ctx = Context("code", len(names))
-        for index, line in names:
-            locator = f"{self._where()} > literal block {number} > line {index}"
-            yield from self._emit(Entry(name=line), locator, line)
+        return _literal.read(self, code)
 
     def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
         self.ctx = Context("card", len(cards))

@@ -41,7 +41,11 @@ def para(self: Reader, para: Para) -> Iterator[Claim]:
     seen: set[tuple[str, str | None]] = set()  # "Jane Roe, @jroe" (a card): one person, once
     for sentence in _prose.sentences(para.text):
         found, group = _prose.people(
-            sentence, labels, _role_hint(self, sentence), under_role=_under(self, sentence)
+            sentence,
+            labels,
+            _role_hint(self, sentence),
+            under_role=_under(self, sentence),
+            heading=self.frame.text if self.frame and not self.frame.label else None,
         )
         for person, role in found:
             if person.github and (person.github, group) in seen:

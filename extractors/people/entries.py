@@ -48,6 +48,7 @@ PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w/-])")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
+LONE_WORD = re.compile(r"^[^\W\d_][\w'’.-]{1,38}$")  # a one-word entry: a login, a given name
 HANDLE_TOKEN = re.compile(r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{0,38})$")
 
 
@@ -67,6 +68,7 @@ class Entry:
     # flags the learned decision weighs (features `name:defined`, `name:org_word`), once vetoes:
     defined: bool = False  # "Term: a sentence of its own (ten words or more)." (`_defined`)
     org_word: bool = False  # the name holds an organisation's word ("Phillip Cloud")
+    lone: bool = False  # one word only ("atrons", "Ankit"), proposed in a list (`read(lone=)`)
 
 
 def _handle_from(text: str, links: Links) -> str | None:
@@ -152,11 +154,12 @@ def _emails(text: str) -> list[str]:
 
 
 def read(text: str, links: Links = (), *, handle_list: bool = False,
-         propose: bool = False) -> list[Entry]:  # fmt: skip
+         propose: bool = False, lone: bool = False) -> list[Entry]:  # fmt: skip
     """The people an entry names (usually one), or [] when it names nobody. With `propose`, an
     entry that reads as a term and its definition, or a name but for an organisation's word in
     it, is given flagged (`Entry.defined`, `Entry.org_word`) for the learned decision to weigh
-    (`names_somebody` tells the structure readers it names nobody)."""
+    (`names_somebody` tells the structure readers it names nobody); with `lone`, so is a one-word
+    entry (a login, a given name: `Entry.lone`)."""
     text = collapse(without_controls(text))
     if not text:
         return []
@@ -180,6 +183,8 @@ def read(text: str, links: Links = (), *, handle_list: bool = False,
     one = _one(text, links, handle_list=handle_list)
     if one is None and propose and label is None and _people.org_word_name(_clean_name(text)):
         one = Entry(name=_clean_name(text), org_word=True)  # "Phillip Cloud" in a list of names
+    if one is None and lone and label is None and _lone(word := _clean_name(text)):
+        one = Entry(name=word, lone=True)  # "atrons", "Ankit" in a list of names: weighed
     if one is not None and label is not None and _defined(label, body, one):
         if not propose:
             return []  # "**Sub-team Formation:** Proposers must specify ...": a term, defined
@@ -187,9 +192,13 @@ def read(text: str, links: Links = (), *, handle_list: bool = False,
     return [one] if one is not None else []
 
 
+def _lone(word: str) -> bool:
+    return bool(LONE_WORD.match(word)) and word.lower() not in _people.NOT_NAME_WORDS
+
+
 def names_somebody(people: list[Entry]) -> bool:
     """What the structure readers count: an entry read without a flag of `read(propose=True)`."""
-    return any(not (e.defined or e.org_word) for e in people)
+    return any(not (e.defined or e.org_word or e.lone) for e in people)
 
 
 def _defined(label: str, body: str, entry: Entry) -> bool:

@@ -11,7 +11,9 @@ person (`person_features`)
                  organisation words (the ROR word list, `ror_words`), equal to the handle, a
                  company of the registry (`orgs.ror_company`), a term and its definition
                  ("Label: a sentence of ten or more words."), a name but for an organisation's
-                 word ("Phillip Cloud"): the last two were vetoes (`entries.read(propose=True)`)
+                 word ("Phillip Cloud"): the last two were vetoes (`entries.read(propose=True)`);
+                 an entry of one word only in a list (`lone`: a login, a given name), and the
+                 share of its list's entries read as people (`lone_people`)
     acct:*       account signals: a GitHub handle, linked to its profile, printed with its "@",
                  an e-mail, the handle being the page's own organisation (`kubeflow` on
                  Kubeflow's page)
@@ -98,6 +100,8 @@ class Candidate:
     owner: str | None = None  # the page's organisation (a GitHub owner, the project)
     defined: bool = False  # a term and its definition ("Label: a sentence of ten words.")
     org_word: bool = False  # a name but for an organisation's word in it
+    lone: bool = False  # an entry of one word only, proposed in a list ("atrons", "Ankit")
+    list_people_share: float = 0.0  # the share of the list's entries read as people
 
 
 def _ror_share(text: str) -> float:
@@ -137,6 +141,8 @@ def person_features(c: Candidate) -> dict[str, float]:
         "name:long": float(len(words) > 4),
         "name:defined": float(c.defined),
         "name:org_word": float(c.org_word),
+        "name:lone": float(c.lone),
+        "name:lone_people": c.list_people_share if c.lone else 0.0,
         "name:ror_name": float(ror_company(name)),  # a company of the registry ("Red Hat")
         "acct:handle": float(bool(handle)),
         "acct:email": float(bool(c.email)),

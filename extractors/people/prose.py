@@ -33,6 +33,9 @@ CHAIR_AFTER = re.compile(
 CHAIR_BEFORE = re.compile(
     r"\b(?:chair|chairperson|lead)\s+is\s+(?P<name>.+)$|\bchaired by\s+(?P<by>.+)$", re.IGNORECASE
 )
+ROLE_IS = re.compile(  # "Jane Roe is the Benevolent Dictator for Life (BDFL)": one person's seat
+    r"^(?P<name>[^,;:]+?)\s+(?:is|serves as)\s+(?:the|our)\s+(?P<role>[^,;:]+)$"
+)
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|\s+and\s+|\s*&\s*)", re.IGNORECASE)
 SENTENCE_END = re.compile(r"[.!?](?=\s+|$)")
 POSSESSIVE = re.compile(r"^(?:[\w.-]+(?:\s+[\w.-]+)?['’]s\s+)")
@@ -72,10 +75,16 @@ def phrase(text: str) -> str:
 
 
 def people(
-    sentence: str, labels: Labels, role_hint: str | None, *, under_role: bool = False
+    sentence: str,
+    labels: Labels,
+    role_hint: str | None,
+    *,
+    under_role: bool = False,
+    heading: str | None = None,
 ) -> tuple[list[tuple[Person, str | None]], str | None]:
     """The people a sentence names, with their role, and the group phrase (a section). Under a
-    heading that names a role (`under_role`), the heading gives both."""
+    heading that names a role (`under_role`), the heading gives both; "Jane Roe is the <seat>"
+    under a heading that is that seat's name (`heading`) names its holder."""
     body = sentence.rstrip(".!? ")
     intro = PROSE_INTRO.search(body)
     label = PROSE_LABEL.match(body)
@@ -96,7 +105,29 @@ def people(
     found = _labelled(body, label, labels, role_hint)
     if not found and under_role:
         found = leading_names(body, labels, role_hint)
+    if not found and (under_role or heading):
+        found = role_is(body, labels, role_hint if under_role else None, heading)
     return found, None
+
+
+def role_is(
+    body: str, labels: Labels, role: str | None, heading: str | None
+) -> list[tuple[Person, str | None]]:
+    """ "Jane Roe is the <seat>": its one holder, when the seat is a role (under a heading that
+    names one) or the heading's own words ("Benevolent Dictator for Life (BDFL)" under
+    "Benevolent Dictator for Life")."""
+    match = ROLE_IS.match(body)
+    if match is None:
+        return []
+    seat = " ".join(re.sub(r"\([^()]*\)", " ", match.group("role")).split())
+    if seat.lower() != " ".join((heading or "").split()).lower():
+        if role is None or _people.role_of(seat) is None:
+            return []
+    else:
+        role = role or seat
+    name = match.group("name").strip()
+    person = _people.person(name, labels.within(name))
+    return [(person, role)] if person is not None and person.area is None else []
 
 
 def leading_names(body: str, labels: Labels, role: str | None) -> list[tuple[Person, str | None]]:
