@@ -193,7 +193,9 @@ def read(text: str, links: Links = (), *, handle_list: bool = False,
 
 
 def _lone(word: str) -> bool:
-    return bool(LONE_WORD.match(word)) and word.lower() not in _people.NOT_NAME_WORDS
+    lowered = word.lower()  # (a page's word, a placeholder: "TBD" in a council's list)
+    ok = bool(LONE_WORD.match(word)) and lowered not in _people.NOT_NAME_WORDS
+    return ok and not _people.says_empty(word)
 
 
 def names_somebody(people: list[Entry]) -> bool:

@@ -143,6 +143,16 @@ class Person:
     lead: bool = False
 
 
+EMPTY = re.compile(  # a placeholder for nothing
+    r"^(?:n/?a|none|nil|null|unknown|tbd|tba|todo|vacant|unspecified|not specified|[-–—?]*)$", re.I
+)
+
+
+def says_empty(text: str) -> bool:
+    """The value is a placeholder for nothing (EMPTY)."""
+    return EMPTY.match(text.strip()) is not None
+
+
 def looks_like_name(text: str, *, org_markers: bool = True) -> bool:
     """Two to six capitalised name words; with `org_markers` False, an organisation's word
     ("Cloud", "Labs") does not stop it (`org_word_name`: the model decides)."""

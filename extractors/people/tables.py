@@ -49,17 +49,9 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
     ("repository", frozenset({"repository", "repositories", "repo", "repos"})),
 )  # fmt: skip
 # a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
-EMPTY = re.compile(
-    r"^(?:n/?a|none|nil|null|unknown|tbd|tba|todo|vacant|unspecified|not specified|[-–—?]*)$",
-    re.I,
-)
 PEOPLE_SHARE = 0.5
+says_empty = _people.says_empty  # a placeholder for nothing ("TBD", "n/a", "vacant")
 CURRENT = re.compile(r"\bcurrent\b", re.I)
-
-
-def says_empty(text: str) -> bool:
-    """The value is a placeholder for nothing (EMPTY)."""
-    return EMPTY.match(text.strip()) is not None
 
 
 @dataclass
