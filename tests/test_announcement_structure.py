@@ -83,3 +83,19 @@ def test_a_structure_candidate_a_rule_claim_names_is_fitted_on_but_never_given()
 
     given = reader.decide([c for c in found if c.claim is None], model, context)
     assert given == []
+
+
+def test_a_name_word_the_post_prints_in_lower_case_is_a_cue_of_a_common_word() -> None:
+    lower = structure.lower_words(["The elected delegate of @ada.", "see https://x.org/grace"])
+    assert "elected" in lower and "ada" not in lower and "grace" not in lower
+    assert structure.name_cues("Elected Delegate", "Elected Delegate", lower, set()) == {
+        "person:common_word": 1.0
+    }
+    assert structure.name_cues("Grace Hopper", "Grace Hopper", lower, set()) == {}
+
+
+def test_a_spot_another_persons_rule_claim_quotes_is_a_cue() -> None:
+    quote = "Ada Lovelace was elected as the Security Officer (uncontested)"
+    assert structure.name_cues("uncontested", quote, set(), {quote}) == {"spot:claimed_other": 1.0}
+    # a person a rule claim names (claimed None): the claim is their own
+    assert structure.name_cues("Ada Lovelace", quote, set(), None) == {}

@@ -117,7 +117,7 @@ def test_the_exported_forest_is_the_fitted_one() -> None:
 
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from ingest.orgs.train import _export
+    from ingest.orgs.boost import export as _export
 
     rng = random.Random(0)
     xs = [[rng.random(), rng.random(), float(rng.randint(0, 3))] for _ in range(400)]
@@ -299,3 +299,47 @@ def test_the_bundled_index_proposes_a_university_printed_without_its_city() -> N
     found = candidates(context(text, registry), registry)
     names = {registry.columns["name"][c.org] for c in found if c.door == "exact"}
     assert "Washington University in St. Louis" in names
+
+
+def test_the_race_knows_which_organisation_is_printed_after_which(resolver: Resolver) -> None:
+    """ "Institute X, University Y": the label convention is one of position, so the second stage
+    sees, for each runner, the organisations outside its family printed as a whole segment after
+    and before its own; a unit and its parent are one family and do not count."""
+    from ingest.orgs.features import NAMES
+    from ingest.orgs.rerank import REL_NAMES, Runner, race_features
+
+    reg = resolver.registry
+    us, uk, oxford = reg.by_id["01zbnvs85"], reg.by_id["020ye1821"], reg.by_id[OXFORD]
+
+    def x(last: float) -> tuple[float, ...]:
+        f = dict.fromkeys(NAMES, 0.0) | {"exact_segment": 1.0, "last_segment": last}
+        return tuple(f[n] for n in NAMES)
+
+    race = [Runner(us, 2.0, x(0.5), 1, 1), Runner(uk, 1.5, x(0.5), 1, 1)]
+    race.append(Runner(oxford, 1.0, x(1.0), 1, 1))  # the last segment
+    rows = race_features(race, reg, {})
+    rel = [dict(zip(REL_NAMES, row[len(NAMES) :], strict=True)) for row in rows]
+    assert [(r["whole_later"], r["whole_earlier"], r["seg_rank"]) for r in rel] == [
+        (1, 0, 1), (1, 0, 1), (0, 2, 0)
+    ]  # fmt: skip
+
+
+def test_the_abstention_model_sees_how_many_organisations_the_string_prints() -> None:
+    from ingest.orgs.features import NAMES
+    from ingest.orgs.model import SHAPE_WIDTH, string_shape
+
+    def x(**on: float) -> list[float]:
+        return [on.get(n, 0.0) for n in NAMES]
+
+    pairs = [
+        (7, x(exact=1.0, exact_segment=1.0), "exact", 0),  # "Institut Curie, ..."
+        (9, x(exact=1.0, exact_segment=1.0), "exact", 1),  # "..., Sorbonne Université"
+        (9, x(), "overlap", 0),
+        (11, x(), "overlap", 2),
+    ]
+    shape = string_shape(pairs, 7)
+    assert len(shape) == SHAPE_WIDTH
+    assert shape == (3.0, 2.0, 2.0, 1.0, 1.0, 0.0, 3.0)
+    assert string_shape(pairs, 9)[3:6] == (1.0, 0.0, 1.0)
+    # not printed as a whole segment itself: every organisation that is counts as after it
+    assert string_shape(pairs, 11)[3:6] == (0.0, 2.0, 0.0)

@@ -104,6 +104,8 @@ def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Ca
         f = cues.cues(spot, name, github, post, proposal, _person_score(name, github, spot), 1)
         out.append(Candidate(f, proposal, claim=claim))
     author = _author(post)
+    lower = structure.lower_words(post.texts())
+    quoted = {collapse(claim.evidence.quote) for claim in rule_claims}
     for spot in found:
         people = _spot_people(spot, context)
         if author and cues.FIRST_PERSON.search(spot.sentence.display):
@@ -118,6 +120,8 @@ def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Ca
             subject = spot.kind == "paragraph" and key not in named and person is not author
             f = cues.cues(spot, person.name, person.github, post, "none", score, len(people),
                           subject)  # fmt: skip
+            f.update(structure.name_cues(person.name, spot.quote, lower,
+                                         None if taken else quoted))  # fmt: skip
             out.append(Candidate(f, "none", person=person, spot=spot, claimed=taken))
     return out
 

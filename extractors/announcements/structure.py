@@ -18,6 +18,10 @@ generic cues for the learned decision (`extractors.announcements.decision`) to w
   thanks); how far the name is from the nearest role word in its sentence (`dist:`); whether the
   spot is the name alone (`spot:name_only`), the mention handle-like (`person:handle_like`) or a
   sentence's bare subject (`person:subject`). Word lists here are cues, never verdicts.
+- **name cues** (`name_cues`): a capitalised word of the name the post also prints in lower
+  case (`person:common_word`: "Elected Delegate", "Curriculum Advisory", "Open Variant" are
+  words of the language, not a person's name), and a spot a rule claim of another person
+  quotes (`spot:claimed_other`: "(uncontested)" beside the elected officer the rules read).
 """
 
 from __future__ import annotations
@@ -144,4 +148,25 @@ def context_cues(places: dict[str, str | None], sentence: str, name: str, subjec
         f["person:handle_like"] = 1.0
     if subject:
         f["person:subject"] = 1.0
+    return f
+
+
+LOWER_WORD = re.compile(r"(?<![\w@/.#-])[a-z][a-z'’-]{2,30}(?![\w@/])")
+NAME_WORD = re.compile(r"[A-Za-z][\w'’-]+")
+
+
+def lower_words(texts: list[str]) -> set[str]:
+    """The words a post prints in lower case (not in a handle, path or address)."""
+    return {w.strip("'’-") for t in texts for w in LOWER_WORD.findall(t)}
+
+
+def name_cues(name: str, quote: str, lower: set[str], claimed: set[str] | None) -> dict[str, float]:
+    """The name cues of a structure candidate (see the module docstring); `claimed`: the quotes
+    of the rule claims, None for a person a rule claim names."""
+    f: dict[str, float] = {}
+    words = [w for w in NAME_WORD.findall(name) if w[0].isupper() and len(w) >= 3]
+    if any(w.lower() in lower for w in words):
+        f["person:common_word"] = 1.0
+    if claimed is not None and quote and any(q and (quote in q or q in quote) for q in claimed):
+        f["spot:claimed_other"] = 1.0
     return f

@@ -161,15 +161,17 @@ class Scored:
     kin: float = 0.0  # 1.0 when the runner-up is of the winner's family ("Red Hat (Canada)")
     row: tuple[float, ...] = ()  # the winner's second-stage features (rerank.RERANK_NAMES)
     second: tuple[float, ...] = ()  # the runner-up's, when there is one
+    shape: tuple[float, ...] = ()  # the string's (string_shape): how many organisations it prints
 
     def calibration_input(self) -> list[float]:
         """[the winner's logit, its lead over the runner-up, over the best organisation outside
         its family, whether the runner-up is family, the winner's second-stage features, the
-        runner-up's (ABSENT when there is none)]."""
+        runner-up's (ABSENT when there is none), the string's shape]."""
         width = len(RERANK_NAMES)
         row = list(self.row) if self.row else [ABSENT] * width
         second = list(self.second) if self.second else [ABSENT] * width
-        return [self.logit, self.margin, self.apart, self.kin, *row, *second]
+        shape = list(self.shape) if self.shape else [ABSENT] * SHAPE_WIDTH
+        return [self.logit, self.margin, self.apart, self.kin, *row, *second, *shape]
 
     def linear_input(self) -> list[float]:
         f = dict(zip(NAMES, self.features, strict=True)) if self.features else {}
@@ -184,6 +186,34 @@ class Scored:
 
 
 NOTHING = Scored(None, -20.0, 0.0, 0.0)
+_EXACT, _WHOLE, _SAME = (NAMES.index(n) for n in ("exact", "exact_segment", "segment_same"))
+SHAPE_WIDTH = 7
+
+
+def string_shape(pairs: list[Pair], winner: int) -> tuple[float, ...]:
+    """What the abstention model sees of the whole string: its segments, the organisations
+    printed word for word and as a whole segment, whether the winner is one, how many of those
+    come after and before its segment, and the organisations proposed (a string printing several
+    organisations is labelled less consistently than one printing one)."""
+    whole: dict[int, int] = {}
+    exact: set[int] = set()
+    for org, x, _door, segment in pairs:
+        if x[_WHOLE] or x[_SAME]:
+            whole[org] = max(whole.get(org, -1), segment)
+        if x[_EXACT]:
+            exact.add(org)
+    at = whole.get(winner, -1)
+    later = sum(seg > at for o, seg in whole.items() if o != winner)
+    earlier = sum(seg < at for o, seg in whole.items() if o != winner) if at >= 0 else 0
+    return (
+        float(1 + max((p[3] for p in pairs), default=0)),
+        float(len(exact)),
+        float(len(whole)),
+        float(winner in whole),
+        float(later),
+        float(earlier),
+        float(len({p[0] for p in pairs})),
+    )
 
 
 def pairs_of(text: str, registry: Registry) -> list[Pair]:
@@ -209,7 +239,11 @@ def race(pairs: list[Pair], weights: list[float]) -> list[Runner]:
 
 
 def decide(
-    runners: list[Runner], logits: list[float], registry: Registry, rows: list[list[float]]
+    runners: list[Runner],
+    logits: list[float],
+    registry: Registry,
+    rows: list[list[float]],
+    pairs: list[Pair],
 ) -> Scored:
     """The winner among runners given the second stage's logits (and rows), and its leads."""
     if not runners:
@@ -234,6 +268,7 @@ def decide(
         float(len(order) > 1 and kin(order[1])),
         tuple(rows[top]),
         tuple(rows[order[1]]) if len(order) > 1 else (),
+        string_shape(pairs, winner),
     )
 
 
@@ -244,7 +279,7 @@ def best(text: str, registry: Registry, model: Model) -> Scored:
 def score_pairs(pairs: list[Pair], registry: Registry, model: Model) -> Scored:
     runners = race(pairs, model.weights)
     rows = race_features(runners, registry, model.prior)
-    return decide(runners, [model.forest.logit(r) for r in rows], registry, rows)
+    return decide(runners, [model.forest.logit(r) for r in rows], registry, rows, pairs)
 
 
 @dataclass(frozen=True)

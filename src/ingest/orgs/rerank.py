@@ -11,6 +11,11 @@ descendant_of        ... is a unit of another in the race
 units_in_race        how many of the others are its units
 depth                how many ancestors it has in the registry
 doors, segments      by how many doors (exact, acronym, overlap) / segments it came in
+whole_later          organisations outside its family printed as a whole segment after its own
+                     segment ("Institute X, University Y": which one the label names is a
+                     convention of position)
+whole_earlier        ... before its segment
+seg_rank             runners outside its family matched in a later segment
 prior_gold           log(1 + strings of the training labels naming it)
 prior_share          (labelled + 0.5) / (times it was in the race + 2): how often it wins
                      when it runs (0.25 for an organisation never seen in training)
@@ -41,6 +46,9 @@ REL_NAMES = (
     "depth",
     "doors",
     "segments",
+    "whole_later",
+    "whole_earlier",
+    "seg_rank",
     "prior_gold",
     "prior_share",
 )
@@ -84,8 +92,21 @@ def race_features(
     best = race[0].logit
     up = {r.org: ancestors(r.org, registry) for r in race}
     ids = registry.columns["id"]
+    last = NAMES.index("last_segment")
+    whole_at = [
+        r.x[last] if r.x[NAMES.index("exact_segment")] or r.x[NAMES.index("segment_same")] else -1.0
+        for r in race
+    ]
     rows = []
     for k, r in enumerate(race):
+        apart = [
+            j
+            for j, o in enumerate(race)
+            if o.org != r.org and o.org not in up[r.org] and r.org not in up[o.org]
+        ]
+        later = sum(whole_at[j] > r.x[last] for j in apart if whole_at[j] >= 0)
+        earlier = sum(0 <= whole_at[j] < r.x[last] for j in apart)
+        seg_rank = sum(race[j].x[last] > r.x[last] for j in apart)
         others = [o.org for o in race if o.org != r.org]
         units = sum(r.org in up[o] for o in others)
         gold, seen = prior.get(ids[r.org], (0, 0))
@@ -102,6 +123,9 @@ def race_features(
                 float(len(up[r.org])),
                 float(r.doors),
                 float(r.segments),
+                float(later),
+                float(earlier),
+                float(seg_rank),
                 math.log1p(gold),
                 (gold + 0.5) / (seen + 2.0),
             ]

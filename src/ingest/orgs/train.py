@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ingest.orgs.augment import registry_names
+from ingest.orgs.boost import boost
 from ingest.orgs.model import (
     BUNDLED_MODEL,
     Abstainer,
@@ -54,7 +56,6 @@ DEFAULT_DATA = (
     Path(__file__).resolve().parents[3].parent / "shared" / "orgs" / "affiliation-strings"
 )
 HELD_OUT = 5  # one string in five is held out
-AUGMENT_EVERY = 40  # registry names added to the fitting side: one organisation in 40
 # inner folds for the out-of-fold scores the calibration is fitted on: each fold's chain is
 # fitted on (FOLDS-1)/FOLDS of the fitting side, so more folds make them nearer the shipped chain
 # (fitted on all of it) and the threshold less timid. Inner out-of-fold recall at
@@ -99,42 +100,6 @@ def read_labelled(folder: Path) -> list[tuple[str, frozenset[str], str]]:
                     else frozenset(i.strip().rsplit("/", 1)[-1] for i in label.split(";"))
                 )
                 out.append((r["affiliation"], gold, path.name.split(".")[0]))
-    return out
-
-
-def registry_names(
-    registry: Registry, every: int = AUGMENT_EVERY
-) -> list[tuple[str, frozenset[str], str]]:
-    """Strings made from the registry itself, for fitting only (never measured): one
-    organisation in `every` (by a hash of its id) as its display name, and with its city, and by
-    its city alone (no organisation: a city is not its university), and a name ROR tails with
-    "(Country)" without it. And every organisation whose units abroad share its name ("Meta
-    (United States)" and its "Meta (United Kingdom)") by that name alone: a company printed
-    alone is the company, not a national unit. The labelled strings are mostly academic and
-    departmental; these teach the model what a company or a lab printed alone looks like
-    ("Google", "NVIDIA"), homonyms included."""
-    out: list[tuple[str, frozenset[str], str]] = []
-    cols = registry.columns
-    for parent, units in sorted(registry.children.items()):
-        name = cols["name"][parent]
-        bare = name.rsplit(" (", 1)[0] if name.endswith(")") else ""
-        same = bare and any(cols["name"][u].rsplit(" (", 1)[0] == bare for u in units)
-        if same and cols["status"][parent] == "active":
-            out.append((bare, frozenset({cols["id"][parent]}), "registry"))
-    for i, oid in enumerate(cols["id"]):
-        if (
-            int(hashlib.sha256(oid.encode()).hexdigest()[:6], 16) % every
-            or cols["status"][i] != "active"
-        ):
-            continue
-        name, city, gold = cols["name"][i], cols["city"][i].title(), frozenset({oid})
-        out.append((name, gold, "registry"))
-        bare = name.rsplit(" (", 1)[0] if name.endswith(")") else ""
-        if bare:  # companies are printed without ROR's "(United States)": "Meta", "NVIDIA"
-            out.append((bare, gold, "registry"))
-        if city:
-            out.append((f"{name}, {city}", gold, "registry"))
-            out.append((city, frozenset(), "registry"))  # a city alone names no organisation
     return out
 
 
@@ -211,50 +176,7 @@ def _fit_forest(
         for r, row in zip(runners, rows, strict=True):
             xs.append(row)
             ys.append(int(ids[r.org] in ex.gold))
-    return _boost(xs, ys, TREES, LEARNING_RATE)
-
-
-def _boost(
-    xs: list[list[float]], ys: list[int], trees: int, rate: float, depth: int = TREE_DEPTH
-) -> Forest:
-    from sklearn.ensemble import HistGradientBoostingClassifier  # training only
-
-    clf = HistGradientBoostingClassifier(
-        max_iter=trees,
-        max_depth=depth,
-        learning_rate=rate,
-        early_stopping=False,
-        random_state=0,
-    )
-    clf.fit(xs, ys)
-    forest = _export(clf)
-    for x, want in zip(xs[:500], clf.decision_function(xs[:500]), strict=True):
-        if abs(forest.logit(x) - float(want)) > 1e-6:  # the export must be the model
-            raise AssertionError("exported forest disagrees with scikit-learn")
-    return forest
-
-
-def _export(clf: Any) -> Forest:
-    """scikit-learn's fitted histogram trees as plain arrays (shrinkage is in the leaves)."""
-    trees = []
-    for (predictor,) in clf._predictors:
-        nodes = predictor.nodes
-        leaf = [bool(v) for v in nodes["is_leaf"]]
-
-        def child(side: str, leaf: list[bool] = leaf, nodes: Any = nodes) -> list[int]:
-            return [-1 if lf else int(v) for v, lf in zip(nodes[side], leaf, strict=True)]
-
-        trees.append(
-            (
-                [int(v) for v in nodes["feature_idx"]],
-                [float(v) for v in nodes["num_threshold"]],
-                child("left"),
-                child("right"),
-                [float(v) for v in nodes["value"]],
-            )
-        )
-    base = float(clf._baseline_prediction.ravel()[0])
-    return Forest(base, tuple(trees))
+    return boost(xs, ys, TREES, LEARNING_RATE, TREE_DEPTH)
 
 
 def _fit_chain(examples: list[Example], registry: Registry) -> Chain:
@@ -265,7 +187,7 @@ def _fit_chain(examples: list[Example], registry: Registry) -> Chain:
 
 def _score(ex: Example, chain: Chain, registry: Registry) -> Scored:
     runners, rows = _race_rows(ex, chain.weights, registry, chain.prior, leave_out=False)
-    return decide(runners, [chain.forest.logit(r) for r in rows], registry, rows)
+    return decide(runners, [chain.forest.logit(r) for r in rows], registry, rows, ex.pairs)
 
 
 def _calibrate(scored: list[tuple[Scored, bool]]) -> Abstainer:
@@ -278,7 +200,7 @@ def _calibrate(scored: list[tuple[Scored, bool]]) -> Abstainer:
     lr = LogisticRegression(C=10.0, solver="liblinear", fit_intercept=False, random_state=0)
     lr.fit([s.linear_input() for s, _ok in won], ys)
     linear = [round(float(w), 6) for w in lr.coef_[0]]
-    forest = _boost(
+    forest = boost(
         [s.calibration_input() for s, _ok in won], ys, CAL_TREES, CAL_LEARNING_RATE, CAL_DEPTH
     )
     return Abstainer(linear, forest, CAL_LINEAR_SHARE)

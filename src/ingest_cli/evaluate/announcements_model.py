@@ -64,7 +64,10 @@ C = 0.3  # leave-one-project-out, structure candidates: C 1.0 real probes P 0.94
 # C 0.3 P 0.955 R 0.783 (both at READER_THRESHOLD 3)
 # the margin a structure candidate's class must beat `none` by: the sweep 0 / 1 / 2 / 3 gave CV
 # precision (train corpus) 0.863 / 0.928 / 0.972 / 0.993 at recall 0.959 / 0.959 / 0.956 / 0.956,
-# (real probes) 0.845 / 0.914 / 0.947 / 0.955 at 0.845 / 0.795 / 0.783 / 0.783
+# (real probes) 0.845 / 0.914 / 0.947 / 0.955 at 0.845 / 0.795 / 0.783 / 0.783; with the name
+# cues (`structure.name_cues`) 2 / 2.5 / 3: train P 0.972 / 0.976 / 0.993 at R 0.956, real probes
+# P 0.955 / 0.969 / 0.969 at R 0.795 / 0.783 / 0.783 (tried too, no better: a handle no link of
+# its spot holds; a first word in -ing/-ed; a name before a colon; C 0.1; event weight 2)
 READER_THRESHOLD = 3.0
 EVENT_WEIGHT = 1.0  # the weight of an event example against a `none` one, in the event fit
 MIN_GROUPS = 2
