@@ -17,6 +17,7 @@ def read_page(text: str, url: str) -> list[Claim]:
     snapshot = Snapshot(url=url, headers={"content-type": "text/markdown"}, body=text.encode())
     return governance.extract(snapshot)
 
+
 TEAM_CODE = """# Team
 
 People with **merge rights**, see [the guide](https://example.org/guide) and [the forum](https://example.org/forum).

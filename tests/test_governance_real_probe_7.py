@@ -2,7 +2,7 @@
 corpus, fixture and earlier probe (databases, ML libraries, a language community, a foundation's
 board), read as a user would give them (their public URLs), scored against hand gold. Measured
 blind once on main (54c8e54), then its miss classes fixed generically (r9-61) and the set folded
-into the fit / CV union (its BLIND file removed): `ingest evaluate --governance --fit` now fits on it.
+into the fit / CV union (its BLIND file removed): `ingest evaluate --governance --fit` fits on it.
 
 Real files: `fixtures/governance/real-probe-7/` (provenance in its PROVENANCE.md, gold in `gold/`,
 URLs in `urls.json`, figures and misses in its README.md). Blind figures: people P 0.996 R 0.899,

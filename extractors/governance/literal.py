@@ -56,10 +56,10 @@ def read(self: Reader, code: Code) -> Iterator[Claim]:
     if rows := records(code):  # `(github="jroe", org="Example Labs"),` a line
         number = self._count("code")
         self.ctx = Context("record", len(rows))
-        for line, record in rows:
+        for at, record in rows:
             entry, role = _role_blocks.record_entry(record, self.document)
             if entry is not None:
-                locator = f"{self._where()} > literal block {number} > line {line}"
+                locator = f"{self._where()} > literal block {number} > line {at}"
                 yield from self._emit(entry, locator, record.quote, role=role)
         return
     if not (found := names(code)):
