@@ -16,7 +16,7 @@ from ingest.documents import parse_html
 
 META_REFRESH = 'meta[http-equiv="refresh" i]'
 CANONICAL = 'link[rel="canonical" i]'
-_REFRESH_URL = re.compile(r"^\s*\d*\s*[;,]?\s*url\s*=\s*['\"]?([^'\"]+)['\"]?\s*$", re.IGNORECASE)
+_DELAY = re.compile(r"\d*")
 STUB_MAX_TEXT = 200  # characters of visible text: more than this is a real page, not a stub
 
 
@@ -28,13 +28,37 @@ def stub_target(body: bytes, base_url: str) -> str | None:
     return stub_target_in(parse_html(body[:200_000].decode("utf-8", errors="replace")), base_url)
 
 
+def refresh_url(content: str) -> str | None:
+    """The URL of a meta refresh's content ("0; url='/new/'"), or None.
+
+    Read a part at a time: the one pattern it was ("^\\s*\\d*\\s*[;,]?\\s*url...") tried every split
+    of a run of spaces three ways, so a content of 4,000 spaces took 84 s (cubic)."""
+    rest = content.strip()
+    rest = rest[_DELAY.match(rest).end() :].lstrip()  # type: ignore[union-attr]
+    if rest[:1] in (";", ","):
+        rest = rest[1:].lstrip()
+    if rest[:3].lower() != "url":
+        return None
+    rest = rest[3:].lstrip()
+    if rest[:1] != "=":
+        return None
+    rest = rest[1:].lstrip()
+    if rest[:1] in ("'", '"'):
+        rest = rest[1:]
+    end = min((i for i in (rest.find("'"), rest.find('"')) if i >= 0), default=len(rest))
+    url, tail = rest[:end].strip(), rest[end:]
+    if not url or (tail and tail[1:].strip()):  # after the closing quote: nothing but spaces
+        return None
+    return url
+
+
 def stub_target_in(tree: LexborHTMLParser, base_url: str) -> str | None:
     """`stub_target` for a page the caller has parsed already (no second parse)."""
     refresh = tree.css_first(META_REFRESH)
     if refresh is not None:
-        match = _REFRESH_URL.match(refresh.attributes.get("content") or "")
-        if match:
-            return urljoin(base_url, str(match.group(1)).strip())
+        url = refresh_url(refresh.attributes.get("content") or "")
+        if url:
+            return urljoin(base_url, url)
     canonical = tree.css_first(CANONICAL)
     if canonical is not None and canonical.attributes.get("href"):
         body_node = tree.body
