@@ -863,3 +863,20 @@ def test_a_meta_refresh_of_long_space_runs_is_read_in_linear_time() -> None:
 
     assert read(3)() == "https://example.org/x"  # an unclosed quote: the URL to the end
     assert_linear(read, 20_000)
+
+
+def test_a_javascript_literal_of_one_long_identifier_is_read_in_linear_time() -> None:
+    """A JS data module's bare keys are quoted by one pattern: tried from every character of a
+    long identifier ("a_a_a_..." of 8,000 characters took 0.8 s, a 128 kB one minutes)."""
+    from extractors.document import jsdata
+
+    def read(size: int) -> Callable[[], object]:
+        literal = "{" + "a_" * size + ": 1}"
+        return lambda: jsdata._as_json(literal)
+
+    assert read(2)() == '{"a_a_": 1}'
+    assert (
+        jsdata._as_json("{a: 1, $b_2 : [1,], c:{d:'x',},}")
+        == '{"a": 1, "$b_2" : [1], "c":{"d":"x"}}'
+    )
+    assert_linear(read, 20_000)
