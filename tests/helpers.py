@@ -84,6 +84,12 @@ def assert_probe_page_read(
             assert line.strip() in body or all(p in printed for p in parts), (name, line)
 
 
+def assert_probe_layout(probe: Path, urls: dict[str, str], pages: int) -> None:
+    """A governance probe holds `pages` pages, each with its gold file (PROBE/gold/NAME.json)."""
+    assert len(urls) == pages
+    assert sorted(urls) == sorted(p.name[: -len(".json")] for p in (probe / "gold").glob("*.json"))
+
+
 def assert_probe_above(probe: Path, floors: dict[str, float]) -> None:
     """`ingest evaluate --governance --pages PROBE` (gold in PROBE/gold) at or above each floor."""
     from ingest_cli.evaluate.governance import score, sets_for

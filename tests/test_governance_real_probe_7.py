@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .helpers import assert_probe_above
+from .helpers import assert_probe_above, assert_probe_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "fixtures" / "governance" / "real-probe-7"
@@ -35,6 +35,5 @@ FLOORS = {
 
 
 def test_the_seventh_probe_scores_above_its_floors_with_ingest_evaluate() -> None:
-    assert len(URLS) == 11
-    assert sorted(URLS) == sorted(p.name[: -len(".json")] for p in (PROBE / "gold").glob("*.json"))
+    assert_probe_layout(PROBE, URLS, 11)
     assert_probe_above(PROBE, FLOORS)
