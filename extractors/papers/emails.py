@@ -26,7 +26,10 @@ from extractors.papers.text import Cell, Segment, join_segments
 from extractors.papers.words import INSTITUTION_WORDS, acronym, words_of
 from ingest.names import fold
 
-EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_ADDRESS = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+# An address found in a text starts where a run of its local part's characters starts and takes
+# all of it: tried from inside a long run, each start scanned the rest of it (quadratic).
+EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+")
 # A line break inside an email's domain ("head@seas." / "upenn.edu").
 EMAIL_BREAK_RE = re.compile(r"(@[\w-]+(?:\.[\w-]+)*\.)\s*\n\s*([\w-]+(?:\.[\w-]+)*)")
 # Text before an '@' that is still part of the address list ("{ann,bob", "ruochen" of "ruochen_x").
@@ -165,7 +168,7 @@ def assign_emails(
     text = EMAIL_BREAK_RE.sub(r"\1\2", page_text)
     for author in authors:
         pattern = r"\s+".join(re.escape(p) for p in author.name.split())
-        m = re.search(pattern + NAME_EMAIL_GAP + f"({EMAIL_RE.pattern})", text, re.I)
+        m = re.search(pattern + NAME_EMAIL_GAP + f"({_ADDRESS})", text, re.I)
         if m:
             give(m.group(1).lower().rstrip("."), author)
     # (2) a column's or a group's own emails

@@ -34,7 +34,9 @@ ROR_WORDS = Path(__file__).with_name("ror_words.txt")
 BOLD_RE = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\.b$|-b$|medi", re.I)
 ITALIC_RE = re.compile(r"italic|oblique|cmti|cmsl|-it$|\.i$", re.I)
 SMALLCAPS_RE = re.compile(r"cmcsc|smallcaps|-sc$|caps", re.I)
-EMAIL_RE = re.compile(r"[\w.+-]+\s?@\s?[\w-]+(?:\.[\w-]+)+|\}\s?@|@[\w-]+\.\w+")
+# A local part starts where a run of its characters starts and takes all of it: tried from
+# inside a long run, each start scanned the rest of it (quadratic on a hostile line)
+EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]++\s?@\s?[\w-]+(?:\.[\w-]+)+|\}\s?@|@[\w-]+\.\w+")
 URL_RE = re.compile(r"https?://|www\.|\.com\b|\.org\b|github", re.I)
 ABSTRACT_RE = re.compile(r"^\s*(a\s?b\s?s\s?t\s?r\s?a\s?c\s?t|summary)\b", re.I)
 NOTE_RE = re.compile(

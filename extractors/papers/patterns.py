@@ -202,9 +202,15 @@ def organisation_of(text: str) -> str:
 
 # What an affiliation's text carries after the affiliation: "..., USA e-mail: a@b.edu; c@b.edu",
 # "Athena Research Center prokopis@ilsp.gr"
+# One address or "{a,b}@host" list: a local part takes its whole run (nothing after it can be
+# part of one), and the first one starts where a run starts: tried from inside a long run, each
+# start scanned the rest of it (quadratic on a hostile line); a later one may follow the host.
+_ADDRESS_GAP = r"\s*[,;]?\s*\{?"
+_ADDRESS = r"[\w.+-]++(?:\s*,\s*[\w.+-]++)*+\}?\s?@\s?[\w-]+(?:\.[\w-]+)+"
+CONTACT_TAIL_WINDOW = 1000
 _CONTACT_TAIL_RE = re.compile(
     r"(?:\s*[,;.]?\s*\b(?:e-?mail|email)s?\b\s*:?[^@]*@.*"
-    r"|(?:\s*[,;]?\s*\{?[\w.+-]+(?:\s*,\s*[\w.+-]+)*\}?\s?@\s?[\w-]+(?:\.[\w-]+)+)+)\s*$",
+    rf"|{_ADDRESS_GAP}(?<![\w.+-]){_ADDRESS}(?:{_ADDRESS_GAP}{_ADDRESS})*)\s*$",
     re.I,
 )
 _STATE_ZIP_RE = re.compile(
@@ -239,11 +245,21 @@ def _unglued(text: str) -> str:
     return " ".join(out)
 
 
+def _without_contact_tail(text: str) -> str:
+    """The text without its contact tail, looked for in its last CONTACT_TAIL_WINDOW characters:
+    tried from each address of a long list that leads to no host, the pattern scans the rest of
+    the list each time (quadratic); no real tail is that long."""
+    if "@" not in text:
+        return text
+    head, tail = text[:-CONTACT_TAIL_WINDOW], text[-CONTACT_TAIL_WINDOW:]
+    return head + _CONTACT_TAIL_RE.sub("", tail)
+
+
 def tidy_affiliation(text: str) -> str:
     """An affiliation without the e-mail addresses printed after it, a US state code set apart
     from its ZIP code ("Berkeley, CA94720" -> "Berkeley, CA 94720"), and its spaces back when
     it was printed without them; the text itself when nothing would remain."""
-    cut = _CONTACT_TAIL_RE.sub("", text).strip(" ,;")
+    cut = _without_contact_tail(text).strip(" ,;")
     return _STATE_ZIP_RE.sub(r"\1 \2", _unglued(cut or text))
 
 
