@@ -33,6 +33,17 @@ QUIET_HEADING = re.compile(
     r"|acknowledg\w*|funding|credits|license|licence|copyright)\b",
     re.IGNORECASE,
 )
+# A release's credits ("## 0.2.2 (2024-03-01)" / "### Contributors"; "New Contributors" of
+# generated release notes): who contributed to one release holds no role. A page titled or
+# filed as release notes or a changelog, or a version heading above, makes it a release's.
+CREDITS_HEADING = re.compile(
+    r"^\W*(?:(?:new|first[- ]time|all|our)\s+)?contributors?\b(?!\s+(?:guide|covenant))", re.I
+)
+RELEASE_CONTEXT = re.compile(
+    r"\brelease[\s_-]*notes?\b|\bchange[\s_-]?log\b|\bwhat'?s[\s_-]+new\b"
+    r"|^\W*(?:v|version\s+|release\s+)?\d+\.\d+(?:\.\d+)*\b",
+    re.IGNORECASE,
+)
 CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
 LABEL_MAX_WORDS = 8  # "Maintainers for specific parts of the codebase:" is a label
 LEAD_IN_MAX_WORDS = 12  # "The current members of the Technical Steering Committee are:"

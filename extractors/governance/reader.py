@@ -8,6 +8,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from extractors.document.model import (
     Block,
@@ -36,7 +37,7 @@ from ingest.models import Claim, Evidence, Snapshot, Subject
 NAME = "governance"
 # 13: records written as code, one-word list entries weighed, "X is the <seat>"; 12: fitted on
 #    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
-VERSION = 13
+VERSION = 14
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -158,7 +159,7 @@ class Reader:
             scope = text
         elif area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
             tier, scope = "module", text
-        quiet = bool(_role_blocks.QUIET_HEADING.search(text))
+        quiet = bool(_role_blocks.QUIET_HEADING.search(text)) or self._release_credits(text)
         quiet = quiet or bool(parent and parent.quiet and not own)
         self.frames.append(
             _Frame(level, text, role, tier, emeritus, scope, label, own is not None, quiet)
@@ -168,6 +169,15 @@ class Reader:
             if own and not _people.is_generic(own):
                 self.last_role[level] = own
             self.counts = {}
+
+    def _release_credits(self, text: str) -> bool:
+        """A "Contributors" heading of release notes: the page's title or path, or a heading
+        above, names a release or a changelog."""
+        if not _role_blocks.CREDITS_HEADING.search(text):
+            return False
+        context = [self.title, urlsplit(self.snapshot.url).path.rsplit("/", 1)[-1]]
+        context += [f.text for f in self.frames]
+        return any(_role_blocks.RELEASE_CONTEXT.search(t) for t in context if t)
 
     def _person_heading(self, blocks: list[Block], index: int) -> Iterator[Claim] | None:
         """A heading that is a person's name, one of several under a role heading ("## Board"
