@@ -150,6 +150,26 @@ def test_a_run_holds_only_elements_whose_start_tag_only_opens_them() -> None:
     assert token is not None and token.lastindex != 1 and token.end() == 4  # one token
 
 
+def test_a_run_holds_containers_of_items_one_level_deep() -> None:
+    """A <section> or <div> of headings, lists and paragraphs is part of a run (the sections of
+    a documentation page): special elements whose start tag only closes an open <p>, which
+    the loop checks for before a run (`_BLOCK_IN_RUN` names them)."""
+    for name in html_nesting._RUN_CONTAINERS:
+        flags = html_nesting._FLAGS[name]
+        assert flags & html_nesting._SPECIAL and name in html_nesting._CLOSE_P_ONLY, name
+        assert not flags & (html_nesting._SCOPE | html_nesting._MARKER | html_nesting._FORMAT)
+        assert html_nesting._BLOCK_IN_RUN.match(f"<{name}>"), name
+    pattern = html_nesting._run_or_token()
+    section = '<section id="s"><h3>T</h3>\n<ul>\n<li><p>J (<a href="x">j</a>)</p></li>\n</ul>\n'
+    text = f"{section}</section>\n<div class=x><p>y</p></div>"
+    run = pattern.match(text)
+    assert run is not None and run.lastindex == 1 and run.end() == len(text)  # the whole
+    for text in ("<div><div>x</div></div>", "<section><li>x</section>", "<div>x</section>"):
+        token = pattern.match(text)  # a container of a container, unclosed item, mismatched
+        assert token is not None and token.lastindex != 1, text
+        assert token.group(0) == text[: text.index(">") + 1], text  # its start tag alone
+
+
 def test_the_leaf_alternation_names_the_leaves_and_nothing_else() -> None:
     """`_alternation` factors the names by their letters: it must match each whole name, and no
     prefix or extension of one ("ab", "abbrx", "str")."""
