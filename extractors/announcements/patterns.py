@@ -317,6 +317,12 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)\s*"
                 rf"(?::|\b(?:are|is|will\s+be|include|includes)\b:?)\s*{PEOPLE}",
             ),
+            (  # a news entry: "2023-08-19: New Committer, A [@a]", "New PMC Member: B"
+                "current",
+                rf"^\W*(?:(?:[\d/.-]{{8,10}}|[A-Z][a-z]{{2,8}}\.?\s+\d{{1,2}},?\s+\d{{4}})\s*"
+                rf"[:|\u2013\u2014-]\s*)?(?i:new(?:ly\s+elected)?)\s+"
+                rf"(?P<role>(?:[\w.&'’-]+\s+){{0,3}}?{ROLE_WORDS})\s*[,:\u2013\u2014-]\s*{PEOPLE}",
+            ),
             (
                 "emeritus",
                 rf"(?i:thank|thanks)\s+{PEOPLE}\s+for\s+(?:his|her|their)\s+(?:\d+|two|three|four|"

@@ -98,6 +98,46 @@ def titled_as_news(url: str, snapshot: Snapshot) -> bool:
     return post.date is not None and bool(NEWS_TITLE.search(post.title or ""))
 
 
+# a list item that opens with its own date ("- 2023-08-19: New Committer, ..."): a news entry
+DATED_ITEM = re.compile(
+    r"^\W{0,3}(?:(?:19|20)\d\d-\d\d?-\d\d?|(?:19|20)\d\d/\d\d?/\d\d?|"
+    r"[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+(?:19|20)\d\d|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d\d)"
+    r"\s*[:\-\u2013\u2014|]"
+)
+NEWS_LIST_MIN = 3  # dated items, at least half of the page's items
+# a sentence that reports a role change: a word of change and a role word
+ROLE_NEWS = re.compile(
+    r"\b(?i:welcom\w*|join\w*|elect\w*|appoint\w*|promot\w*|step(?:s|ped|ping)?\s+down|"
+    r"resign\w*|retir\w*|nominat\w*|new(?:est|ly)?)\b[^.!?]{0,80}\b"
+    r"(?i:maintainers?|committers?|members?|leads?|chairs?|directors?|board|council|committee|"
+    r"team|pmc|tsc)\b"
+)
+
+
+def news_list(snapshot: Snapshot) -> bool:
+    """A page that is a list of dated news entries (most of its list items open with their own
+    date): news, however many people its entries name, not a roster."""
+    try:
+        post = source.read(snapshot)
+    except ExtractionError:
+        return False
+    items = [b.text for s in post.sections for b in s.blocks if isinstance(b, Item)]
+    dated = sum(1 for text in items if DATED_ITEM.match(text))
+    return dated >= NEWS_LIST_MIN and 2 * dated >= len(items)
+
+
+def post_like(snapshot: Snapshot) -> bool:
+    """A document (a news fragment of any page format) that no other reader takes and that
+    reads as a post: a paragraph sentence that reports a role change."""
+    try:
+        post = source.read(snapshot)
+    except ExtractionError:
+        return False
+    return any(
+        isinstance(b, Para) and ROLE_NEWS.search(b.text) for s in post.sections for b in s.blocks
+    )
+
+
 def extract(snapshot: Snapshot) -> list[Claim]:
     """Role and event claims of every sentence, list item and agenda row, as the shipped
     learned decision (`decision.shipped`) gives them."""
