@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from extractors.announcements import dates, leadins, names
+from extractors.announcements.structure import ONE_WORD, is_name_only
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
@@ -49,7 +50,7 @@ ANAPHORIC_LEAD = re.compile(r"^\W*(?:these|they|those|speakers)\s+(?:include|are
 TALK_WORD = re.compile(r"\b(?:keynotes?|talks?|speakers?|presentations?|tutorials?)\b", re.I)
 ROLE_CUE = re.compile(
     r"\b(?:new(?:ly)?|elected|re-elected|winners?|vote-getters|added|welcome|joined|joining|"
-    r"outgoing|retiring|former|stepping\s+down|appointed|will\s+be|are:|is:|announce)\b",
+    r"outgoing|retiring|resigning|former|stepping\s+down|appointed|will\s+be|are:|is:|announce)\b",
     re.I,
 )
 COMMITTEE = re.compile(
@@ -69,7 +70,8 @@ HANDLE_NAME = re.compile(
 )
 THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?)\b", re.I)
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
-ENDED = re.compile(r"\b(?:outgoing|retiring|former|emeritus|stepping\s+down|departing)\b", re.I)
+ENDED = re.compile(r"\b(?:outgoing|retiring|resigning|former|emeritus|stepping\s+down|departing)\b",
+                   re.I)  # fmt: skip
 CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
                                   r"committee\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
@@ -102,8 +104,17 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     header: Row | None = None
     above: str | None = None  # an announcing lead-in above the heading ("Welcome the new ...")
     rank = 0  # the item's place in its list
+    parent: Heading | None = None  # the last heading that is not a name alone
+    presented: str | None = None  # the announcing lead-in of people presented a line each
     for number, block in enumerate(section.blocks, start=1):
         if isinstance(block, Heading):
+            presented = None
+            named = _name_heading(block, parent)
+            if named:  # "## New Directors" / "### Emily": one person of the heading's list
+                yield from _item_claims(named[0], parent.text if parent else None, None,
+                                        context, section, number)  # fmt: skip
+                continue
+            parent = block
             if lead and lead.rstrip().endswith(":"):
                 intro = lead
             above = lead if lead and ROLE_CUE.search(lead) and COMMITTEE.search(lead) else above
@@ -117,9 +128,13 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 for item in grid:
                     yield from _item_claims(item, lead, heading, context, section, number)
                 continue
-            named = _name_line(block) if above and not grid else []
-            if named:  # a name-only line under the heading after "Welcome the new ...":
-                yield from _item_claims(named[0], above, heading, context, section, number)
+            if presented is None and not above and _linked_line(block) and _announcing(lead):
+                presented = lead  # the people presented a line each below this lead-in
+            named = _name_line(block) if (above or presented) else []
+            if named:  # a name-only line under the heading after "Welcome the new ...", or
+                # after a lead-in that announces the people presented a line each below it
+                yield from _item_claims(named[0], above or presented, heading, context, section,
+                                        number)  # fmt: skip
                 continue  # one person of the list the lead-in above the heading announced
             if leadins.is_sublabel(lead, block.text):
                 continue  # "For Data Carpentry - Ecology" under "Our new Maintainers are:"
@@ -244,6 +259,31 @@ def _role_of(label: str, body: re.Match[str]) -> str:
     return role
 
 
+NAME_HEADING = -2  # the list number of a name heading read as an item
+
+
+def _linked_line(para: Para) -> bool:
+    """A paragraph that is one link and nothing else (a name line, whoever it names)."""
+    return len(para.links) == 1 and collapse(para.text) == collapse(para.links[0][0])
+
+
+def _announcing(text: str | None) -> bool:
+    """A lead-in or heading that announces people gaining or leaving a role of a body."""
+    return bool(text and ROLE_CUE.search(text) and COMMITTEE.search(text))
+
+
+def _name_heading(heading: Heading, parent: Heading | None) -> list[Item]:
+    """A heading that is one person's name (a full name, or one capitalised word) under a
+    higher heading that announces a role change ("## New Directors" / "### Emily"), as an item."""
+    if parent is None or heading.level <= parent.level or not _announcing(parent.text):
+        return []
+    text = collapse(heading.text)
+    if not (is_name_only(text) or ONE_WORD.match(text)) or COMMITTEE.search(text):
+        return []
+    return [Item(quote=heading.text, text=text, links=(), list_no=NAME_HEADING, depth=0,
+                 parent=None, line=heading.line)]  # fmt: skip
+
+
 def _name_line(para: Para) -> list[Item]:
     """A paragraph that is nothing but one linked person's name ("**[A](url)**"), as an item."""
     if len(para.links) != 1 or collapse(para.text) != collapse(para.links[0][0]):
@@ -296,6 +336,8 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         entry.name = names.with_suffix(item.text, names.printed_name(item.text, entry.name))
     if found:
         return found
+    if item.list_no == NAME_HEADING and ONE_WORD.match(item.text):  # "### Emily"
+        return [_entries.Entry(name=item.text)]
     masked, people, _ = names.mask(item.text, item.links)
     if people and masked.startswith(names.PERSON_MARK):
         return [_entries.Entry(name=people[0].name, github=people[0].github)]
