@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from extractors.announcements import dates, leadins, names
-from extractors.announcements.structure import ONE_WORD, is_name_only
+from extractors.announcements.structure import ONE_WORD, handle_like, is_name_only
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
@@ -338,6 +338,8 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         return found
     if item.list_no == NAME_HEADING and ONE_WORD.match(item.text):  # "### Emily"
         return [_entries.Entry(name=item.text)]
+    if item.list_no != NAME_HEADING and not item.links and handle_like(item.text):
+        return [_entries.Entry(name=collapse(item.text).strip(" ,.;:*_").lstrip("@"))]  # "- dada513"
     masked, people, _ = names.mask(item.text, item.links)
     if people and masked.startswith(names.PERSON_MARK):
         return [_entries.Entry(name=people[0].name, github=people[0].github)]

@@ -288,6 +288,11 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"(?i:re-?elected|elected)\s+(?:[\w-]+\s+){{0,2}}?(?i:new|existing)\s+"
                 rf"(?P<role>(?i:members?))\s*,\s*{PEOPLE_ON}",
             ),
+            (  # "The PMC has voted to make A the project's newest committer and PMC member"
+                "current",
+                rf"(?i:voted\s+to\s+make|decided\s+to\s+make|made)\s+{PEOPLE}\s+(?:the|our|its|an?)\s+"
+                rf"(?:project's\s+|project’s\s+)?(?:new|newest)\s+{ROLE_PHRASE}",
+            ),
             (  # "Joining the TSC this year is A"
                 "current",
                 rf"(?i:joining)\s+{ROLE_PHRASE}(?:\s+(?:this|next)\s+(?:year|term))?\s+(?:is|are|"
