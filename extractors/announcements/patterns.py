@@ -288,11 +288,6 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"(?i:re-?elected|elected)\s+(?:[\w-]+\s+){{0,2}}?(?i:new|existing)\s+"
                 rf"(?P<role>(?i:members?))\s*,\s*{PEOPLE_ON}",
             ),
-            (  # "The PMC has voted to make A the project's newest committer and PMC member"
-                "current",
-                rf"(?i:voted\s+to\s+make|decided\s+to\s+make|made)\s+{PEOPLE}\s+(?:the|our|its|an?)\s+"
-                rf"(?:project's\s+|project’s\s+)?(?:new|newest)\s+{ROLE_PHRASE}",
-            ),
             (  # "Joining the TSC this year is A"
                 "current",
                 rf"(?i:joining)\s+{ROLE_PHRASE}(?:\s+(?:this|next)\s+(?:year|term))?\s+(?:is|are|"
@@ -321,12 +316,6 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"{ROLE_WORDS}(?:\s+(?:of|for|on)\s+(?:the\s+)?"
                 rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)\s*"
                 rf"(?::|\b(?:are|is|will\s+be|include|includes)\b:?)\s*{PEOPLE}",
-            ),
-            (  # a news entry: "2023-08-19: New Committer, A [@a]", "New PMC Member: B"
-                "current",
-                rf"^\W*(?:(?:[\d/.-]{{8,10}}|[A-Z][a-z]{{2,8}}\.?\s+\d{{1,2}},?\s+\d{{4}})\s*"
-                rf"[:|\u2013\u2014-]\s*)?(?i:new(?:ly\s+elected)?)\s+"
-                rf"(?P<role>(?:[\w.&'’-]+\s+){{0,3}}?{ROLE_WORDS})\s*[,:\u2013\u2014-]\s*{PEOPLE}",
             ),
             (
                 "emeritus",

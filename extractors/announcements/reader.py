@@ -94,7 +94,7 @@ def _label(name: str, display: str) -> bool:
     """`name` is the label of a "Label: value" line ("Couchers.org Profile: @emily"), not a
     person: the line opens with it and a colon follows."""
     text = collapse(display).lstrip(" *_")
-    return text.startswith(name) and text[len(name):].lstrip(" *_").startswith(":")
+    return text.startswith(name) and text[len(name) :].lstrip(" *_").startswith(":")
 
 
 def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Candidate]:
