@@ -77,10 +77,25 @@ WRITER_LINK = re.compile(r"^I(?:'m|’m|\s+am)\b")
 LOGIN_LABEL = re.compile(r"(?P<name>[A-Z][^\W\d_]+(?:\s+[A-Z][^\W\d_]+){0,2})\s*\([\w-]{1,39}\)")
 
 
+# a sentence that says goodbye to people leaving, and what ends its hold over the sentences after
+FAREWELL = re.compile(
+    r"\b(?i:say(?:ing)?|bid(?:ding)?)\s+(?i:goodbye|farewell)\s+to\s+[^.!?]{0,40}?"
+    r"\b(?i:departing|outgoing|leaving|retiring)\s+(?:[\w-]+\s+){0,2}?"
+    rf"(?:{pat.ROLE_WORDS}|(?i:people|folks))"
+)
+WELCOME_AGAIN = re.compile(r"\b(?i:welcom\w*|new|join\w*|elect\w*|appoint\w*)\b")
+# "A, B and C each left a huge impact on our project as core developers": the role they held
+HELD_AS = re.compile(rf"{pat.PEOPLE}[^.{pat.PERSON_MARK}]{{0,80}}?\bas\s+{pat.ROLE_PHRASE}")
+
+
 def sentence_claims(sentence: events.Sentence, context: events.Context) -> Iterator[Claim]:
     """The sentence's claims as the other readers give them, else the shapes above."""
     claims = list(sequence.sentence_claims(sentence, context))
     yield from claims
+    if FAREWELL.search(sentence.display):
+        context.farewell = True  # the people the next sentences name as holding a role leave it
+    elif claims or WELCOME_AGAIN.search(sentence.display):
+        context.farewell = False
     if claims:
         return
     found = list(_prose_claims(sentence, context))
@@ -119,6 +134,11 @@ def _prose_claims(sentence: events.Sentence, context: events.Context) -> Iterato
             for index in names.indexes(match.group("people")):
                 if role:  # "last year's PR Director": the year the role was held, not the change
                     yield role_claim(people[index], role, status, dated=status == "current")
+    for match in HELD_AS.finditer(masked) if context.farewell else ():
+        role = clean_role(match.group("role"))
+        for index in names.indexes(match.group("people")):
+            if role:  # under a goodbye to departing members: a role held, now left
+                yield role_claim(people[index], role, "emeritus", dated=False)
     for match in JOINED_AS.finditer(masked):
         body = _text(match.group("body"), people)
         role = f"{clean_role(match.group('role'))} of {body}"
