@@ -325,7 +325,7 @@ def _first_person(sentence: Sentence, context: Context, stated: dates.When | Non
     if not found or len(context.post.authors) != 1:
         return
     author = context.post.authors[0]
-    if not (names.looks_like_person(author) or match and handovers.author_may_leave(author, match)):
+    if not (handovers.author_named(author) or match and handovers.author_may_leave(author, match)):
         return
     role, status = clean_role(found.group("role")), "emeritus" if match else "current"
     yield _role_claim(context, names.Person(author), role, status, sentence.date, {}, sentence)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from extractors.announcements import names
 from extractors.announcements.patterns import (
     FIRST_PERSON_LEFT,
     PEOPLE,
@@ -87,7 +88,7 @@ AUTHOR_SLUG = re.compile(r"^[a-z][a-z0-9_-]{2,38}$")
 
 _ROLE_NOUN = (
     r"(?:maintainer|committer|member|reviewer|lead|leader|chair|director|owner|"
-    r"representative|steward)s?"
+    r"representative|steward|editor)s?"
 )
 _FIRST_ROLE = (
     rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}(?:\s+of\s+(?:the\s+)?[\w\s]{{0,30}}?)?)(?=\W)"
@@ -99,6 +100,18 @@ FIRST_PERSON_MADE = re.compile(
     r"\bI\b[^.]{0,60}?\b(?:made|appointed|elected|promoted\s+to|named|invited\s+to\s+become)"
     rf"\s+(?:an?\s+|the\s+)(?:new\s+)?{_FIRST_ROLE}"
 )
+# "(I'm excited to) announce my return as the managing editor of X": the author holds it now
+FIRST_PERSON_RETURN = re.compile(
+    rf"\bmy\s+(?:return|appointment|election|promotion)\s+(?:as|to)\s+(?:an?\s+|the\s+)?"
+    rf"(?:new\s+)?{_FIRST_ROLE}"
+)
+# a post's one author printed as one capitalised word ("author: Mattt"): the writer's name
+ONE_NAME = re.compile(r"^[A-Z][a-z]{2,20}$")
+
+
+def author_named(author: str) -> bool:
+    """The post's one author is a person's name: a full name, or one capitalised word."""
+    return names.looks_like_person(author) or bool(ONE_NAME.match(author))
 
 
 def first_person_left(text: str) -> re.Match[str] | None:
@@ -111,13 +124,13 @@ def first_person_left(text: str) -> re.Match[str] | None:
 
 def first_person_made(text: str) -> re.Match[str] | None:
     """The author's new role the sentence prints ("I was made a maintainer of X")."""
-    return FIRST_PERSON_MADE.search(text)
+    return FIRST_PERSON_MADE.search(text) or FIRST_PERSON_RETURN.search(text)
 
 
 def about_the_author(text: str) -> bool:
     """The sentence is the author's own role change by a first-person phrase that names no one
     else ("Yesterday was my last day as a maintainer of X": X is the project, not a person)."""
-    return bool(FIRST_PERSON_LAST_DAY.search(text) or FIRST_PERSON_MADE.search(text))
+    return bool(FIRST_PERSON_LAST_DAY.search(text) or first_person_made(text))
 
 
 def author_may_leave(author: str, match: re.Match[str]) -> bool:
