@@ -21,7 +21,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 12  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 13  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
@@ -34,7 +34,10 @@ VERSION = 12  # 2: status emeritus; 3: the body's name, not the title; 4: projec
 # decision fitted on all the gold, table rows and first-person authors as candidates, seats,
 # titled roles, outgoing thanks, title = body once; 12: candidates from structure alone (name
 # headings, name lines under a lead-in, handle-like items, one-token subjects) decided by an event
-# model fitted on them without per-reader cues
+# model fitted on them without per-reader cues; 13: dated news lists and post-like fragments read,
+# "New ROLE, Name" entries, people forming a body, role appositions, name headings and linked
+# name lines under an announcing heading or lead-in, bare handle items, departures after a
+# goodbye, the writer's return to a role, a date stamp naming the post's anchor or file
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
