@@ -32,8 +32,8 @@ def test_a_dated_news_list_is_news_and_each_entry_takes_its_own_date() -> None:
     snapshot = _snapshot(body, NEWS_PAGE)
     assert extractors.choose(NEWS_PAGE, snapshot).NAME == "announcement"
     claims = announcement.extract(snapshot)
-    assert facts(claims) == {("Jane Roe", None, "current", "2025-05-02"),
-                             ("Bo Chen", None, "current", "2025-03-11")}  # fmt: skip
+    assert facts(claims) == {("Jane Roe", "jroe", "current", "2025-05-02"),
+                             ("Bo Chen", "bochen", "current", "2025-03-11")}  # fmt: skip
     assert {c.qualifiers["role"] for c in claims} == {"Committer", "PMC Member"}
 
 

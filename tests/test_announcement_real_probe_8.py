@@ -13,9 +13,9 @@ fixture or earlier probe set (10 reporting role changes, 1 negative), labelled b
   an announcing heading or lead-in, departures after a goodbye, the writer's return to a role,
   "Label: value" labels not people); measured before the fold: P 1.000 R 0.885 dates 1.000.
   Then its `BLIND` file was removed: it is one of the default fit / leave-one-project-out sets,
-  and its honest figure from here on is the cross-validated one in eval_floors.json (CV P 1.000
-  R 0.884). The floors here are the shipped model's figures on it (P 1.000 R 0.904 dates 1.000,
-  47 of 52), rounded down by 0.02.
+  and its honest figure from here on is the cross-validated one in eval_floors.json (after the
+  news entries' handles were read too: CV P 1.000 R 0.923). The floors here are the shipped
+  model's figures on it (P 1.000 R 0.923 dates 1.000, 48 of 52), rounded down by 0.02.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from ingest_cli.evaluate.announcements import PROBE_SETS, EvalSet, score
 
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "announcements" / "real-probe-8"
-FLOORS = {"precision": 0.98, "recall": 0.88, "dates_right": 0.98}
+FLOORS = {"precision": 0.98, "recall": 0.90, "dates_right": 0.98}
 
 
 def test_the_eighth_probe_set_scores_at_least_its_figures() -> None:

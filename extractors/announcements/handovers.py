@@ -4,8 +4,8 @@ present tense, terms that have ended, and people agreeing to take a role over.
 - `ROLE_PATTERNS` (status, pattern) extend `patterns.ROLE_PATTERNS`, with the role captured:
   "A retires from the board", "A resigns as treasurer", "A has agreed to take over as project
   lead for X", "A will take over as chair", "thanking the outgoing Board members: A, B and C",
-  "The PMC has voted to make A the project's newest committer", a news entry "2023-08-19: New
-  Committer, A [@a]";
+  "The PMC has voted to make A the project's newest committer", a news entry or title "New
+  Community Director: A" (a list's entries are `lists`', with their handles);
 - `TITLE_ROLE_PATTERNS` extend `patterns.TITLE_ROLE_PATTERNS` (the role is the title's body):
   "thanks to A, B and C, whose terms have now ended".
 """
@@ -30,16 +30,16 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
     lambda: tuple(
         (status, re.compile(p))
         for status, p in (
-            (  # "The PMC has voted to make A the project's newest committer and PMC member"
-                "current",
-                rf"(?i:voted\s+to\s+make|decided\s+to\s+make|made)\s+{PEOPLE}\s+(?:the|our|its|an?)\s+"
-                rf"(?:project's\s+|project’s\s+)?(?:new|newest)\s+{ROLE_PHRASE}",
-            ),
-            (  # a news entry: "2023-08-19: New Committer, A [@a]", "New PMC Member: B"
+            (  # a news entry or title: "2023-08-19: New Committer, A", "New PMC Member: B"
                 "current",
                 rf"^\W*(?:(?:[\d/.-]{{8,10}}|[A-Z][a-z]{{2,8}}\.?\s+\d{{1,2}},?\s+\d{{4}})\s*"
                 rf"[:|\u2013\u2014-]\s*)?(?i:new(?:ly\s+elected)?)\s+"
                 rf"(?P<role>(?:[\w.&'’-]+\s+){{0,3}}?{ROLE_WORDS})\s*[,:\u2013\u2014-]\s*{PEOPLE}",
+            ),
+            (  # "The PMC has voted to make A the project's newest committer and PMC member"
+                "current",
+                rf"(?i:voted\s+to\s+make|decided\s+to\s+make|made)\s+{PEOPLE}\s+(?:the|our|its|an?)\s+"
+                rf"(?:project's\s+|project’s\s+)?(?:new|newest)\s+{ROLE_PHRASE}",
             ),
             (
                 "emeritus",

@@ -166,12 +166,33 @@ def read_candidates(
 
 
 def rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
-    """The rule readers' claims: the same claim once, a person's same role and event once."""
+    """The rule readers' claims: the same claim once, a person's same role and event once (read
+    with a handle by one reader and without by another: with it)."""
+    found = list(_rule_claims(post, context))
+    handled = {_named_fact(c) for c in found if c.subject.github}
+    return (c for c in found if c.subject.github or _named_fact(c) not in handled)
+
+
+def _named_fact(claim: Claim) -> tuple[str, str, str, str, str | None]:
+    q = claim.qualifiers
+    role = str(q.get("role") or q.get("level") or "").lower()
+    return (collapse(claim.subject.name).lower(), claim.predicate, role, str(q.get("status", "")),
+            q.get("date"))  # fmt: skip
+
+
+def _rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
     seen: set[str] = set()
     people_roles: set[tuple[str, str, str, str]] = set()
     for claim in _all_claims(post, context):
         key = json.dumps(
-            [claim.subject.name, claim.predicate, claim.object, claim.qualifiers], sort_keys=True
+            [
+                claim.subject.name,
+                claim.subject.github,
+                claim.predicate,
+                claim.object,
+                claim.qualifiers,
+            ],
+            sort_keys=True,
         )
         who = (claim.subject.github or claim.subject.name).lower()
         q = claim.qualifiers
