@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from extractors.announcements import dates, events, leadins, names, presented
+from extractors.announcements import dates, leadins, names, newslist, presented
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
@@ -145,7 +145,7 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
             continue
         if not isinstance(block, Item):
             continue
-        entry = list(_news_entry(block, context, section, number))
+        entry = list(newslist.entry_claims(block, context, section, number))
         if entry:  # "- 2023-08-19: New Committer, A [@a](url)": an entry of a news list
             yield from entry
             continue
@@ -165,34 +165,6 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
             continue  # ranked below the seats the election filled: not elected
         when = date_line if lead is None and intro and label == intro else None
         yield from _item_claims(block, own_label, heading, context, section, number, when)
-
-
-# a news entry: "2023-08-19: New Committer, A [@a]", "New PMC Member: B"; the role is its own
-NEWS_ENTRY = re.compile(
-    r"^\W*(?:(?:[\d/.-]{8,10}|[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})\s*[:|\u2013\u2014-]\s*)?"
-    rf"(?i:new(?:ly\s+elected)?)\s+(?P<role>(?:[\w.&'’-]+\s+){{0,3}}?{pat.ROLE_WORDS})"
-    r"\s*[,:\u2013\u2014-]\s*"
-)
-
-
-def _news_entry(item: Item, context: Context, section: Section, number: int) -> Iterator[Claim]:
-    """The people of a news entry, dated by the entry's own date, else the post's."""
-    match = NEWS_ENTRY.match(item.text)
-    rest = (item.text[match.end() :] if match else "").rstrip(" .;!")
-    if match is None or item.depth or re.search(r"[.!?;]\s+\S", rest):
-        return  # not an entry, or the people in a sentence (the sentence readers')
-    stated = dates.sentence_date(item.text, section.date)
-    locator = f"{section.prefix}item {number}" if item.line is None else f"line {item.line}"
-    sentence = events.Sentence(item.quote, item.text, item.links, locator, section.date)
-    found = [
-        e for e in _entries.read(rest, item.links) if e.github or _people.looks_like_name(e.name)
-    ]
-    named = {e.github for e in found if e.github and e.name.lower() != e.github}
-    for e in found:
-        if not (e.github in named and e.name.lower() == e.github):  # its handle again
-            yield events._role_claim(context, names.Person(e.name, e.github), match.group("role"),
-                                     "current", stated.iso if stated else section.date,
-                                     stated.qualifiers() if stated else {}, sentence)  # fmt: skip
 
 
 def _item_claims(item: Item, label: str | None, heading: str | None, context: Context,
