@@ -164,6 +164,8 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
     if announcement.titled_as_news(url, snapshot):  # a published page of election results
         return announcement
     post_url = announcement.matches(url, None) and not announcement.REPOSITORY_FILE.match(url)
+    if announcement.news_list(snapshot):  # dated news entries, one a line: news, not a roster
+        return announcement
     if governance.lists_people(snapshot):
         if post_url and not governance.standing_roster(snapshot):
             return announcement  # a post at a post URL naming its people in sentences only
@@ -176,6 +178,8 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
         return governance
     if announcement.matches(url, None):
         return announcement  # a post URL whose page says nothing yet: read as one
+    if announcement.post_like(snapshot):
+        return announcement  # a news fragment at no post URL: a sentence reports a role change
     raise NoExtractorError(url, "no extractor claims this URL or its content")
 
 

@@ -7,7 +7,10 @@ Round 9 (branch r9-51) removed its `BLIND` file: it is now one of the default fi
 leave-one-project-out sets (a development set), and its honest figure is the cross-validated one
 in eval_floors.json (CV P 0.667 R 0.069). The floors here are the shipped model's figures on it
 (P 0.667 R 0.069, 2 of 29: the structure candidates it yields mostly fall short of the decision's
-margin), rounded down by 0.02.
+margin), rounded down by 0.02, until round 10: branch r10-66's generic readers (name headings
+under an announcing heading, "voted to make A the project's newest committer", bare handle items
+under a role lead-in) give P 0.944 R 0.586 dates 0.941 (17 of 29; the one misdated match is a
+post that prints no date), CV the same; the floors below are these, rounded down by 0.02.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 from ingest_cli.evaluate.announcements import PROBE_SETS, EvalSet, score
 
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "announcements" / "real-probe-7"
-FLOORS = {"precision": 0.64, "recall": 0.04, "dates_right": 0.98}
+FLOORS = {"precision": 0.92, "recall": 0.56, "dates_right": 0.92}
 
 
 def test_the_seventh_probe_set_scores_at_least_its_figures() -> None:

@@ -54,9 +54,7 @@ class Context:
     """What a sentence may fall back on: the post's title, date, author, event and project."""
 
     def __init__(self, post: Post, snapshot: Snapshot, tag: str) -> None:
-        self.post = post
-        self.snapshot = snapshot
-        self.tag = tag
+        self.post, self.snapshot, self.tag = post, snapshot, tag
         title = post.title or ""
         self.title_event = event_in(names.mask(title)[0]) or (title or None)
         self.title_project = project_in(title)
@@ -73,6 +71,7 @@ class Context:
         names.remember(self.known, [names.Person(n) for n in post.people])  # mail headers
         self.handle_names: dict[str, str] | None = None  # lists.handle names, read once a post
         self.enumerated: str | None = None  # the role people are presented in (sequence)
+        self.farewell = False  # after "say goodbye to some departing members" (prose)
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
@@ -326,7 +325,7 @@ def _first_person(sentence: Sentence, context: Context, stated: dates.When | Non
     if not found or len(context.post.authors) != 1:
         return
     author = context.post.authors[0]
-    if not (names.looks_like_person(author) or match and handovers.author_may_leave(author, match)):
+    if not (handovers.author_named(author) or match and handovers.author_may_leave(author, match)):
         return
     role, status = clean_role(found.group("role")), "emeritus" if match else "current"
     yield _role_claim(context, names.Person(author), role, status, sentence.date, {}, sentence)

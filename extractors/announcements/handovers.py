@@ -3,7 +3,9 @@ present tense, terms that have ended, and people agreeing to take a role over.
 
 - `ROLE_PATTERNS` (status, pattern) extend `patterns.ROLE_PATTERNS`, with the role captured:
   "A retires from the board", "A resigns as treasurer", "A has agreed to take over as project
-  lead for X", "A will take over as chair", "thanking the outgoing Board members: A, B and C";
+  lead for X", "A will take over as chair", "thanking the outgoing Board members: A, B and C",
+  "The PMC has voted to make A the project's newest committer", a news entry or title "New
+  Community Director: A" (a list's entries are `lists`', with their handles);
 - `TITLE_ROLE_PATTERNS` extend `patterns.TITLE_ROLE_PATTERNS` (the role is the title's body):
   "thanks to A, B and C, whose terms have now ended".
 """
@@ -12,11 +14,13 @@ from __future__ import annotations
 
 import re
 
+from extractors.announcements import names
 from extractors.announcements.patterns import (
     FIRST_PERSON_LEFT,
     PEOPLE,
     PERSON,
     ROLE_PHRASE,
+    ROLE_WORDS,
     OnFirstUse,
 )
 
@@ -26,6 +30,17 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
     lambda: tuple(
         (status, re.compile(p))
         for status, p in (
+            (  # a news entry or title: "2023-08-19: New Committer, A", "New PMC Member: B"
+                "current",
+                rf"^\W*(?:(?:[\d/.-]{{8,10}}|[A-Z][a-z]{{2,8}}\.?\s+\d{{1,2}},?\s+\d{{4}})\s*"
+                rf"[:|\u2013\u2014-]\s*)?(?i:new(?:ly\s+elected)?)\s+"
+                rf"(?P<role>(?:[\w.&'’-]+\s+){{0,3}}?{ROLE_WORDS})\s*[,:\u2013\u2014-]\s*{PEOPLE}",
+            ),
+            (  # "The PMC has voted to make A the project's newest committer and PMC member"
+                "current",
+                rf"(?i:voted\s+to\s+make|decided\s+to\s+make|made)\s+{PEOPLE}\s+(?:the|our|its|an?)\s+"
+                rf"(?:project's\s+|project’s\s+)?(?:new|newest)\s+{ROLE_PHRASE}",
+            ),
             (
                 "emeritus",
                 rf"{PEOPLE}\s+(?:retires|resigns|is\s+resigning)\s+(?:from|as)\s+{ROLE_PHRASE}",
@@ -73,7 +88,7 @@ AUTHOR_SLUG = re.compile(r"^[a-z][a-z0-9_-]{2,38}$")
 
 _ROLE_NOUN = (
     r"(?:maintainer|committer|member|reviewer|lead|leader|chair|director|owner|"
-    r"representative|steward)s?"
+    r"representative|steward|editor)s?"
 )
 _FIRST_ROLE = (
     rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}(?:\s+of\s+(?:the\s+)?[\w\s]{{0,30}}?)?)(?=\W)"
@@ -85,6 +100,18 @@ FIRST_PERSON_MADE = re.compile(
     r"\bI\b[^.]{0,60}?\b(?:made|appointed|elected|promoted\s+to|named|invited\s+to\s+become)"
     rf"\s+(?:an?\s+|the\s+)(?:new\s+)?{_FIRST_ROLE}"
 )
+# "(I'm excited to) announce my return as the managing editor of X": the author holds it now
+FIRST_PERSON_RETURN = re.compile(
+    rf"\bmy\s+(?:return|appointment|election|promotion)\s+(?:as|to)\s+(?:an?\s+|the\s+)?"
+    rf"(?:new\s+)?{_FIRST_ROLE}"
+)
+# a post's one author printed as one capitalised word ("author: Mattt"): the writer's name
+ONE_NAME = re.compile(r"^[A-Z][a-z]{2,20}$")
+
+
+def author_named(author: str) -> bool:
+    """The post's one author is a person's name: a full name, or one capitalised word."""
+    return names.looks_like_person(author) or bool(ONE_NAME.match(author))
 
 
 def first_person_left(text: str) -> re.Match[str] | None:
@@ -97,13 +124,13 @@ def first_person_left(text: str) -> re.Match[str] | None:
 
 def first_person_made(text: str) -> re.Match[str] | None:
     """The author's new role the sentence prints ("I was made a maintainer of X")."""
-    return FIRST_PERSON_MADE.search(text)
+    return FIRST_PERSON_MADE.search(text) or FIRST_PERSON_RETURN.search(text)
 
 
 def about_the_author(text: str) -> bool:
     """The sentence is the author's own role change by a first-person phrase that names no one
     else ("Yesterday was my last day as a maintainer of X": X is the project, not a person)."""
-    return bool(FIRST_PERSON_LAST_DAY.search(text) or FIRST_PERSON_MADE.search(text))
+    return bool(FIRST_PERSON_LAST_DAY.search(text) or first_person_made(text))
 
 
 def author_may_leave(author: str, match: re.Match[str]) -> bool:

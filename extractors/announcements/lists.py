@@ -23,11 +23,13 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from extractors.announcements import dates, leadins, names
+from extractors.announcements import dates, leadins, names, newslist, presented
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
+from extractors.announcements.presented import COMMITTEE, ROLE_CUE
 from extractors.announcements.source import Section
+from extractors.announcements.structure import ONE_WORD, handle_like
 from extractors.document.model import Heading, Item, Para, Row, collapse
 from extractors.people import entries as _entries
 from extractors.people import names as _people
@@ -47,17 +49,6 @@ TALK_LEAD = re.compile(
 )
 ANAPHORIC_LEAD = re.compile(r"^\W*(?:these|they|those|speakers)\s+(?:include|are)\W*:\W*$", re.I)
 TALK_WORD = re.compile(r"\b(?:keynotes?|talks?|speakers?|presentations?|tutorials?)\b", re.I)
-ROLE_CUE = re.compile(
-    r"\b(?:new(?:ly)?|elected|re-elected|winners?|vote-getters|added|welcome|joined|joining|"
-    r"outgoing|retiring|former|stepping\s+down|appointed|will\s+be|are:|is:|announce)\b",
-    re.I,
-)
-COMMITTEE = re.compile(
-    r"\b(?P<body>(?:[\w&'’-]+\s+){0,3}?(?:committee|council|board(?:\s+of\s+directors)?|"
-    r"directors?|team\s+leads?|leads?|collaborators?|committers?|maintainers?|reviewers?|pmc|tsc|"
-    r"members?|team))\b",
-    re.I,
-)
 NEW_ROLE = re.compile(rf"\bnew(?:ly\s+elected)?\s+((?:[\w-]+\s+){{0,2}}?{pat.ROLE_WORDS})\b")
 LEADING_VERBS = re.compile(
     r"^(?:(?:have|has|had|joined|joining|join|been|are|is|will|be|the|our)\s+)+", re.I
@@ -69,7 +60,8 @@ HANDLE_NAME = re.compile(
 )
 THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?)\b", re.I)
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
-ENDED = re.compile(r"\b(?:outgoing|retiring|former|emeritus|stepping\s+down|departing)\b", re.I)
+ENDED = re.compile(r"\b(?:outgoing|retiring|resigning|former|emeritus|stepping\s+down|departing)\b",
+                   re.I)  # fmt: skip
 CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
                                   r"committee\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
@@ -102,8 +94,17 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     header: Row | None = None
     above: str | None = None  # an announcing lead-in above the heading ("Welcome the new ...")
     rank = 0  # the item's place in its list
+    parent: Heading | None = None  # the last heading that is not a name alone
+    presenter: str | None = None  # the announcing lead-in of people presented a line each
     for number, block in enumerate(section.blocks, start=1):
         if isinstance(block, Heading):
+            presenter = None
+            named = presented.name_heading(block, parent)
+            if named:  # "## New Directors" / "### Emily": one person of the heading's list
+                yield from _item_claims(named[0], parent.text if parent else None, None,
+                                        context, section, number)  # fmt: skip
+                continue
+            parent = block
             if lead and lead.rstrip().endswith(":"):
                 intro = lead
             above = lead if lead and ROLE_CUE.search(lead) and COMMITTEE.search(lead) else above
@@ -112,14 +113,19 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 date_line = dates.full_date(block.text) or date_line
             continue
         if isinstance(block, Para):
-            grid = _linked_names(block) if lead and lead.rstrip().endswith(":") else []
+            grid = presented.linked_names(block) if lead and lead.rstrip().endswith(":") else []
             if grid:  # a grid of linked names under a lead-in: a list without list markup
                 for item in grid:
                     yield from _item_claims(item, lead, heading, context, section, number)
                 continue
-            named = _name_line(block) if above and not grid else []
-            if named:  # a name-only line under the heading after "Welcome the new ...":
-                yield from _item_claims(named[0], above, heading, context, section, number)
+            linked = presented.linked_line(block)
+            if presenter is None and not above and linked and presented.announcing(lead):
+                presenter = lead  # the people presented a line each below this lead-in
+            named = presented.name_line(block) if (above or presenter) else []
+            if named:  # a name-only line under the heading after "Welcome the new ...", or
+                # after a lead-in that announces the people presented a line each below it
+                yield from _item_claims(named[0], above or presenter, heading, context, section,
+                                        number)  # fmt: skip
                 continue  # one person of the list the lead-in above the heading announced
             if leadins.is_sublabel(lead, block.text):
                 continue  # "For Data Carpentry - Ecology" under "Our new Maintainers are:"
@@ -138,6 +144,10 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                     yield from _item_claims(row_item, label, heading, context, section, number)
             continue
         if not isinstance(block, Item):
+            continue
+        entry = list(newslist.entry_claims(block, context, section, number))
+        if entry:  # "- 2023-08-19: New Committer, A [@a](url)": an entry of a news list
+            yield from entry
             continue
         if block.list_no != current_list:
             current_list, rank = block.list_no, 0
@@ -244,31 +254,6 @@ def _role_of(label: str, body: re.Match[str]) -> str:
     return role
 
 
-def _name_line(para: Para) -> list[Item]:
-    """A paragraph that is nothing but one linked person's name ("**[A](url)**"), as an item."""
-    if len(para.links) != 1 or collapse(para.text) != collapse(para.links[0][0]):
-        return []
-    text, url = collapse(para.links[0][0]), para.links[0][1]
-    if not _people.looks_like_name(text):
-        return []
-    return [Item(quote=para.quote, text=text, links=((text, url),), list_no=-1, depth=0,
-                 parent=None, line=para.line)]  # fmt: skip
-
-
-def _linked_names(para: Para) -> list[Item]:
-    """A paragraph that is nothing but links, each a person's name, as one item per link."""
-    texts = [collapse(text) for text, _ in para.links]
-    if len(texts) < 2 or collapse(para.text) != " ".join(texts):
-        return []
-    if not all(_people.looks_like_name(t) for t in texts):
-        return []
-    urls = [url for _, url in para.links]
-    return [
-        Item(quote=t, text=t, links=((t, u),), list_no=-1, depth=0, parent=None, line=para.line)
-        for t, u in zip(texts, urls, strict=True)
-    ]
-
-
 def _handle_names(context: Context) -> dict[str, str]:
     """Handle (lower case) -> the full name the post prints with it, for lists of bare handles
     (the post is read once, on the first bare handle: not once per handle)."""
@@ -296,6 +281,12 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         entry.name = names.with_suffix(item.text, names.printed_name(item.text, entry.name))
     if found:
         return found
+    if item.list_no == presented.NAME_HEADING and ONE_WORD.match(item.text):  # "### Emily"
+        return [_entries.Entry(name=item.text)]
+    if item.list_no != presented.NAME_HEADING and not item.links and handle_like(item.text):
+        return [
+            _entries.Entry(name=collapse(item.text).strip(" ,.;:*_").lstrip("@"))
+        ]  # "- dada513"
     masked, people, _ = names.mask(item.text, item.links)
     if people and masked.startswith(names.PERSON_MARK):
         return [_entries.Entry(name=people[0].name, github=people[0].github)]

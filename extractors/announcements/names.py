@@ -39,7 +39,7 @@ NOT_NAME_WORDS = _word_set(
     program programme chair chairs co-chair speaker speakers developer developers community
     foundation linux open source day days release live tutorial paper blog post forum mailing
     list discussion discussions update updates announcement announcing governance technical
-    europe asia america north south east west paris san jose francisco new york january
+    europe asia america north south east west paris san francisco new york january
     february march april may june july august september october november december monday
     tuesday wednesday thursday friday saturday sunday board directors director committee
     council steering election elections results project projects members member leadership

@@ -21,7 +21,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 12  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 13  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
@@ -34,7 +34,10 @@ VERSION = 12  # 2: status emeritus; 3: the body's name, not the title; 4: projec
 # decision fitted on all the gold, table rows and first-person authors as candidates, seats,
 # titled roles, outgoing thanks, title = body once; 12: candidates from structure alone (name
 # headings, name lines under a lead-in, handle-like items, one-token subjects) decided by an event
-# model fitted on them without per-reader cues
+# model fitted on them without per-reader cues; 13: dated news lists and post-like fragments read,
+# "New ROLE, Name" entries, people forming a body, role appositions, name headings and linked
+# name lines under an announcing heading or lead-in, bare handle items, departures after a
+# goodbye, the writer's return to a role, a date stamp naming the post's anchor or file
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
@@ -98,6 +101,46 @@ def titled_as_news(url: str, snapshot: Snapshot) -> bool:
     return post.date is not None and bool(NEWS_TITLE.search(post.title or ""))
 
 
+# a list item that opens with its own date ("- 2023-08-19: New Committer, ..."): a news entry
+DATED_ITEM = re.compile(
+    r"^\W{0,3}(?:(?:19|20)\d\d-\d\d?-\d\d?|(?:19|20)\d\d/\d\d?/\d\d?|"
+    r"[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+(?:19|20)\d\d|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d\d)"
+    r"\s*[:\-\u2013\u2014|]"
+)
+NEWS_LIST_MIN = 3  # dated items, at least half of the page's items
+# a sentence that reports a role change: a word of change and a role word
+ROLE_NEWS = re.compile(
+    r"\b(?i:welcom\w*|join\w*|elect\w*|appoint\w*|promot\w*|step(?:s|ped|ping)?\s+down|"
+    r"resign\w*|retir\w*|nominat\w*|new(?:est|ly)?)\b[^.!?]{0,80}\b"
+    r"(?i:maintainers?|committers?|members?|leads?|chairs?|directors?|board|council|committee|"
+    r"team|pmc|tsc)\b"
+)
+
+
+def news_list(snapshot: Snapshot) -> bool:
+    """A page that is a list of dated news entries (most of its list items open with their own
+    date): news, however many people its entries name, not a roster."""
+    try:
+        post = source.read(snapshot)
+    except ExtractionError:
+        return False
+    items = [b.text for s in post.sections for b in s.blocks if isinstance(b, Item)]
+    dated = sum(1 for text in items if DATED_ITEM.match(text))
+    return dated >= NEWS_LIST_MIN and 2 * dated >= len(items)
+
+
+def post_like(snapshot: Snapshot) -> bool:
+    """A document (a news fragment of any page format) that no other reader takes and that
+    reads as a post: a paragraph sentence that reports a role change."""
+    try:
+        post = source.read(snapshot)
+    except ExtractionError:
+        return False
+    return any(
+        isinstance(b, Para) and ROLE_NEWS.search(b.text) for s in post.sections for b in s.blocks
+    )
+
+
 def extract(snapshot: Snapshot) -> list[Claim]:
     """Role and event claims of every sentence, list item and agenda row, as the shipped
     learned decision (`decision.shipped`) gives them."""
@@ -123,12 +166,33 @@ def read_candidates(
 
 
 def rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
-    """The rule readers' claims: the same claim once, a person's same role and event once."""
+    """The rule readers' claims: the same claim once, a person's same role and event once (read
+    with a handle by one reader and without by another: with it)."""
+    found = list(_rule_claims(post, context))
+    handled = {_named_fact(c) for c in found if c.subject.github}
+    return (c for c in found if c.subject.github or _named_fact(c) not in handled)
+
+
+def _named_fact(claim: Claim) -> tuple[str, str, str, str, str | None]:
+    q = claim.qualifiers
+    role = str(q.get("role") or q.get("level") or "").lower()
+    return (collapse(claim.subject.name).lower(), claim.predicate, role, str(q.get("status", "")),
+            q.get("date"))  # fmt: skip
+
+
+def _rule_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
     seen: set[str] = set()
     people_roles: set[tuple[str, str, str, str]] = set()
     for claim in _all_claims(post, context):
         key = json.dumps(
-            [claim.subject.name, claim.predicate, claim.object, claim.qualifiers], sort_keys=True
+            [
+                claim.subject.name,
+                claim.subject.github,
+                claim.predicate,
+                claim.object,
+                claim.qualifiers,
+            ],
+            sort_keys=True,
         )
         who = (claim.subject.github or claim.subject.name).lower()
         q = claim.qualifiers

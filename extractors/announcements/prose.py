@@ -35,6 +35,28 @@ JOINED_AS = re.compile(
     rf"{pat.PEOPLE}{pat.APPOSITIVE}\s+{pat.JOIN_VERB}\s+(?:the\s+)?{_BODY}\s*"
     rf"(?i:community|project|team|organi[sz]ation)\s+as\s+(?:an?\s+|the\s+|its\s+)?{_ROLE_ONLY}"
 )
+# people forming a body, or joining someone to form it: "A, B, and C join our veteran member D
+# to form our first ever dedicated Hardware group"; "A, B and C form our core development team"
+_GROUP = (rf"(?P<role>(?:(?:our|the|a|an|its|their)\s+)?(?:[\w.&'’,-]+\s+){{0,7}}?"
+          rf"(?:{pat.ROLE_WORDS}|(?i:group|crew|squad))(?:\s+(?:of|for)\s+(?:the\s+)?"
+          rf"(?:[A-Z][\w.&'’-]*\s*){{1,5}})?)\b")  # fmt: skip
+FORMED = re.compile(
+    rf"{pat.PEOPLE}(?:,?\s+and\s+(?P<one>[A-Z][a-z]{{2,20}}))?{pat.APPOSITIVE}\s+"
+    rf"(?:(?:will\s+)?(?:join|joins|joined)\s+"
+    rf"(?:our\s+|the\s+)?(?:(?P<joined_role>[\w-]+\s+(?i:members?))\s+(?P<joined>{_PERSON})\s+)?"
+    rf"[^.{pat.PERSON_MARK}]{{0,40}}?\bto\s+)?(?:form|forms|formed|make\s+up|makes\s+up|"
+    rf"made\s+up)\s+{_GROUP}"
+)
+# a person and their new role as an apposition: "... managed by A, our first-ever development
+# lead"; a role that ended: "B, last year's PR Director, was the first to hold it"
+NEW_APPOSITION = re.compile(
+    rf"(?P<people>{_PERSON})\s*,\s+(?:our|the|its|their)\s+(?i:new|newest|first|first[- ]ever|"
+    rf"incoming|newly\s+(?:elected|appointed|named))\s+{pat.ROLE_PHRASE}"
+)
+OLD_APPOSITION = re.compile(
+    rf"(?P<people>{_PERSON})\s*,\s+(?:(?i:last\s+year's|last\s+year’s|(?:our|the|its)\s+"
+    rf"(?:former|previous|outgoing|departing|retiring)|former|outgoing))\s+{pat.ROLE_PHRASE}\s*,"
+)
 # the duty's word and the role it is
 DUTIES = {"maintainership": "maintainer", "maintenance": "maintainer", "leadership": "lead",
           "ownership": "owner", "stewardship": "maintainer"}  # fmt: skip
@@ -55,10 +77,25 @@ WRITER_LINK = re.compile(r"^I(?:'m|’m|\s+am)\b")
 LOGIN_LABEL = re.compile(r"(?P<name>[A-Z][^\W\d_]+(?:\s+[A-Z][^\W\d_]+){0,2})\s*\([\w-]{1,39}\)")
 
 
+# a sentence that says goodbye to people leaving, and what ends its hold over the sentences after
+FAREWELL = re.compile(
+    r"\b(?i:say(?:ing)?|bid(?:ding)?)\s+(?i:goodbye|farewell)\s+to\s+[^.!?]{0,40}?"
+    r"\b(?i:departing|outgoing|leaving|retiring)\s+(?:[\w-]+\s+){0,2}?"
+    rf"(?:{pat.ROLE_WORDS}|(?i:people|folks))"
+)
+WELCOME_AGAIN = re.compile(r"\b(?i:welcom\w*|new|join\w*|elect\w*|appoint\w*)\b")
+# "A, B and C each left a huge impact on our project as core developers": the role they held
+HELD_AS = re.compile(rf"{pat.PEOPLE}[^.{pat.PERSON_MARK}]{{0,80}}?\bas\s+{pat.ROLE_PHRASE}")
+
+
 def sentence_claims(sentence: events.Sentence, context: events.Context) -> Iterator[Claim]:
     """The sentence's claims as the other readers give them, else the shapes above."""
     claims = list(sequence.sentence_claims(sentence, context))
     yield from claims
+    if FAREWELL.search(sentence.display):
+        context.farewell = True  # the people the next sentences name as holding a role leave it
+    elif claims or WELCOME_AGAIN.search(sentence.display):
+        context.farewell = False
     if claims:
         return
     found = list(_prose_claims(sentence, context))
@@ -74,13 +111,34 @@ def _prose_claims(sentence: events.Sentence, context: events.Context) -> Iterato
     when = stated.iso if stated else sentence.date
     extra = stated.qualifiers() if stated else {}
 
-    def role_claim(person: names.Person, role: str, status: str) -> Claim:
-        return events._role_claim(context, person, role, status, when, extra, sentence)
+    def role_claim(person: names.Person, role: str, status: str, dated: bool = True) -> Claim:
+        return events._role_claim(context, person, role, status, when if dated else sentence.date,
+                                  extra if dated else {}, sentence)  # fmt: skip
 
     for match in OUTGOING.finditer(masked):
         role = clean_role(match.group("role"))
         for index in names.indexes(match.group("people")):
             yield role_claim(people[index], role, "emeritus")
+    for match in FORMED.finditer(masked):
+        role = clean_role(_text(match.group("role"), people))
+        if not role:
+            continue
+        one = [names.Person(match.group("one"))] if match.group("one") else []
+        for person in [people[i] for i in names.indexes(match.group("people"))] + one:
+            yield role_claim(person, f"member of {role}", "current")
+        for index in names.indexes(match.group("joined") or ""):
+            yield role_claim(people[index], f"{match.group('joined_role')} of {role}", "current")
+    for pattern, status in ((NEW_APPOSITION, "current"), (OLD_APPOSITION, "emeritus")):
+        for match in pattern.finditer(masked):
+            role = clean_role(match.group("role"))
+            for index in names.indexes(match.group("people")):
+                if role:  # "last year's PR Director": the year the role was held, not the change
+                    yield role_claim(people[index], role, status, dated=status == "current")
+    for match in HELD_AS.finditer(masked) if context.farewell else ():
+        role = clean_role(match.group("role"))
+        for index in names.indexes(match.group("people")):
+            if role:  # under a goodbye to departing members: a role held, now left
+                yield role_claim(people[index], role, "emeritus", dated=False)
     for match in JOINED_AS.finditer(masked):
         body = _text(match.group("body"), people)
         role = f"{clean_role(match.group('role'))} of {body}"

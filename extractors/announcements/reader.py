@@ -82,12 +82,19 @@ def _named_people(spot: cues.Spot, context: Context) -> list[names.Person]:
         found = [
             names.Person(e.name, e.github)
             for e in _entries.read(display, spot.links)
-            if e.github or _people.looks_like_name(e.name)
+            if (e.github or _people.looks_like_name(e.name)) and not _label(e.name, display)
         ]
         if found:
             return found
     known = {k: v for k, v in context.known.items() if v.name}
     return names.mask(display, spot.links, known)[1]
+
+
+def _label(name: str, display: str) -> bool:
+    """`name` is the label of a "Label: value" line ("Couchers.org Profile: @emily"), not a
+    person: the line opens with it and a colon follows."""
+    text = collapse(display).lstrip(" *_")
+    return text.startswith(name) and text[len(name) :].lstrip(" *_").startswith(":")
 
 
 def candidates(post: Any, context: Context, rule_claims: list[Claim]) -> list[Candidate]:

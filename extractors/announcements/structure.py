@@ -19,8 +19,9 @@ generic cues for the learned decision (`extractors.announcements.decision`) to w
   spot is the name alone (`spot:name_only`), the mention handle-like (`person:handle_like`) or a
   sentence's bare subject (`person:subject`). Word lists here are cues, never verdicts.
 - **name cues** (`name_cues`): a capitalised word of the name the post also prints in lower
-  case (`person:common_word`: "Elected Delegate", "Curriculum Advisory", "Open Variant" are
-  words of the language, not a person's name), and a spot a rule claim of another person
+  case, or a one-word lower-case mention the post prints in its prose (`person:common_word`:
+  "Elected Delegate", "Curriculum Advisory", "Open Variant", "(uncontested)" are words of the
+  language, not a person's name), and a spot a rule claim of another person
   quotes (`spot:claimed_other`: "(uncontested)" beside the elected officer the rules read).
 """
 
@@ -165,8 +166,9 @@ def name_cues(name: str, quote: str, lower: set[str], claimed: set[str] | None) 
     of the rule claims, None for a person a rule claim names."""
     f: dict[str, float] = {}
     words = [w for w in NAME_WORD.findall(name) if w[0].isupper() and len(w) >= 3]
-    if any(w.lower() in lower for w in words):
-        f["person:common_word"] = 1.0
+    if any(w.lower() in lower for w in words) or (name.isalpha() and name.islower()
+                                                  and name in lower):  # fmt: skip
+        f["person:common_word"] = 1.0  # "(uncontested)" read as a handle: a word of the language
     if claimed is not None and quote and any(q and (quote in q or q in quote) for q in claimed):
         f["spot:claimed_other"] = 1.0
     return f
