@@ -60,6 +60,7 @@ RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employe
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
 RECORD_NOTE = ("description", "bio", "about", "note", "notes")  # free text about the person
+PAST_NOTE = re.compile(r"\((?:[^()]*\s)?(?:emerit\w*|retired|inactive|former|alumn\w*)\)", re.I)
 TRUE = frozenset((True, "true", "yes", "y", "1"))
 FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
@@ -335,6 +336,8 @@ def flagged_emeritus(fields: dict[str, Any]) -> bool:
         if key in ("active", "current") and flag in FALSE:
             return True
         if _people.is_emeritus(key.replace("_", " ")) and flag in TRUE:
+            return True
+        if isinstance(value, str) and PAST_NOTE.search(value):  # `subtext: "(retired)"`
             return True
     return False
 

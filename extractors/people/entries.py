@@ -36,6 +36,7 @@ from extractors.people.orgs import (
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
 DEFINITION_WORDS = 10
 PAREN = re.compile(r"\(([^()]{0,200})\)")
+TERM_FIELD = re.compile(r"\s+(?:term(?: ends)?|since|tenure|served)\s*:\s.*$", re.I)
 TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
 SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
 DESCRIBED = re.compile(  # what a note after a dash says of a person (not an area)
@@ -48,8 +49,17 @@ PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w/-])")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
+# no organisation, said in small letters after a printed handle ("@jroe (independent)")
+UNAFFILIATED = frozenset(("independent", "individual", "unaffiliated", "self-employed", "freelance"))
 LONE_WORD = re.compile(r"^[^\W\d_][\w'’.-]{1,38}$")  # a one-word entry: a login, a given name
 HANDLE_TOKEN = re.compile(r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{0,38})$")
+# a contact value labelled by its kind in parentheses ("jroe (GitHub), jane@example.org (email)",
+# LLVM's Maintainers.md): the GitHub one is the handle, the e-mail the address, the rest dropped
+CONTACT = re.compile(
+    r"(?<![^\s,;])([^\s,;()]+)\s+\((e-?mail|mail|github|gitlab|discourse|irc|slack|twitter|"
+    r"mastodon|matrix|discord|linkedin|phabricator|website|homepage)\)(?:\s*[,;])?",
+    re.I,
+)
 
 
 @dataclass(slots=True)
@@ -126,7 +136,11 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
     if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
-    if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed):
+    elsewhere = AT_HANDLE.search(printed.replace(f"({inner})", " ")) or _handle_from(printed, links)
+    if text.lower() in UNAFFILIATED and elsewhere:  # "Jane Roe, @jroe (independent)"
+        entry.affiliation = entry.affiliation or text
+        return True
+    if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed) and not elsewhere:
         entry.github = entry.github or text.lstrip("@").lower()
         entry.label = "paren-handle"  # a handle only when a name stands beside it
         return True
@@ -165,6 +179,8 @@ def read(text: str, links: Links = (), *, handle_list: bool = False,
         return []
     if (agent := represented(text, links, _one)) is not None:  # "Example Labs. Representative A"
         return [agent]
+    if (term := TERM_FIELD.search(text)) and term.start() > 0:
+        text = text[: term.start()]  # "Jane Roe Term: March 2024 – Present": when, not who
     label, body = _label(text)
     if label is not None:
         many = _several(body, links)
@@ -266,6 +282,13 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
         text += ")"  # "Jane Roe ([jroe](url) jane@example.org": its closing parenthesis lost
     printed = text
+    for contact in CONTACT.finditer(text):
+        value, kind = contact.group(1), contact.group(2).lower()
+        if kind == "github" and HANDLE_TOKEN.match(value):
+            entry.github = entry.github or value.lstrip("@").lower()
+        elif kind.endswith("mail") and _people.find_email(value):
+            entry.email = entry.email or value
+    text = CONTACT.sub(" ", text)
     for tag in TAG.findall(text):
         tag = tag.strip()
         if tag.startswith("@") and HANDLE_TOKEN.match(tag):

@@ -172,7 +172,11 @@ def looks_like_name(text: str, *, org_markers: bool = True) -> bool:
         if bare[0].islower():
             return False
         acronym = len(bare) >= 3 and bare.isupper() and bare.isalpha()
-        if acronym and not (index == len(words) - 1 and _surname_in_capitals(words)):
+        # (a family name in capitals after the given name, or before it in a two-word name:
+        # "Jérémie MONSINJON", "KINEBUCHI Tomohiko")
+        surname = index == len(words) - 1 and _surname_in_capitals(words)
+        first = index == 0 and len(words) == 2 and _surname_in_capitals(words[::-1])
+        if acronym and not (surname or first):
             return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
         if org_markers and bare.lower() in ORG_MARKERS:
             return False  # "Broadcom Inc.", "Example Labs", "University of Example"
