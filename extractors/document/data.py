@@ -50,7 +50,9 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 COMMENT_TITLE = re.compile(r"^#+[ \t]*(\S.{0,79})$")
 # `GitHub = jroe`: a bare word where TOML wants a string (hand-written team files); read as the
 # string it spells, one line at a time as the parser reports them, at most TOML_REPAIRS lines
-TOML_BARE_VALUE = re.compile(r"^(?P<key>[ \t]*[\w\"'.-]+[ \t]*=[ \t]*)(?P<word>[A-Za-z][\w.@-]*)[ \t]*$")
+TOML_BARE_VALUE = re.compile(
+    r"^(?P<key>[ \t]*[\w\"'.-]+[ \t]*=[ \t]*)(?P<word>[A-Za-z][\w.@-]*)[ \t]*$"
+)
 TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 TOML_REPAIRS = 20
 
@@ -184,8 +186,6 @@ def _scalar(node: Any) -> Any:
 
 
 def _toml(text: str) -> Document:
-    import tomllib
-
     data = _toml_loads(text)
     if _tree.person_tables(data) or _tree.is_card(data):  # a people table by login, a card
         return _tree.document(text, data, "toml")
@@ -343,8 +343,10 @@ def _maintainers(text: str) -> Iterator[Block]:
 def _stanza(lines: list[str], start: int) -> list[str]:
     """The field lines of an entry from `start` (with their indented continuation lines)."""
     end = start + 1
-    while end < len(lines) and lines[end].strip() and (
-        MAINTAINERS_FIELD.match(lines[end]) or lines[end][:1].isspace()
+    while (
+        end < len(lines)
+        and lines[end].strip()
+        and (MAINTAINERS_FIELD.match(lines[end]) or lines[end][:1].isspace())
     ):
         end += 1
     return lines[start:end]

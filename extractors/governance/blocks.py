@@ -60,7 +60,6 @@ RECORD_ORG = ("company", "affiliation", "organization", "organisation", "employe
               "organizations", "organisations", "affiliations", "companies")  # fmt: skip
 RECORD_ROLE = ("role", "title", "position")
 RECORD_NOTE = ("description", "bio", "about", "note", "notes")  # free text about the person
-PAST_NOTE = re.compile(r"\((?:[^()]*\s)?(?:emerit\w*|retired|inactive|former|alumn\w*)\)", re.I)
 TRUE = frozenset((True, "true", "yes", "y", "1"))
 FALSE = frozenset((False, "false", "no", "n", "0"))
 # --- object ---------------------------------------------------------------------------------
@@ -77,8 +76,8 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
         people = _entries.read(block.text, block.links)
         if len(people) != 1 or not _people.looks_like_name(people[0].name):
             break
-        marked = people[0].github or people[0].email or block.links  # an account beside it
-        if len(people[0].name) * 2 < len(block.text) and not marked:
+        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or people[0].email
+                                                               or block.links):  # fmt: skip
             break  # a sentence that happens to start with a name
         found.append((block, people[0]))
     return found
@@ -86,9 +85,8 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
 
 def is_card_run(blocks: list[Block], start: int, cards: list[tuple[Para, Entry]],
                 least: int) -> bool:  # fmt: skip
-    """A run of person cards from `start`: `least` of them, or cards that each give an account
-    (a GitHub profile, an e-mail address): two, or one alone under its heading (the one former
-    member of a team)."""
+    """A run of person cards from `start`: `least` of them, or cards that each give a profile or
+    an e-mail address: two, or one alone under its heading (the one former member of a team)."""
     if len(cards) >= least:
         return True
     if not cards or not all(e.github or e.email for _p, e in cards):
@@ -339,7 +337,7 @@ def flagged_emeritus(fields: dict[str, Any]) -> bool:
             return True
         if _people.is_emeritus(key.replace("_", " ")) and flag in TRUE:
             return True
-        if isinstance(value, str) and PAST_NOTE.search(value):  # `subtext: "(retired)"`
+        if isinstance(value, str) and _entries.PAST_NOTE.search(value):  # `subtext: "(retired)"`
             return True
     return False
 

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from extractors.document.model import Links, collapse, github_login, without_controls
+from extractors.people import contacts as _contacts
 from extractors.people import names as _people
 from extractors.people.links import only_document_link, represented
 from extractors.people.orgs import (
@@ -36,30 +37,21 @@ from extractors.people.orgs import (
 TAG = re.compile(r"\[([^\[\]]{1,60})\](?!\()")
 DEFINITION_WORDS = 10
 PAREN = re.compile(r"\(([^()]{0,200})\)")
-TERM_FIELD = re.compile(r"\s+(?:term(?: ends)?|since|tenure|served)\s*:\s.*$", re.I)
 TERM = re.compile(r"\bterm\b|\bstart date\b|\d{1,2}/\d{1,2}/\d{2,4}", re.I)
 SEPARATORS = re.compile(r"\s+(?:—|–|--|-|\|)\s+|:\s+|,\s+|\s+/\s+")
 DESCRIBED = re.compile(  # what a note after a dash says of a person (not an area)
     r"\b(?:founder|co-founder|creator|emeritus|emerita|leader|lead|chair|bdfl|president)\b", re.I
 )
 STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\b", re.I)
+PAST_NOTE = re.compile(r"\((?:[^()]*\s)?(?:emerit\w*|retired|inactive|former|alumn\w*)\)", re.I)
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 # an @handle, not a team mention ("@kubeflow/kubeflow-steering-committee" names a GitHub team)
 AT_HANDLE = re.compile(r"(?<![\w.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w/-])")
 # the words before an entry's first "<e-mail>" or "(@handle)": "Fu Wei <fu@x.org> (@fuweid) pkg:*"
 NAME_BEFORE_ASIDE = re.compile(r"^\s*([^<>()\[\]@,:|*`]{3,60}?)\s*(?:<[^<>\s@]+@|\(@)")
-# no organisation, said in small letters after a printed handle ("@jroe (independent)")
-UNAFFILIATED = frozenset(("independent", "individual", "unaffiliated", "self-employed", "freelance"))
 LONE_WORD = re.compile(r"^[^\W\d_][\w'’.-]{1,38}$")  # a one-word entry: a login, a given name
 HANDLE_TOKEN = re.compile(r"^(?:@[0-9]{3,39}|@?(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{0,38})$")
-# a contact value labelled by its kind in parentheses ("jroe (GitHub), jane@example.org (email)",
-# LLVM's Maintainers.md): the GitHub one is the handle, the e-mail the address, the rest dropped
-CONTACT = re.compile(
-    r"(?<![^\s,;])([^\s,;()]+)\s+\((e-?mail|mail|github|gitlab|discourse|irc|slack|twitter|"
-    r"mastodon|matrix|discord|linkedin|phabricator|website|homepage)\)(?:\s*[,;])?",
-    re.I,
-)
 
 
 @dataclass(slots=True)
@@ -115,7 +107,7 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
         entry.lead = True
         entry.titles.append(text)
         return True
-    emails = _emails(text)
+    emails = _contacts.emails(text)
     parts = [p.strip() for p in re.split(r"\s*/\s*|,\s*|\s+", text) if p.strip()]
     found = False
     for part in parts:
@@ -136,8 +128,8 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
     if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
-    elsewhere = AT_HANDLE.search(printed.replace(f"({inner})", " ")) or _handle_from(printed, links)
-    if text.lower() in UNAFFILIATED and elsewhere:  # "Jane Roe, @jroe (independent)"
+    elsewhere = AT_HANDLE.search(printed.replace(f"({inner})", " "))  # "@jroe (independent)"
+    if text.lower() in _contacts.UNAFFILIATED and elsewhere:  # "Jane Roe, @jroe (independent)"
         entry.affiliation = entry.affiliation or text
         return True
     if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed) and not elsewhere:
@@ -156,17 +148,6 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
     return False
 
 
-def _emails(text: str) -> list[str]:
-    found: list[str] = []
-    rest = text
-    while True:
-        match = _people.find_email(rest)
-        if match is None:
-            return found
-        found.append(match.group(1))
-        rest = rest[match.end() :]
-
-
 def read(text: str, links: Links = (), *, handle_list: bool = False,
          propose: bool = False, lone: bool = False) -> list[Entry]:  # fmt: skip
     """The people an entry names (usually one), or [] when it names nobody. With `propose`, an
@@ -179,8 +160,7 @@ def read(text: str, links: Links = (), *, handle_list: bool = False,
         return []
     if (agent := represented(text, links, _one)) is not None:  # "Example Labs. Representative A"
         return [agent]
-    if (term := TERM_FIELD.search(text)) and term.start() > 0:
-        text = text[: term.start()]  # "Jane Roe Term: March 2024 – Present": when, not who
+    text = _contacts.without_term(text)  # "Jane Roe Term: March 2024 – Present"
     label, body = _label(text)
     if label is not None:
         many = _several(body, links)
@@ -282,13 +262,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
         text += ")"  # "Jane Roe ([jroe](url) jane@example.org": its closing parenthesis lost
     printed = text
-    for contact in CONTACT.finditer(text):
-        value, kind = contact.group(1), contact.group(2).lower()
-        if kind == "github" and HANDLE_TOKEN.match(value):
-            entry.github = entry.github or value.lstrip("@").lower()
-        elif kind.endswith("mail") and _people.find_email(value):
-            entry.email = entry.email or value
-    text = CONTACT.sub(" ", text)
+    text, entry.github, entry.email = _contacts.labelled(text)  # "jroe (GitHub)"
     for tag in TAG.findall(text):
         tag = tag.strip()
         if tag.startswith("@") and HANDLE_TOKEN.match(tag):
@@ -309,7 +283,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     rest = PAREN.sub(lambda m: m.group(0) if _people.nickname(m) else " ", rest)
     if entry.affiliation and len(AT_HANDLE.findall(rest)) >= 2:  # "@a, @b (Responses API)":
         entry.area, entry.affiliation = entry.area or entry.affiliation, None  # the list's area
-    for email in _emails(rest):
+    for email in _contacts.emails(rest):
         entry.email = entry.email or email
         rest = rest.replace(email, " ")
     rest = rest.replace("<>", " ").replace("< >", " ")
