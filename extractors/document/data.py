@@ -46,7 +46,15 @@ MAINTAINERS_FIELD = re.compile(r"^(?P<tag>[A-Z]):\s*(?P<value>.*)$")
 # 100,000 blank lines was tried from every line to its end (quadratic: 100 s to say "not TOML")
 TOML_TABLE = re.compile(r"^[ \t]*\[\[?[\w.\"' -]+\]\]?[ \t\r]*$", re.MULTILINE)
 YAML_KEY = re.compile(r"^[\w.-]+:[ \t\r]*(?:#.*)?$", re.MULTILINE)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 COMMENT_TITLE = re.compile(r"^#+[ \t]*(\S.{0,79})$")
+# `GitHub = jroe`: a bare word where TOML wants a string (hand-written team files); read as the
+# string it spells, one line at a time as the parser reports them, at most TOML_REPAIRS lines
+TOML_BARE_VALUE = re.compile(
+    r"^(?P<key>[ \t]*[\w\"'.-]+[ \t]*=[ \t]*)(?P<word>[A-Za-z][\w.@-]*)[ \t]*$"
+)
+TOML_ERROR_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+TOML_REPAIRS = 20
 
 
 class Malformed(ValueError):
@@ -178,12 +186,7 @@ def _scalar(node: Any) -> Any:
 
 
 def _toml(text: str) -> Document:
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise Malformed(f"not valid TOML: {exc}") from None
+    data = _toml_loads(text)
     if _tree.person_tables(data) or _tree.is_card(data):  # a people table by login, a card
         return _tree.document(text, data, "toml")
     lines = text.splitlines()
@@ -195,6 +198,27 @@ def _toml(text: str) -> Document:
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
     }
     return Document(None, blocks, "toml", tables=tables)
+
+
+def _toml_loads(text: str) -> dict[str, Any]:
+    """The TOML data of `text`, its bare-word values (`GitHub = jroe`) read as strings."""
+    import tomllib
+
+    lines: list[str] | None = None
+    first: tomllib.TOMLDecodeError | None = None
+    for _ in range(TOML_REPAIRS + 1):
+        try:
+            return tomllib.loads(text if lines is None else "\n".join(lines))
+        except tomllib.TOMLDecodeError as exc:
+            first = first or exc
+            at = TOML_ERROR_LINE.search(str(exc))
+            lines = lines if lines is not None else text.splitlines()
+            index = int(at.group(1)) - 1 if at else -1
+            bare = TOML_BARE_VALUE.match(lines[index]) if 0 <= index < len(lines) else None
+            if bare is None or bare["word"] in ("true", "false", "inf", "nan"):
+                break
+            lines[index] = f'{bare["key"]}"{bare["word"]}"'
+    raise Malformed(f"not valid TOML: {first}") from None
 
 
 class _TomlWalk:
@@ -256,6 +280,7 @@ def _maintainers(text: str) -> Iterator[Block]:
     lines = text.splitlines()
     list_no = 0
     index = 0
+    person_list = -1  # the list the entries read from `P:` lines are in
     para: list[str] = []  # its lines, with their line numbers in `at`
     at: list[int] = []
 
@@ -289,6 +314,7 @@ def _maintainers(text: str) -> Iterator[Block]:
             if set(following.strip()) <= set("=-") and following.strip():
                 yield from ended()
                 yield Heading(1, line.strip(), index + 1)
+                person_list = -1  # the entries under a new title are a new list
                 index += 2
                 continue
             if comment := COMMENT_TITLE.match(line):  # "# REVIEWERS": the title of what follows
@@ -297,7 +323,40 @@ def _maintainers(text: str) -> Iterator[Block]:
             else:
                 para.append(line)
                 at.append(index + 1)
+        elif (field := MAINTAINERS_FIELD.match(line)) and field.group("tag") == "P":
+            yield from ended()  # an untitled entry whose person has a field of their own:
+            stanza = _stanza(lines, index)  # "P: Jane Roe" / "M: jane@example.org" / "S: ..."
+            person = _person_of(stanza)
+            if person is not None:
+                list_no += 0 if person_list == list_no else 1
+                person_list = list_no
+                quote = "\n".join(stanza).strip()
+                yield Item(quote, person, (), list_no, 0, None, index + 1)
+            index += len(stanza)
+            continue
         elif not line.strip():
             yield from ended()
         index += 1
     yield from ended()
+
+
+def _stanza(lines: list[str], start: int) -> list[str]:
+    """The field lines of an entry from `start` (with their indented continuation lines)."""
+    end = start + 1
+    while (
+        end < len(lines)
+        and lines[end].strip()
+        and (MAINTAINERS_FIELD.match(lines[end]) or lines[end][:1].isspace())
+    ):
+        end += 1
+    return lines[start:end]
+
+
+def _person_of(stanza: list[str]) -> str | None:
+    """ "Jane Roe <jane@example.org>" of an entry's `P:` and first `M:` address; None when no
+    `M:` line holds one (the file's legend: "P: Person", "M: Mail patches to this address")."""
+    fields = [f for line in stanza if (f := MAINTAINERS_FIELD.match(line))]
+    person = next((f.group("value").strip() for f in fields if f.group("tag") == "P"), "")
+    mails = (f.group("value").strip() for f in fields if f.group("tag") == "M")
+    mail = next((m for m in mails if EMAIL.fullmatch(m)), None)
+    return f"{person} <{mail}>" if person and mail else None

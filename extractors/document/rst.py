@@ -180,6 +180,10 @@ class _Reader:
                 self.lists += 1
                 for entry in node.children:
                     yield from self._term(entry)
+            elif isinstance(node, nodes.field_list) and level > 0:  # ":Jane Roe: Example Labs"
+                self.lists += 1  # (not a header's fields: ":Author:" before the first title)
+                for entry in node.children:
+                    yield from self._term(entry, nodes.field_name, nodes.field_body)
             elif isinstance(node, nodes.table):
                 self.tables += 1
                 yield from self._rows(node)
@@ -209,11 +213,12 @@ class _Reader:
         return Item(raw, collapse(own.astext()), _links(own), self.lists, max(depth, 0), parent,
                     line)  # fmt: skip
 
-    def _term(self, entry: Any) -> Iterator[Term]:
+    def _term(self, entry: Any, term_kind: Any = None, body_kind: Any = None) -> Iterator[Term]:
+        """A definition list's entry as a Term (or a field list's: `term_kind`, `body_kind`)."""
         from docutils import nodes
 
-        term = entry.next_node(nodes.term)
-        definition = entry.next_node(nodes.definition)
+        term = entry.next_node(term_kind or nodes.term)
+        definition = entry.next_node(body_kind or nodes.definition)
         if term is None or definition is None:
             return
         text = collapse(definition.astext())

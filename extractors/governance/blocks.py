@@ -87,7 +87,8 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
         people = _entries.read(block.text, block.links)
         if len(people) != 1 or not _people.looks_like_name(people[0].name):
             break
-        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or block.links):
+        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or people[0].email
+                                                               or block.links):  # fmt: skip
             break  # a sentence that happens to start with a name
         found.append((block, people[0]))
     return found
@@ -95,11 +96,11 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
 
 def is_card_run(blocks: list[Block], start: int, cards: list[tuple[Para, Entry]],
                 least: int) -> bool:  # fmt: skip
-    """A run of person cards from `start`: `least` of them, or cards that each link a GitHub
-    profile: two, or one alone under its heading (the one former member of a team)."""
+    """A run of person cards from `start`: `least` of them, or cards that each give a profile or
+    an e-mail address: two, or one alone under its heading (the one former member of a team)."""
     if len(cards) >= least:
         return True
-    if not cards or not all(e.github for _p, e in cards):
+    if not cards or not all(e.github or e.email for _p, e in cards):
         return False
     after = start + len(cards)
     alone = (start > 0 and isinstance(blocks[start - 1], Heading)) and (
@@ -346,6 +347,8 @@ def flagged_emeritus(fields: dict[str, Any]) -> bool:
         if key in ("active", "current") and flag in FALSE:
             return True
         if _people.is_emeritus(key.replace("_", " ")) and flag in TRUE:
+            return True
+        if isinstance(value, str) and _entries.PAST_NOTE.search(value):  # `subtext: "(retired)"`
             return True
     return False
 

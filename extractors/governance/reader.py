@@ -35,7 +35,9 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 13: records written as code, one-word list entries weighed, "X is the <seat>"; 12: fitted on
+# 14: labelled contacts ("jroe (GitHub)"), P: entries, lenient TOML, Markdown by name, reST field
+#    lists, "X was the <seat>", refitted with real-probe-9; 13: records written as code, one-word
+#    list entries weighed, "X is the <seat>"; 12: fitted on
 #    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
 VERSION = 14
 TAG = f"{NAME}/{VERSION}"

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from extractors.document.model import Links, collapse, github_login, without_controls
+from extractors.people import contacts as _contacts
 from extractors.people import names as _people
 from extractors.people.links import only_document_link, represented
 from extractors.people.orgs import (
@@ -42,6 +43,7 @@ DESCRIBED = re.compile(  # what a note after a dash says of a person (not an are
     r"\b(?:founder|co-founder|creator|emeritus|emerita|leader|lead|chair|bdfl|president)\b", re.I
 )
 STATUS_TAG = re.compile(r"\b(?:emerit\w*|inactive|retired|former|alumn\w*|past)\b", re.I)
+PAST_NOTE = re.compile(r"\((?:[^()]*\s)?(?:emerit\w*|retired|inactive|former|alumn\w*)\)", re.I)
 LEAD_TAG = re.compile(r"\b(?:chair(?:person)?|co-chair|lead|project lead|bdfl|leader)\b", re.I)
 PMC_TAG = re.compile(r"^\s*pmc\s*$", re.I)
 # an @handle, not a team mention ("@kubeflow/kubeflow-steering-committee" names a GitHub team)
@@ -105,7 +107,7 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
         entry.lead = True
         entry.titles.append(text)
         return True
-    emails = _emails(text)
+    emails = _contacts.emails(text)
     parts = [p.strip() for p in re.split(r"\s*/\s*|,\s*|\s+", text) if p.strip()]
     found = False
     for part in parts:
@@ -126,7 +128,11 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
     if login and (text.lstrip("@").lower() == login or linked):
         entry.github = entry.github or login
         return True
-    if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed):
+    elsewhere = AT_HANDLE.search(printed.replace(f"({inner})", " "))  # "@jroe (independent)"
+    if text.lower() in _contacts.UNAFFILIATED and elsewhere:  # "Jane Roe, @jroe (independent)"
+        entry.affiliation = entry.affiliation or text
+        return True
+    if HANDLE_TOKEN.match(text) and _people.printed_login(text, printed) and not elsewhere:
         entry.github = entry.github or text.lstrip("@").lower()
         entry.label = "paren-handle"  # a handle only when a name stands beside it
         return True
@@ -142,17 +148,6 @@ def _sort_paren(inner: str, entry: Entry, links: Links, printed: str = "") -> bo
     return False
 
 
-def _emails(text: str) -> list[str]:
-    found: list[str] = []
-    rest = text
-    while True:
-        match = _people.find_email(rest)
-        if match is None:
-            return found
-        found.append(match.group(1))
-        rest = rest[match.end() :]
-
-
 def read(text: str, links: Links = (), *, handle_list: bool = False,
          propose: bool = False, lone: bool = False) -> list[Entry]:  # fmt: skip
     """The people an entry names (usually one), or [] when it names nobody. With `propose`, an
@@ -165,6 +160,7 @@ def read(text: str, links: Links = (), *, handle_list: bool = False,
         return []
     if (agent := represented(text, links, _one)) is not None:  # "Example Labs. Representative A"
         return [agent]
+    text = _contacts.without_term(text)  # "Jane Roe Term: March 2024 – Present"
     label, body = _label(text)
     if label is not None:
         many = _several(body, links)
@@ -266,6 +262,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
         text += ")"  # "Jane Roe ([jroe](url) jane@example.org": its closing parenthesis lost
     printed = text
+    text, entry.github, entry.email = _contacts.labelled(text)  # "jroe (GitHub)"
     for tag in TAG.findall(text):
         tag = tag.strip()
         if tag.startswith("@") and HANDLE_TOKEN.match(tag):
@@ -286,7 +283,7 @@ def _one(text: str, links: Links, *, handle_list: bool = False) -> Entry | None:
     rest = PAREN.sub(lambda m: m.group(0) if _people.nickname(m) else " ", rest)
     if entry.affiliation and len(AT_HANDLE.findall(rest)) >= 2:  # "@a, @b (Responses API)":
         entry.area, entry.affiliation = entry.area or entry.affiliation, None  # the list's area
-    for email in _emails(rest):
+    for email in _contacts.emails(rest):
         entry.email = entry.email or email
         rest = rest.replace(email, " ")
     rest = rest.replace("<>", " ").replace("< >", " ")

@@ -172,7 +172,8 @@ def looks_like_name(text: str, *, org_markers: bool = True) -> bool:
         if bare[0].islower():
             return False
         acronym = len(bare) >= 3 and bare.isupper() and bare.isalpha()
-        if acronym and not (index == len(words) - 1 and _surname_in_capitals(words)):
+        ends = index == len(words) - 1 or (index == 0 and len(words) == 2)  # "KINEBUCHI Tomohiko"
+        if acronym and not (ends and _surname_in_capitals(words if index else words[::-1])):
             return False  # an acronym ("OSS Fuzzing", "SBOM Everywhere"), not part of a name
         if org_markers and bare.lower() in ORG_MARKERS:
             return False  # "Broadcom Inc.", "Example Labs", "University of Example"
@@ -190,9 +191,8 @@ SURNAME_IN_CAPITALS = re.compile(r"^[^\W\d_]*[AEIOUYÀ-ÖØ-Ý][^\W\d_]*$")
 
 
 def _surname_in_capitals(words: list[str]) -> bool:
-    """A family name ("Jérémie MONSINJON", "Pierre PÉRONNET") printed in capitals after given
-    names (a French and Japanese convention), not an acronym: a word of five or more letters with
-    a vowel, after given names that are each a capital and small letters ("Jean-Luc")."""
+    """A family name printed in capitals after (or first before) given names, not an acronym
+    ("Pierre PÉRONNET"): five or more letters with a vowel, given names like "Jean-Luc"."""
     *given, surname = [w.strip("().,") for w in words]
     given = [w for w in given if w.lower() not in PARTICLES]
     return (

@@ -34,8 +34,9 @@ CHAIR_BEFORE = re.compile(
     r"\b(?:chair|chairperson|lead)\s+is\s+(?P<name>.+)$|\bchaired by\s+(?P<by>.+)$", re.IGNORECASE
 )
 ROLE_IS = re.compile(  # "Jane Roe is the Benevolent Dictator for Life (BDFL)": one person's seat
-    r"^(?P<name>[^,;:]+?)\s+(?:is|serves as)\s+(?:the|our)\s+(?P<role>[^,;:]+)$"
+    r"^(?P<name>[^,;:]+?)\s+(?P<verb>is|serves as|was|served as)\s+(?:the|our)\s+(?P<role>[^,;:]+)$"
 )
+PARENTHESISED = re.compile(r"\([^()]*\)")
 LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|\s+and\s+|\s*&\s*)", re.IGNORECASE)
 SENTENCE_END = re.compile(r"[.!?](?=\s+|$)")
 POSSESSIVE = re.compile(r"^(?:[\w.-]+(?:\s+[\w.-]+)?['’]s\s+)")
@@ -119,9 +120,11 @@ def role_is(
     match = ROLE_IS.match(body)
     if match is None:
         return []
-    seat = " ".join(re.sub(r"\([^()]*\)", " ", match.group("role")).split())
-    if seat.lower() != " ".join((heading or "").split()).lower():
-        if role is None or _people.role_of(seat) is None:
+    seat = " ".join(PARENTHESISED.sub(" ", match.group("role")).split())
+    titled = " ".join(PARENTHESISED.sub(" ", heading or "").split())  # "... (retired 2022)"
+    if seat.lower() != titled.lower():
+        past = match.group("verb") in ("was", "served as")  # history, unless the heading's seat
+        if past or role is None or _people.role_of(seat) is None:
             return []
     else:
         role = role or seat

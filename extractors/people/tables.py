@@ -50,6 +50,7 @@ COLUMNS: tuple[tuple[str, frozenset[str]], ...] = (
 )  # fmt: skip
 # a value that says it is not filled in (a cell "-", `company: UNKNOWN`, "n/a", "TBD")
 PEOPLE_SHARE = 0.5
+MEMBERSHIP = re.compile(r"\bmembers?\W*$", re.I)  # a membership class, not an employer
 says_empty = _people.says_empty  # a placeholder for nothing ("TBD", "n/a", "vacant")
 CURRENT = re.compile(r"\bcurrent\b", re.I)
 
@@ -312,7 +313,7 @@ def _fill(entry: Entry, row: Row, column: dict[str, int], section: str | None,
         match = _people.find_email(email.text)
         entry.email = match.group(1) if match else None
     org = _cell(row, column, "affiliation")
-    if org is not None:
+    if org is not None and not MEMBERSHIP.search(org.text):  # ("General Members": a class)
         entry.affiliation = collapse(org.text)
         entry.org_field = True
     area = _cell(row, column, "area")

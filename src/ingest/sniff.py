@@ -26,6 +26,8 @@ _MD_LINK = re.compile(r"\[[^\]]+\]\([^)]+\)")
 _MD_TABLE_RULE = re.compile(r"^\|?[ \t]*:?-{3,}:?[ \t]*\|[ \t]*:?-{3,}", re.MULTILINE)
 _MD_LINK_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+[ \t]*$", re.MULTILINE)
 _RST_LINK = re.compile(r"`[^`<]+<[^>]+>`__?")
+_RST_DIRECTIVE = re.compile(r"^\.\. [\w-]+::|^\.\. _[^:]+:", re.MULTILINE)
+MARKDOWN_NAMES = (".md", ".markdown", ".mdx")
 
 
 def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
@@ -43,8 +45,12 @@ def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
     text = _FRONT_MATTER.sub("", body[:65536].decode("utf-8", errors="replace"), count=1)
     md_score = len(_MD_HEADING.findall(text)) + len(_MD_LINK.findall(text))
     md_score += len(_MD_TABLE_RULE.findall(text)) + len(_MD_LINK_DEF.findall(text))
-    rst_score = len(_RST_UNDERLINE.findall(text)) + len(_RST_LINK.findall(text))
-    if rst_score and rst_score >= md_score:
+    rst_only = len(_RST_LINK.findall(text)) + len(_RST_DIRECTIVE.findall(text))
+    rst_score = len(_RST_UNDERLINE.findall(text)) + rst_only
+    # underlined titles are Markdown's setext headings too: a file named as Markdown is read as
+    # one unless it holds what only reST has (its links, directives, link targets)
+    named_md = urlsplit(url).path.lower().endswith(MARKDOWN_NAMES)
+    if rst_score and rst_score >= md_score and (rst_only or not named_md):
         return "rst"
     if md_score:
         return "markdown"
@@ -52,7 +58,7 @@ def sniff_format(body: bytes, content_type: str = "", url: str = "") -> Format:
         return "html"
     if "html" in content_type:
         return "html"
-    if url.endswith((".md", ".markdown", ".mdx")):
+    if url.endswith(MARKDOWN_NAMES):
         return "markdown"
     if url.endswith(".rst"):
         return "rst"
