@@ -16,7 +16,6 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 
 from ingest.fetch.warc import WarcWriter
-from ingest.fetch.warc_records import by_warcio as warcio_record
 from ingest.fetch.warc_records import (
     MIN_LOOKAHEAD,
     encode_record,
@@ -24,6 +23,7 @@ from ingest.fetch.warc_records import (
     warc_date,
     window_bits,
 )
+from ingest.fetch.warc_records import by_warcio as warcio_record
 
 WHEN = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=UTC)
 URI = "https://example.org/docs/persons_of_interest.md?x=1"
