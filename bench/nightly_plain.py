@@ -11,6 +11,8 @@ summary line.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import sys
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from flows.nightly_local import run_locally  # noqa: E402
 
 
 def main() -> None:
+    atexit.register(gc.freeze)  # the process ends as the CLI's does (ingest_cli.cli)
     result = run_locally({})
     counts = result.get("counts", {})
     print(

@@ -16,8 +16,14 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 
 from ingest.fetch.warc import WarcWriter
+from ingest.fetch.warc_records import (
+    MIN_LOOKAHEAD,
+    encode_record,
+    http_block,
+    warc_date,
+    window_bits,
+)
 from ingest.fetch.warc_records import by_warcio as warcio_record
-from ingest.fetch.warc_records import encode_record, http_block, warc_date
 
 WHEN = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=UTC)
 URI = "https://example.org/docs/persons_of_interest.md?x=1"
@@ -82,6 +88,29 @@ def test_records_are_warcios_bytes(kind: str, name: str) -> None:
     mine = encode_record(kind, URI, payload, head, fields)
     assert mine == by_warcio(kind, payload, first, headers, fields)
     assert gzip.decompress(mine).endswith(payload + b"\r\n\r\n")
+
+
+def test_window_holds_the_whole_input_with_lookahead_to_spare() -> None:
+    assert window_bits(0) == window_bits(1024 - MIN_LOOKAHEAD) == 10 + 16
+    assert window_bits(1024 - MIN_LOOKAHEAD + 1) == 11 + 16
+    assert window_bits(32768 - MIN_LOOKAHEAD) == window_bits(10**7) == 15 + 16
+
+
+@pytest.mark.parametrize("bits", range(10, 16))
+def test_records_around_each_window_size_are_warcios_bytes(bits: int) -> None:
+    """Payloads whose record is just inside, at and just past a smaller window's limit, random
+    and repetitive (long matches far back): the same gzip member as warcio's 32 kB window."""
+    first, headers = "HTTP/1.1 200 OK", HEADERS
+    fields = warc_fields("response")
+    head = http_block(first, headers)
+    assert head is not None
+    overhead = len(gzip.decompress(encode_record("response", URI, b"", head, fields)))
+    rng = random.Random(bits)
+    limit = (1 << bits) - MIN_LOOKAHEAD - overhead  # the largest payload the window takes
+    for size in (limit - 1, limit, limit + 1, limit + MIN_LOOKAHEAD):
+        for payload in (rng.randbytes(size), (b"<li>Person %d</li>\n" * size)[:size]):
+            mine = encode_record("response", URI, payload, head, fields)
+            assert mine == by_warcio("response", payload, first, headers, fields), size
 
 
 def test_micro_seconds_zero_date_as_warcio_spells_it() -> None:

@@ -4,6 +4,8 @@ turns domain errors into a clear message (exit 1); bad usage exits 2.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import os
 import sys
@@ -28,6 +30,13 @@ from ingest_cli.orgs_commands import orgs
 from ingest_cli.review_commands import review
 from ingest_cli.server_commands import editor, server
 from ingest_cli.train_commands import train
+
+# A command's process ends without the collector scanning its heap again: at exit the
+# interpreter ran full collections over everything left (modules, SQLAlchemy, httpx, the run's
+# caches): an unchanged 10,000-source nightly took 1.8 s from its last line to its exit, 0.1 s
+# frozen. Frozen objects are still freed; only cycles go uncollected, and every file and
+# database the commands write is closed (and flushed) explicitly before they return.
+atexit.register(gc.freeze)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
