@@ -5,7 +5,8 @@ present tense, terms that have ended, and people agreeing to take a role over.
   "A retires from the board", "A resigns as treasurer", "A has agreed to take over as project
   lead for X", "A will take over as chair", "happy to add A and B as committers", "A and B were
   voted in by the other board members", "have elected A the new Project Lead",
-  "A volunteered to serve on the committee", "thank A for being a member of X the past years", "thanking the outgoing Board members: A, B and C",
+  "A volunteered to serve on the committee", "thank A for being a member of X the past years",
+  "thanking the outgoing Board members: A, B and C",
   "The PMC has voted to make A the project's newest committer", a news entry or title "New
   Community Director: A" (a list's entries are `lists`', with their handles);
 - `TITLE_ROLE_PATTERNS` extend `patterns.TITLE_ROLE_PATTERNS` (the role is the title's body):

@@ -283,8 +283,12 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         for e in _entries.read(item.text, item.links)
         if _people.looks_like_name(e.name) or e.github
     ]
+    head = collapse(re.split(r"\s*[(,]", item.text, maxsplit=1)[0])
     for entry in found:  # "Alyssa (Nick) Coghlan": the name as printed, nickname and all
         entry.name = names.with_suffix(item.text, names.printed_name(item.text, entry.name))
+        if (head != entry.name and head.startswith(entry.name) and not entry.affiliation
+                and _people.looks_like_name(head)):  # fmt: skip
+            entry.name = head  # "Andrea Gómez Vargas (Website)": the whole name before the aside
     if found:
         return found
     if item.list_no == presented.NAME_HEADING and ONE_WORD.match(item.text):  # "### Emily"
