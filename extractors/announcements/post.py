@@ -53,7 +53,8 @@ URL_PATTERNS = (
     re.compile(r"^https?://(?:dev-)?discuss\.[^/?#]+/t/[^?#]+", re.IGNORECASE),
     re.compile(
         r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?"
-        r"(?:/README[^/]*\.md|/_posts/[^/?#]+\.md|/(?:blog|news|announcements?|events?|workshops?)"
+        r"(?:/README[^/]*\.md|/_posts/[^/?#]+\.md|/(?:blog|news|announcements?|events?|workshops?|"
+        r"release[-_]notes?)"
         r"/[^?#]+\.md)(?:[?#].*)?$",
         re.IGNORECASE,
     ),
