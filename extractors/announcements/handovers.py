@@ -3,7 +3,10 @@ present tense, terms that have ended, and people agreeing to take a role over.
 
 - `ROLE_PATTERNS` (status, pattern) extend `patterns.ROLE_PATTERNS`, with the role captured:
   "A retires from the board", "A resigns as treasurer", "A has agreed to take over as project
-  lead for X", "A will take over as chair", "thanking the outgoing Board members: A, B and C",
+  lead for X", "A will take over as chair", "happy to add A and B as committers", "A and B were
+  voted in by the other board members", "have elected A the new Project Lead",
+  "A volunteered to serve on the committee", "thank A for being a member of X the past years",
+  "thanking the outgoing Board members: A, B and C",
   "The PMC has voted to make A the project's newest committer", a news entry or title "New
   Community Director: A" (a list's entries are `lists`', with their handles);
 - `TITLE_ROLE_PATTERNS` extend `patterns.TITLE_ROLE_PATTERNS` (the role is the title's body):
@@ -59,6 +62,32 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"(?i:please\s+welcome)\s+(?P<people>{PERSON}{_ASIDE}(?:(?:\s*,\s*(?:and\s+)?|"
                 rf"\s+and\s+){PERSON}{_ASIDE})*)\s*,?\s+who\s+will\s+be\s+joining\b[^.]{{0,160}}?"
                 rf"\bas\s+{ROLE_PHRASE}",
+            ),
+            (  # "The PMC is happy to add A and B as committers", "we added A as a reviewer"
+                "current",
+                rf"(?i:add|adds|added|adding)\s+{PEOPLE}{_ASIDE}\s+as\s+{ROLE_PHRASE}",
+            ),
+            (  # "both candidates, A and B, were unanimously voted in by the other board members"
+                "current",
+                rf"{PEOPLE}\s*,?\s+(?:was|were|has\s+been|have\s+been)\s+(?:\w+ly\s+)?"
+                rf"(?:voted\s+in|elected|appointed|co-?opted)\s+by\s+(?:the\s+)?(?:other|remaining|"
+                rf"existing|fellow|current|sitting)\s+"
+                rf"(?P<role>(?:[\w.&'’-]+\s+){{0,3}}?{ROLE_WORDS}(?:\s+{ROLE_WORDS})?)",
+            ),
+            (  # "the committers have elected A the new Project Lead", "named B as our new chair"
+                "current",
+                rf"(?i:elected|appointed|named|chosen|chose|selected)\s+{PEOPLE}{_ASIDE}\s+(?:as\s+)?"
+                rf"(?=(?:the|our|its|their)\s+(?:new|next)\s){ROLE_PHRASE}",
+            ),
+            (  # "A graciously volunteered to serve on the Steering Committee for two years"
+                "current",
+                rf"{PEOPLE}{_ASIDE}\s+(?:has\s+|have\s+)?(?:\w+ly\s+)?(?:volunteered|agreed|"
+                rf"offered)\s+to\s+serve\s+(?:on|as|in)\s+{ROLE_PHRASE}",
+            ),
+            (  # "thank A for ... being a member of the X Committee the past 1.5 years": a tenure
+                "emeritus",  # over
+                rf"(?i:thank|thanks|thanking)\s+{PEOPLE}\s+for\b[^.!]{{0,160}}?\b(?:being|serving\s+"
+                rf"as)\s+{ROLE_PHRASE}\s+(?:for\s+)?(?:the|these)\s+(?:last|past)\b",
             ),
             (  # "Please join me in thanking the outgoing Board members: A, B and C"
                 "emeritus",

@@ -138,7 +138,13 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
             elif header is not None:
                 yield from _row_claims(block, header, context, date_line, section)
                 row_item = _name_row(block, header)
-                if row_item is not None and lead:  # a table of people under a lead-in: its list
+                if row_item is not None and not lead and (above or heading):
+                    # a table right under its heading: the heading ("New members") says what
+                    # its people gain, else the announcing lead-in above the heading
+                    label = heading if heading and ROLE_CUE.search(heading) else above
+                    if label:
+                        yield from _item_claims(row_item, label, heading, context, section, number)
+                elif row_item is not None and lead:  # a table of people under a lead-in: its list
                     label = (leadins.joined_lead(lead, before, ROLE_CUE)
                              or leadins.titled_lead(lead, context.post.title) or lead)  # fmt: skip
                     yield from _item_claims(row_item, label, heading, context, section, number)
@@ -277,8 +283,12 @@ def _item_people(item: Item) -> list[_entries.Entry]:
         for e in _entries.read(item.text, item.links)
         if _people.looks_like_name(e.name) or e.github
     ]
+    head = collapse(re.split(r"\s*[(,]", item.text, maxsplit=1)[0])
     for entry in found:  # "Alyssa (Nick) Coghlan": the name as printed, nickname and all
         entry.name = names.with_suffix(item.text, names.printed_name(item.text, entry.name))
+        if (head != entry.name and head.startswith(entry.name) and not entry.affiliation
+                and _people.looks_like_name(head)):  # fmt: skip
+            entry.name = head  # "Andrea Gómez Vargas (Website)": the whole name before the aside
     if found:
         return found
     if item.list_no == presented.NAME_HEADING and ONE_WORD.match(item.text):  # "### Emily"
@@ -346,15 +356,22 @@ def _name_row(row: Row, header: Row) -> Item | None:
     """A row of a table whose first column is titled as names ("Name", "Member"), as a list
     item: the name, its other cells in brackets ("A (IBM, Fabric)")."""
     titles = [c.text.strip().lower() for c in header.cells]
-    if not titles or titles[0] not in NAME_COLUMNS or len(row.cells) < 1:
+    if not titles or not row.cells:
         return None
-    name = collapse(row.cells[0].text)
-    rest = [collapse(c.text) for c in row.cells[1:2] if collapse(c.text)]
+    column = 0 if titles[0] in NAME_COLUMNS else None
+    if column is None and not any(titles):  # a header of blank cells ("| ![](img) | Name |
+        # Area |" rows): the first cell that is a name alone is the person's
+        column = next((i for i, c in enumerate(row.cells)
+                       if _people.looks_like_name(collapse(c.text))), None)  # fmt: skip
+    if column is None or column >= len(row.cells):
+        return None
+    name = collapse(row.cells[column].text)
+    rest = [collapse(c.text) for c in row.cells[column + 1 : column + 2] if collapse(c.text)]
     text = f"{name} ({', '.join(rest)})" if rest else name
     return Item(
         quote=row.quote,
         text=text,
-        links=row.cells[0].links,
+        links=row.cells[column].links,
         list_no=-2 - header.table_no,
         depth=0,
         parent=None,

@@ -21,7 +21,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 13  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 14  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
@@ -37,7 +37,9 @@ VERSION = 13  # 2: status emeritus; 3: the body's name, not the title; 4: projec
 # model fitted on them without per-reader cues; 13: dated news lists and post-like fragments read,
 # "New ROLE, Name" entries, people forming a body, role appositions, name headings and linked
 # name lines under an announcing heading or lead-in, bare handle items, departures after a
-# goodbye, the writer's return to a role, a date stamp naming the post's anchor or file
+# goodbye, the writer's return to a role, a date stamp naming the post's anchor or file; 14:
+# blank-header tables of people under an announcing heading, "add A as X", "voted in by the
+# other X members", "elected A the new X", volunteering to serve, thanks for a past tenure
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
@@ -51,7 +53,8 @@ URL_PATTERNS = (
     re.compile(r"^https?://(?:dev-)?discuss\.[^/?#]+/t/[^?#]+", re.IGNORECASE),
     re.compile(
         r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?"
-        r"(?:/README[^/]*\.md|/_posts/[^/?#]+\.md|/(?:blog|news|announcements?|events?|workshops?)"
+        r"(?:/README[^/]*\.md|/_posts/[^/?#]+\.md|/(?:blog|news|announcements?|events?|workshops?|"
+        r"release[-_]notes?)"
         r"/[^?#]+\.md)(?:[?#].*)?$",
         re.IGNORECASE,
     ),
