@@ -45,7 +45,7 @@ TAG = f"{NAME}/{VERSION}"
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
-MEMBER_KEYS = ("members", "people", "team", "persons")  # list keys that only say "who is in it"
+MEMBER_KEYS = ("members", "people", "team", "persons", "contributors")  # keys saying "who is in it"
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
 
 
@@ -384,7 +384,7 @@ class Reader:
             where = " > ".join(record.path) or "document"
             locator = f"{where} > entry {record.record_no}"
             section = record.path[-1] if record.path else grouped.get(record.record_no)
-            if len(record.path) >= 3 and section in MEMBER_KEYS:  # teams > Core > members
+            if len(record.path) >= 2 and section in MEMBER_KEYS:  # (teams >) Core > members
                 section = record.path[-2]  # a team entry's members: the team's name
             yield from self._emit(entry, locator, record.quote, role=role, section=section)
 
