@@ -384,8 +384,13 @@ class Reader:
             where = " > ".join(record.path) or "document"
             locator = f"{where} > entry {record.record_no}"
             section = record.path[-1] if record.path else grouped.get(record.record_no)
-            if len(record.path) >= 2 and section in MEMBER_KEYS:  # (teams >) Core > members
-                section = record.path[-2]  # a team entry's members: the team's name
+            inner = record.path[-2:-1]  # (teams >) Core > members: the team's name
+            if (
+                section in MEMBER_KEYS
+                and inner
+                and (len(record.path) > 2 or inner[0] not in MEMBER_KEYS)
+            ):
+                section = inner[0]  # (but `people > members` is the page's own list)
             yield from self._emit(entry, locator, record.quote, role=role, section=section)
 
     # ---- literal blocks ---------------------------------------------------------------------
