@@ -39,7 +39,7 @@ NAME = "governance"
 #    lists, "X was the <seat>", refitted with real-probe-9; 13: records written as code, one-word
 #    list entries weighed, "X is the <seat>"; 12: fitted on
 #    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
-VERSION = 14
+VERSION = 15
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
