@@ -6,6 +6,7 @@
     rst        reStructuredText (docutils) data       YAML, TOML, OWNERS, CODEOWNERS, MAINTAINERS
     jsdata     JavaScript / TypeScript modules exporting a literal (json5), CUE data files: their
                tree read as JSON's
+    phpdata    PHP files returning an array literal: their tree read as JSON's
     delimited  CSV and TSV files (one table, the first record its header)
     tree       any JSON; TOML people tables and YAML nested teams (a generic walk of the tree)
     feed       Atom and RSS entries (their HTML or Markdown bodies through the readers above)
@@ -59,12 +60,9 @@ def format_of(snapshot: Snapshot) -> str:
     if name.endswith(".json"):
         return "json"
     if code := code_data_kind(snapshot.url, snapshot.body):
-        from extractors.document import jsdata as _doc_jsdata
-
-        load = _doc_jsdata.load_cue if code == "cue" else _doc_jsdata.load_js
         try:  # a module that is code, not data, is read as before (as text)
-            load(decode(snapshot.body))
-        except _doc_jsdata.Malformed:
+            _load_code(code, decode(snapshot.body))
+        except ValueError:  # jsdata.Malformed, phpdata.Malformed
             pass
         else:
             return code
@@ -85,6 +83,17 @@ def format_of(snapshot: Snapshot) -> str:
 
         return _doc_data.sniff(decode(snapshot.body)) or fmt
     return fmt
+
+
+def _load_code(code: str, text: str) -> object:
+    """The data tree of a data file written as code ("jsdata", "cue" or "php")."""
+    if code == "php":
+        from extractors.document import phpdata as _doc_phpdata
+
+        return _doc_phpdata.load_php(text)
+    from extractors.document import jsdata as _doc_jsdata
+
+    return (_doc_jsdata.load_cue if code == "cue" else _doc_jsdata.load_js)(text)
 
 
 _RECENT: dict[tuple[str, str, str, bool], Document] = {}  # the last document parsed
@@ -149,13 +158,12 @@ def _parse(snapshot: Snapshot, fmt: str, lists_only: bool) -> Document:
             return _doc_delimited.document(text, "\t" if fmt == "tsv" else ",")
         except _doc_delimited.Malformed as exc:
             raise ExtractionError(snapshot.url, str(exc)) from None
-    if fmt in ("jsdata", "cue"):
-        from extractors.document import jsdata as _doc_jsdata
+    if fmt in ("jsdata", "cue", "php"):
         from extractors.document import tree as _doc_tree
 
         try:
-            data = (_doc_jsdata.load_cue if fmt == "cue" else _doc_jsdata.load_js)(text)
-        except _doc_jsdata.Malformed as exc:
+            data = _load_code(fmt, text)
+        except ValueError as exc:  # jsdata.Malformed, phpdata.Malformed
             raise ExtractionError(snapshot.url, str(exc)) from None
         return _doc_tree.document(text, data, fmt)
     if fmt == "json":

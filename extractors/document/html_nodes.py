@@ -60,20 +60,30 @@ def _card_text(node: LexborNode) -> str:
 def _fields_text(node: LexborNode, depth: int = 0) -> str:
     """An element's text, where two elements meet with no text between them joined by ", ":
     a card's fields ("<span>Jane Roe</span><a>@jroe</a><span>Lead</span>", set apart by its
-    style) are parts, not one run of words."""
+    style) are parts, not one run of words. A block part (`<h6>`, `<div>`, or a made-up
+    heading such as `<h7>`) is a part whatever white space sets it apart."""
     if depth > 8:
         return node_text(node)
     pieces: list[str] = []
-    after_element = False
+    after_element = after_block = False
     for child in node.iter(include_text=True):
         if child.tag == "-text":
-            pieces.append(child.text_content or "")
-            after_element = False
+            content = child.text_content or ""
+            if content.strip() and after_block:
+                pieces[-1] = pieces[-1].rstrip()
+                content = ", " + content.lstrip()
+            pieces.append(content)
+            after_element = after_block = after_block and not content.strip()
             continue
+        tag = (child.tag or "").lower()
+        block = tag in CARD_PARTS or (tag[:1] == "h" and tag[1:].isdigit())
         text = _fields_text(child, depth + 1).strip()
         if text:
-            pieces.append(f", {text}" if after_element else text)
-            after_element = True
+            apart = after_element or (block and any(p.strip() for p in pieces))
+            if apart and pieces:
+                pieces[-1] = pieces[-1].rstrip()
+            pieces.append(f", {text}" if apart else text)
+            after_element, after_block = True, block
     return collapse("".join(pieces))
 
 

@@ -64,6 +64,11 @@ def document(text: str) -> Document:
     blocks: list[Block] = list(front_matter_records(source[:start], data))
     body = "\n".join(source[start:])
     blocks.extend(_Reader(source, start).blocks(parser().parse(body)))
+    if start and not body.strip():  # all front matter: its Markdown values are the page
+        for first, lines in markdown_values(source[1 : start - 1]):
+            first += 2  # the value's first line in the file (the block follows the `---`)
+            shown = source[:first] + lines + source[first + len(lines) :]
+            blocks.extend(_Reader(shown, first).blocks(parser().parse("\n".join(lines))))
     title = meta.get("title")
     return Document(title, blocks, "markdown", meta)
 
@@ -110,6 +115,34 @@ def front_matter_data(text: str) -> tuple[dict[str, Any], int]:
                     return {}, end + 1
             return (data if isinstance(data, dict) else {}), end + 1
     return {}, 0
+
+
+MARKDOWN_LINE = re.compile(r"^(?:#{1,6} |\|.*\||[-*+] |\d+[.)] )")
+
+
+def markdown_values(block: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """The literal block scalars (`key: |`) of a YAML front matter whose text is Markdown
+    blocks (a heading, a table, a list): the line (of `block`) before each, its lines dedented."""
+    import yaml
+
+    try:
+        root = yaml.compose("\n".join(block))
+    except yaml.YAMLError:
+        return
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(value for _, value in reversed(node.value))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.ScalarNode) and node.style == "|":
+            lines = block[node.start_mark.line + 1 : node.end_mark.line + 1]
+            indents = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+            cut = min(indents, default=0)
+            lines = [line[cut:] for line in lines]
+            if sum(bool(MARKDOWN_LINE.match(line)) for line in lines) >= 2:
+                yield node.start_mark.line, lines
 
 
 def scalar_fields(data: dict[str, Any]) -> dict[str, str]:

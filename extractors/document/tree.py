@@ -335,8 +335,8 @@ class Walk:
 
     def _members(self, key: Any, value: Any) -> bool:
         """A list of person records, of keys of the people table, or of logins under a role
-        key: a team entry's members."""
-        if not isinstance(value, list):
+        key: a team entry's members (a card's `links` / `socials` are its own, not members)."""
+        if not isinstance(value, list) or str(key).lower() in SOCIAL_KEYS:
             return False
         return login_list(key, value) or any(
             person_like(x) or self.key_of(x) is not None for x in value

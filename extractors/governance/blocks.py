@@ -87,9 +87,13 @@ def cards(blocks: list[Block], start: int) -> list[tuple[Para, Entry]]:
         people = _entries.read(block.text, block.links)
         if len(people) != 1 or not _people.looks_like_name(people[0].name):
             break
-        if len(people[0].name) * 2 < len(block.text) and not (people[0].github or people[0].email
-                                                               or block.links):  # fmt: skip
-            break  # a sentence that happens to start with a name
+        linked = bool(people[0].github or people[0].email or block.links)
+        if (
+            len(people[0].name) * 2 < len(block.text)
+            and not linked
+            and not (found and (found[-1][1].github or found[-1][1].email or found[-1][0].links))
+        ):  # a sentence that happens to start with a name (not a card in a run of linked ones)
+            break
         found.append((block, people[0]))
     return found
 

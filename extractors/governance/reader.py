@@ -39,13 +39,13 @@ NAME = "governance"
 #    lists, "X was the <seat>", refitted with real-probe-9; 13: records written as code, one-word
 #    list entries weighed, "X is the <seat>"; 12: fitted on
 #    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
-VERSION = 14
+VERSION = 15
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
 LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
-MEMBER_KEYS = ("members", "people", "team", "persons")  # list keys that only say "who is in it"
+MEMBER_KEYS = ("members", "people", "team", "persons", "contributors")  # keys saying "who is in it"
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
 
 
@@ -384,8 +384,13 @@ class Reader:
             where = " > ".join(record.path) or "document"
             locator = f"{where} > entry {record.record_no}"
             section = record.path[-1] if record.path else grouped.get(record.record_no)
-            if len(record.path) >= 3 and section in MEMBER_KEYS:  # teams > Core > members
-                section = record.path[-2]  # a team entry's members: the team's name
+            inner = record.path[-2:-1]  # (teams >) Core > members: the team's name
+            if (
+                section in MEMBER_KEYS
+                and inner
+                and (len(record.path) > 2 or inner[0] not in MEMBER_KEYS)
+            ):
+                section = inner[0]  # (but `people > members` is the page's own list)
             yield from self._emit(entry, locator, record.quote, role=role, section=section)
 
     # ---- literal blocks ---------------------------------------------------------------------

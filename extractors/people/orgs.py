@@ -30,8 +30,8 @@ AREA_WORDS = wordset(  # words of a project's parts, not of an employer
 ORG_LOWER = wordset("of and for de du des la le der von & at the y e in")
 NOT_ORG = wordset(
     "term terms see note notes tbd tba n/a none vacant open seat seats formerly previously "
-    "since until from to and or with also"
-)
+    "since until from to and or with also joined"
+)  # "joined": a card's tenure ("Joined GMT 6"), not an employer
 TITLE_WORDS = re.compile(
     r"\b(?:chair|chairs|chairperson|co-chair|vice[- ]chair|lead|leads|co-lead|leader|bdfl|"
     r"president|secretary|treasurer|director|manager|liaison|pmc|tsc|maintainer|committer|"

@@ -177,6 +177,10 @@ def read(rows: list[Row], *, in_role_section: bool = True) -> Iterator[Found]:
         return
     share = [sum(_named(row[i]) for row in cells) / len(body) for i in range(width)]
     candidates = [i for i in range(width) if share[i] >= PEOPLE_SHARE and kinds[i] != "email"]
+    if not candidates and width == 1 and len(body) > 1 and len(cells[0][0]) == 1:
+        card = cells[0][0][0]  # one person's card as a table: their name, then text about them
+        yield Found(card, body[0], None, None, card.emeritus)
+        return
     if not candidates:
         return
     orgs = [sum(_org_cell(r.cells[i].text) for r in body if i < len(r.cells)) for i in range(width)]

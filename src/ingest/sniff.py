@@ -100,11 +100,17 @@ _JS_DATA_START = re.compile(
 )
 
 
+_PHP_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?php\b")
+
+
 def code_data_kind(url: str, body: bytes) -> str | None:
-    """ "jsdata" (a JavaScript / TypeScript data module), "cue" (a CUE file) or None."""
+    """ "jsdata" (a JavaScript / TypeScript data module), "cue" (a CUE file), "php" (a PHP file
+    that may return an array literal) or None."""
     path = urlsplit(url).path.lower()
     if path.endswith(".cue"):
         return "cue"
+    if _PHP_START.match(body[:64]):
+        return "php"
     if path.endswith(JS_EXTENSIONS) or _JS_DATA_START.match(body[:4096]):
         return "jsdata" if _JS_DATA_START.match(body[:65536]) else None
     return None
