@@ -19,6 +19,7 @@ from extractors.document.model import (
     Term,
     github_login,
 )
+from extractors.governance import quiet as _quiet
 from extractors.governance.profile import profile_card
 from extractors.people import entries as _entries
 from extractors.people import links as _links
@@ -28,22 +29,6 @@ from extractors.people import prose as _prose
 from extractors.people import tables as _tables
 from extractors.people.entries import Entry
 
-QUIET_HEADING = re.compile(
-    r"\b(?:sponsors?|sponsorship|donors?|donations?|backers?|supporters?|thanks|thank you"
-    r"|acknowledg\w*|funding|credits|license|licence|copyright)\b",
-    re.IGNORECASE,
-)
-# A release's credits ("## 0.2.2 (2024-03-01)" / "### Contributors"; "New Contributors" of
-# generated release notes): who contributed to one release holds no role. A page titled or
-# filed as release notes or a changelog, or a version heading above, makes it a release's.
-CREDITS_HEADING = re.compile(
-    r"^\W*(?:(?:new|first[- ]time|all|our)\s+)?contributors?\b(?!\s+(?:guide|covenant))", re.I
-)
-RELEASE_CONTEXT = re.compile(
-    r"\brelease[\s_-]*notes?\b|\bchange[\s_-]?log\b|\bwhat'?s[\s_-]+new\b"
-    r"|^\W*(?:v|version\s+|release\s+)?\d+\.\d+(?:\.\d+)*\b",
-    re.IGNORECASE,
-)
 CARD_MAX_CHARS = 160  # a person card's text: a name, a handle, an organisation
 LABEL_MAX_WORDS = 8  # "Maintainers for specific parts of the codebase:" is a label
 LEAD_IN_MAX_WORDS = 12  # "The current members of the Technical Steering Committee are:"
@@ -130,7 +115,7 @@ def term_people(term: Term) -> tuple[list[Entry], str | None]:
 
 def heading_person(heading: Heading) -> Entry | None:
     """The person a heading names: a name ("### Jane Roe") or an account alone ("## @jroe")."""
-    if _people.role_of(heading.text) or QUIET_HEADING.search(heading.text):
+    if _people.role_of(heading.text) or _quiet.QUIET_HEADING.search(heading.text):
         return None
     people = _entries.read(heading.text)
     if len(people) != 1 or people[0].area is not None:

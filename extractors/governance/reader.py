@@ -8,7 +8,6 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from extractors.document.model import (
     Block,
@@ -23,6 +22,7 @@ from extractors.document.model import (
 )
 from extractors.governance import blocks as _role_blocks
 from extractors.governance import literal as _literal
+from extractors.governance import quiet as _quiet
 from extractors.governance import sentences as _sentences
 from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
@@ -161,7 +161,8 @@ class Reader:
             scope = text
         elif area and tier not in ("lead", "core"):  # an area sub-heading under a people heading
             tier, scope = "module", text
-        quiet = bool(_role_blocks.QUIET_HEADING.search(text)) or self._release_credits(text)
+        above = [self.title, *(f.text for f in self.frames)]
+        quiet = _quiet.heading(text, self.snapshot.url, above)
         quiet = quiet or bool(parent and parent.quiet and not own)
         self.frames.append(
             _Frame(level, text, role, tier, emeritus, scope, label, own is not None, quiet)
@@ -171,15 +172,6 @@ class Reader:
             if own and not _people.is_generic(own):
                 self.last_role[level] = own
             self.counts = {}
-
-    def _release_credits(self, text: str) -> bool:
-        """A "Contributors" heading of release notes: the page's title or path, or a heading
-        above, names a release or a changelog."""
-        if not _role_blocks.CREDITS_HEADING.search(text):
-            return False
-        context = [self.title, urlsplit(self.snapshot.url).path.rsplit("/", 1)[-1]]
-        context += [f.text for f in self.frames]
-        return any(_role_blocks.RELEASE_CONTEXT.search(t) for t in context if t)
 
     def _person_heading(self, blocks: list[Block], index: int) -> Iterator[Claim] | None:
         """A heading that is a person's name, one of several under a role heading ("## Board"
