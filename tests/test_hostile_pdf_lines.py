@@ -5,12 +5,9 @@ characters 48 s; a list "1,1,...,1@x" of 8,000 characters took 1 s in `tidy_affi
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -18,15 +15,8 @@ from extractors.papers import emails, linefeatures
 from extractors.papers.patterns import CONTACT_TAIL_WINDOW, tidy_affiliation
 from extractors.papers.pdf import parse_paper
 from ingest.errors import ExtractionError
+from tests.test_arxiv_pdf import T, pdfgen
 from tests.test_hostile_parse import assert_linear
-
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("pdfgen", ROOT / "fixtures" / "arxiv" / "pdfgen.py")
-assert _spec is not None and _spec.loader is not None
-pdfgen = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("pdfgen", pdfgen)
-_spec.loader.exec_module(pdfgen)
-T = pdfgen.TextItem
 
 # the patterns as they were: the reference for what the linear ones must still find
 OLD_TAIL = re.compile(
