@@ -8,6 +8,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from extractors import document as _document
 from extractors.document.model import Item
 from extractors.governance import page
@@ -71,3 +73,30 @@ def test_the_marker_is_found_in_every_spelling_the_pattern_takes() -> None:
         None,
         False,
     )
+
+
+LEADING_MARKER = [
+    "(emeritus) Jane Roe (jroe)", "(emeritus)  Jane Roe", "(emeritus) ", "(emeritus) x ",
+    "(emeritus) Jane Roe (emeritus)", "(emeritus) Jane ( Emeritus )", "(emeritus) emerald",
+    "(emeritus) \tJane", "(emeritus) Jane\u00a0Roe", "(emeritus) Ja  ne", "(emeritus) (jroe)",
+    "(emeritus) İ Roe", "(emeritus)x", "(EMERITUS) Jane Roe", "(emeritus) Jane\x85Roe",
+]  # fmt: skip
+
+
+def test_the_leading_marker_shortcut_gives_what_the_pattern_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "(emeritus) Name (handle)" is read without EMERITUS and a second collapse: the same person
+    links = [(), (("jroe", "https://github.com/jroe"),), (("x", "https://example.org/x"),)]
+    items = [Item(t, t, found, 1) for t in LEADING_MARKER for found in links]
+    for path in sorted((ROOT / "fixtures").rglob("*persons_of_interest*")):
+        snapshot = Snapshot(url=f"https://example.org/{path.name}", body=path.read_bytes())
+        try:
+            document = _document.parse(snapshot)
+        except ExtractionError:
+            continue
+        items += [b for b in document.blocks if isinstance(b, Item)]
+    assert sum(i.text.startswith(page.EMERITUS_FIRST) for i in items) >= 100
+    shortcut = [page.person_of(item) for item in items]
+    monkeypatch.setattr(page, "EMERITUS_FIRST", "\x00 no text starts so")
+    assert [page.person_of(item) for item in items] == shortcut

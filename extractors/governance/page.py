@@ -27,6 +27,7 @@ from typing import Any
 from extractors.document.model import Document, Heading, Item, collapse, without_controls
 
 EMERITUS = re.compile(r"\(\s*emeritus\s*\)", re.IGNORECASE)
+EMERITUS_FIRST = "(emeritus) "  # the marker as the PyTorch page prints it, before the name
 GITHUB_USER = re.compile(
     r"^\s*https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/?(?:[?#]\S*)?\s*$",
     re.IGNORECASE,
@@ -157,10 +158,15 @@ def person_of(item: Item) -> tuple[str, str | None, bool] | None:
     text, markers = item.text, 0
     # the marker is parenthesised; "emer" is in the lower-cased text wherever EMERITUS matches
     # (no character but "E" matches "e", "m" or "r" case-insensitively)
-    if "(" in text and "emer" in text.lower():
-        text, markers = EMERITUS.subn(" ", text)  # item texts come collapsed from the layer
-        if markers:
-            text = collapse(text)
+    if "(" in text and "emer" in (lowered := text.lower()):
+        if text.startswith(EMERITUS_FIRST) and lowered.count("emer") == 1:
+            # "(emeritus) Jane Roe (jroe)", the marker's one place: what the pattern's " " and
+            # collapsing give, without either (half the people of the PyTorch page)
+            text, markers = collapse(text[len(EMERITUS_FIRST) :]), 1
+        else:
+            text, markers = EMERITUS.subn(" ", text)  # item texts come collapsed from the layer
+            if markers:
+                text = collapse(text)
     github: str | None = None
     handle_label: str | None = item.links[0][0] if item.links else None
     for label, target in item.links:

@@ -243,7 +243,8 @@ class _Nesting:
     depth goes. `start`, `end` and `text` take the next token; `start` and `text` return the
     names of the elements to end before it (none, on ordinary pages)."""
 
-    def __init__(self) -> None:
+    def __init__(self, document: str = "") -> None:
+        self.document = document  # (the start tags of `runs` are counted in it when needed)
         self.names: list[str] = []  # the stack (html, head, body left out)
         self.entries: list[_Entry | None] = []  # each open element's formatting entry
         self.at: dict[str, list[int]] = {}  # name -> its places in the stack, ascending
@@ -252,7 +253,8 @@ class _Nesting:
         self.scopes: list[int] = [-1]  # places of scope boundaries
         self.active: list[_Entry | None] = []
         self.reopened = 0
-        self.starts = 0  # start tags read
+        self.starts = 0  # start tags read, but for those of `runs`
+        self.runs: list[tuple[int, int]] = []  # spans of runs read whole, their tags not counted
         self.holes = 0  # places of elements taken out of the middle of the stack ("")
 
     # ---- the stack of open elements ------------------------------------------------------
@@ -365,6 +367,9 @@ class _Nesting:
             due.append(entry)
         if not due:
             return due, []
+        if self.runs:  # (counted only here, where the count is read: most pages never come)
+            self.starts += sum(self.document.count("</", at, end) for at, end in self.runs)
+            self.runs.clear()
         budget = MAX_REOPENED + 2 * self.starts
         if self.reopened + len(due) <= budget and self.depth + len(due) <= room:
             self.reopened += len(due)
@@ -524,7 +529,7 @@ def _bounded_nesting(text: str) -> str:
     bound, re-opens nothing and implies no end; text with nothing to re-open): one function's
     local names instead of a few method calls a token. Every other token goes to the model.
     (tests/test_html_nesting_equivalence.py checks this against the model alone.)"""
-    model = _Nesting()
+    model = _Nesting(text)
     names, entries, places = model.names, model.entries, model.at
     special, stops, scopes, active = model.special, model.stops, model.scopes, model.active
     flags_of = _FLAGS.get
@@ -556,7 +561,7 @@ def _bounded_nesting(text: str) -> str:
                         or _BLOCK_IN_RUN.search(text, at, end) is None
                     )
                 ):
-                    model.starts += text.count("</", at, end)
+                    model.runs.append((at, end))  # its start tags, one an end tag
                     pos = end
                     continue
                 tokens, limit = plain, end  # its tokens one by one, from `pos`
