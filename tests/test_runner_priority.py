@@ -122,3 +122,35 @@ def test_start_in_background_tells_the_runner_the_commands_group(
     lower = spawned[0]["preexec_fn"]
     assert isinstance(lower, functools.partial) and lower.func is priority.lower
     assert lower.args == (workspace.runner_nice, 2)
+
+
+@needs_autogroups
+def test_a_starting_runner_is_kept_low_only_while_a_command_runs_here(
+    workspace: Settings,
+) -> None:
+    """kept_low: the starting runner's group below ours for the length of the command, given
+    back when it ends, failed or not (a group left low took minutes to start on a busy
+    machine); nothing to do when no runner is starting."""
+    assert OURS is not None
+    with local_server.kept_low(workspace):  # nothing starting: nothing done, nothing raised
+        pass
+    child = subprocess.Popen(  # named as the runner is, for local_server._starting
+        [sys.executable, "-c", "import time; time.sleep(30)", "flows.local_runner"],
+        start_new_session=True,
+    )
+    try:
+        local_server.server_dir(workspace).mkdir(parents=True, exist_ok=True)
+        local_server.starting_file(workspace).write_text(str(child.pid))
+        low = min(OURS + workspace.runner_nice, priority.MAX_NICE)
+        with local_server.kept_low(workspace):
+            assert priority.group_nice(child.pid) == low
+        assert priority.group_nice(child.pid) == OURS
+        with pytest.raises(RuntimeError), local_server.kept_low(workspace):
+            assert priority.group_nice(child.pid) == low
+            raise RuntimeError("the command failed")
+        assert priority.group_nice(child.pid) == OURS
+        with local_server.kept_low(Settings(runner_nice=0)):  # not lowered at all
+            assert priority.group_nice(child.pid) == OURS
+    finally:
+        child.kill()
+        child.wait()

@@ -43,8 +43,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -248,8 +248,8 @@ def start_in_background(
     below this process's priority (its Prefect server too), and its session's scheduling group
     as many below this one's (without which the nice value counts for nothing against this
     process: `ingest.runner.priority`), so that the command running here meanwhile is not
-    slowed by the 2-4 s of CPU a start takes; once up it takes both back where the system
-    allows it."""
+    slowed by the 2-4 s of CPU a start takes; the group is given back when that command ends
+    (`kept_low`), the nice value once it is up where the system allows it."""
     with exclusive(server_dir(settings) / "start.lock"):
         state = status(settings)
         if state is not None and state.fingerprint == code_fingerprint():
@@ -259,6 +259,25 @@ def start_in_background(
         elif _starting(settings) is not None:
             return None
         return _spawn(settings, None, on_notice, nice=settings.runner_nice).pid
+
+
+@contextmanager
+def kept_low(settings: Settings) -> Iterator[None]:
+    """For the length of a command that runs in its own process while the runner starts (after
+    start_in_background): the starting runner's session group INGEST_RUNNER_NICE steps below
+    this process's, given back when the command ends (`priority.hasten`). Low only while a
+    command runs: with autogroups a group at nice 10 weighs a tenth of one at 0, so a runner
+    left low on a busy machine took minutes to start (not up in 240 s at a load of 13)."""
+    pid = _starting(settings)
+    group = priority.group_nice()
+    if pid is None or group is None or settings.runner_nice <= 0:
+        yield
+        return
+    priority.set_group_nice(group + settings.runner_nice, pid)
+    try:
+        yield
+    finally:
+        priority.hasten(pid)
 
 
 def _starting(settings: Settings) -> int | None:

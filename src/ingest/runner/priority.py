@@ -10,7 +10,10 @@ the runner and its Prefect server, two processes starting, took a third of the c
 ran on (a one-off `ingest run` after a nightly: 1.09 s of wall time for 0.72 s of CPU). The
 session's group has a nice value too (`/proc/PID/autogroup`), set here as well: raising it is
 always allowed, and so is bringing it back down to 0 (only a negative one needs privilege).
-Without autogroups (the file is missing, or the kernel ignores it) only the nice value acts.
+It is low only while a command runs in its own process beside the starting runner
+(`local_server.kept_low`): a group at nice 10 weighs a tenth of one at 0, and a runner left low
+on a busy machine took minutes to start. Without autogroups (the file is missing, or the
+kernel ignores it) only the nice value acts, until the runner is up.
 """
 
 from __future__ import annotations
