@@ -144,10 +144,11 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
     alone decide."""
     if name:
         return get(name)
-    specific = [REGISTRY[n] for n in MODULES if n not in _GENERIC]
-    for module in specific:
-        if module.matches(url, None):
-            return module
+    names = [n for n in MODULES if n not in _GENERIC]
+    for n in names:  # each imported only when the ones before it did not claim the URL
+        if REGISTRY[n].matches(url, None):
+            return REGISTRY[n]
+    specific = [REGISTRY[n] for n in names]
     if snapshot is None:
         for module in GENERIC:
             if module.matches(url, None):

@@ -28,6 +28,7 @@ from typing import Any
 
 from ingest.errors import IngestError, SourcesFailedError
 from ingest.runner import local_server, prefect_database, prefect_setup, progress
+from ingest.runner import priority as runner_priority
 from ingest.runner.prefect_database import (
     prefect_version,
     save_template,
@@ -258,10 +259,16 @@ def run_request(op: str, args: dict[str, Any], cancelled: threading.Event) -> di
     raise RuntimeError(f"the flow run ended {state.type.value}: {state.message}")
 
 
-def restore_priority(priority: str | None, server_pid: int) -> None:
+def restore_priority(priority: str | None, server_pid: int, group: str | None = None) -> None:
     """A runner started below the command's priority (`local_server.start_in_background`) takes
     `priority` back once it is up, for itself and its Prefect server, where the system allows it
-    (root, or RLIMIT_NICE); else both keep the lower one, said in the log."""
+    (root, or RLIMIT_NICE), and its session's autogroup the command's group nice value `group`
+    (`ingest.runner.priority`: allowed down to 0); else they keep the lower one, said in the
+    log."""
+    if group is not None:
+        with contextlib.suppress(ValueError):
+            if not runner_priority.set_group_nice(int(group), retry=True):
+                log.info("autogroup nice %s not taken back: the runner keeps a lower one", group)
     if priority is None:
         return
     for pid in (os.getpid(), server_pid):
@@ -394,6 +401,7 @@ def start() -> None:
     os.environ["PREFECT_HOME"] = str(prefect_home)  # before Prefect is imported
     os.environ["PREFECT_API_URL"] = api_url
     priority = os.environ.pop(local_server.PRIORITY_ENV, None)
+    group = os.environ.pop(local_server.GROUP_PRIORITY_ENV, None)
     prefect_setup.configure()
     template = seed_database(settings, prefect_home, log.warning, check=False)  # checked by ensure
     server = start_prefect_server(settings, port, prefect_home)
@@ -423,7 +431,7 @@ def start() -> None:
         )
         local_server.write_state(settings, state)
         forget_starting(settings)
-        restore_priority(priority, server.pid)
+        restore_priority(priority, server.pid, group)
         log.info("runner %s on port %s, Prefect API %s", os.getpid(), state.port, api_url)
         serve(settings, listener, token, api_url)
     finally:

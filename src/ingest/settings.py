@@ -302,9 +302,11 @@ class Settings(BaseSettings):
         ge=0,
         le=19,
         description="How much lower (in nice steps) the priority of a local runner started in the "
-        "background is while it starts, its Prefect server's with it: the commands that run in "
-        "their own process meanwhile keep the CPU. Taken back once it is up where the system "
-        "allows it (root, or RLIMIT_NICE); 0: started at the command's priority.",
+        "background is while it starts, its Prefect server's with it, and its session's "
+        "scheduling group's (Linux autogroup: a nice value counts only within its session) while "
+        "a command runs in its own process beside it: that command keeps the CPU. The group's is "
+        "given back when the command ends, the nice value once it is up where the system allows "
+        "it (root, or RLIMIT_NICE); 0: started at the command's priority.",
     )
     cache_dir: Path = Field(
         default_factory=lambda: (

@@ -175,13 +175,15 @@ def _run_flow(op: str, args: dict[str, Any], what: str) -> dict[str, Any]:
             if runs_locally(args["url"], args.get("file")):
                 # no runner up: the run here, now, and the runner started for the next command
                 local_server.start_in_background(settings, on_notice=notice)
-                return _run_locally(run_locally, args)
+                with local_server.kept_low(settings):  # the runner starts on what is left
+                    return _run_locally(run_locally, args)
         if state is None and op == "nightly":
             from flows import nightly_local
 
             if nightly_local.runs_locally(settings):  # the same: the nightly waits for no runner
                 local_server.start_in_background(settings, on_notice=notice)
-                return _run_locally(nightly_local.run_locally, args)
+                with local_server.kept_low(settings):
+                    return _run_locally(nightly_local.run_locally, args)
         if state is None:
             state = local_server.ensure(
                 settings, on_wait=lambda note: progress.report(note, 0, None), on_notice=notice

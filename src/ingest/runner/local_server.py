@@ -43,8 +43,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ from typing import Any
 from ingest.errors import RunFailedError, ServerError, SourcesFailedError
 from ingest.files import write_atomic
 from ingest.profiles.locks import exclusive
+from ingest.runner import priority
 from ingest.runner.prefect_database import DISK_FULL_STATUS, no_space, seed_database
 from ingest.settings import PROJECT_ROOT, Settings
 
@@ -59,8 +60,10 @@ from ingest.settings import PROJECT_ROOT, Settings
 CODE_DIRS = ("src/ingest", "extractors", "flows")
 ENV_PREFIXES = ("INGEST_",)  # what a request carries of the caller's environment
 CONNECT_TIMEOUT = 2.0
-# the priority a runner started at a lower one (start_in_background) takes back once it is up
+# the priority a runner started at a lower one (start_in_background) takes back once it is up,
+# and its session's autogroup's (`ingest.runner.priority`)
 PRIORITY_ENV = "INGEST_RUNNER_PRIORITY"
+GROUP_PRIORITY_ENV = "INGEST_RUNNER_GROUP_PRIORITY"
 DISK_NEARLY_FULL = 1 << 20  # bytes free below which a runner gone mid-run is put down to the disk
 Progress = Callable[[str, int, int | None], None]
 
@@ -231,6 +234,7 @@ def ensure(
         elif (pid := _starting(settings)) is not None:
             if on_wait:
                 on_wait("waiting for the local runner to start")
+            priority.hasten(pid)  # started low for the next command: this one waits for it
             return _wait_up(settings, pid, lambda: None if _alive(pid) else -1)
         process = _spawn(settings, on_wait, on_notice)
         return _wait_up(settings, process.pid, process.poll)
@@ -241,9 +245,11 @@ def start_in_background(
 ) -> int | None:
     """Start the workspace's runner for the next command, not waiting for it: its pid, or None
     when one is up with today's code or already starting. It starts INGEST_RUNNER_NICE steps
-    below this process's priority (its Prefect server too), so that the command running here
-    meanwhile is not slowed by the 2-4 s of CPU a start takes; once up it takes this priority
-    back where the system allows it."""
+    below this process's priority (its Prefect server too), and its session's scheduling group
+    as many below this one's (without which the nice value counts for nothing against this
+    process: `ingest.runner.priority`), so that the command running here meanwhile is not
+    slowed by the 2-4 s of CPU a start takes; the group is given back when that command ends
+    (`kept_low`), the nice value once it is up where the system allows it."""
     with exclusive(server_dir(settings) / "start.lock"):
         state = status(settings)
         if state is not None and state.fingerprint == code_fingerprint():
@@ -253,6 +259,25 @@ def start_in_background(
         elif _starting(settings) is not None:
             return None
         return _spawn(settings, None, on_notice, nice=settings.runner_nice).pid
+
+
+@contextmanager
+def kept_low(settings: Settings) -> Iterator[None]:
+    """For the length of a command that runs in its own process while the runner starts (after
+    start_in_background): the starting runner's session group INGEST_RUNNER_NICE steps below
+    this process's, given back when the command ends (`priority.hasten`). Low only while a
+    command runs: with autogroups a group at nice 10 weighs a tenth of one at 0, so a runner
+    left low on a busy machine took minutes to start (not up in 240 s at a load of 13)."""
+    pid = _starting(settings)
+    group = priority.group_nice()
+    if pid is None or group is None or settings.runner_nice <= 0:
+        yield
+        return
+    priority.set_group_nice(group + settings.runner_nice, pid)
+    try:
+        yield
+    finally:
+        priority.hasten(pid)
 
 
 def _starting(settings: Settings) -> int | None:
@@ -274,7 +299,8 @@ def _spawn(
     *,
     nice: int = 0,
 ) -> subprocess.Popen[bytes]:
-    """The runner's process, `nice` steps below this one's priority (see start_in_background)."""
+    """The runner's process, `nice` steps below this one's priority, its session's autogroup
+    as many below this one's (see start_in_background, `ingest.runner.priority`)."""
     logs_dir(settings).mkdir(parents=True, exist_ok=True)
     state_file(settings).unlink(missing_ok=True)
     prefect_home = server_dir(settings) / "prefect"
@@ -292,7 +318,10 @@ def _spawn(
     lower: Callable[[], object] | None = None
     if nice > 0:
         env[PRIORITY_ENV] = str(os.getpriority(os.PRIO_PROCESS, 0))
-        lower = functools.partial(os.nice, nice)
+        group = priority.group_nice()
+        if group is not None:
+            env[GROUP_PRIORITY_ENV] = str(group)
+        lower = functools.partial(priority.lower, nice, group)
     with runner_log(settings).open("ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "flows.local_runner"],
