@@ -65,3 +65,26 @@ def test_the_shipped_model_carries_a_memory_the_race_uses() -> None:
     # the labelled strings print "San Francisco" beside UCSF's units, and label UCSF
     _seen, per = model.memory.evidence("Department of Medicine, San Francisco, CA")
     assert max(per, key=lambda g: per[g][0]) == "043mz5j54"
+
+
+def test_the_race_sees_what_the_memory_says_of_each_runner() -> None:
+    from ingest.orgs.features import NAMES
+    from ingest.orgs.registry import load_registry
+    from ingest.orgs.rerank import REL_NAMES, Runner, race_features
+
+    reg = load_registry()
+    utrecht, umc = reg.by_id[UTRECHT], reg.by_id[UMC]
+    x = tuple(0.0 for _ in NAMES)
+    race = [Runner(umc, 2.0, x, 1, 1), Runner(utrecht, 1.5, x, 1, 1)]
+    evidence = _memory().evidence("Bijvoet Center for Biomolecular Research, The Netherlands")
+    rows = race_features(race, reg, {}, evidence)
+    rel = [dict(zip(REL_NAMES, row[len(NAMES) :], strict=True)) for row in rows]
+    assert rel[0]["mem_seen"] == rel[1]["mem_seen"] == pytest.approx(math.log1p(3))
+    assert (rel[0]["mem_hits"], rel[1]["mem_hits"]) == (
+        pytest.approx(math.log1p(1)),
+        pytest.approx(math.log1p(2)),
+    )
+    assert rel[1]["mem_share"] == pytest.approx(2 / 3)
+    # without evidence the memory's features are zero
+    bare = race_features(race, reg, {})
+    assert all(row[len(NAMES) + REL_NAMES.index("mem_share")] == 0.0 for row in bare)

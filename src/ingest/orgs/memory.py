@@ -56,11 +56,11 @@ class Memory:
         total: dict[str, int] = {}
         named: dict[str, dict[str, int]] = {}
         for folded in sorted(by_text):
-            text, gold = by_text[folded]
-            for k in keys(text):
+            raw, labels = by_text[folded]
+            for k in keys(raw):
                 total[k] = total.get(k, 0) + 1
                 per = named.setdefault(k, {})
-                for g in sorted(gold):
+                for g in sorted(labels):
                     per[g] = per.get(g, 0) + 1
         return cls({k: (n, named[k]) for k, n in total.items()})
 
