@@ -21,7 +21,9 @@ labelled organisation, 24 to a relative (University of California strings labell
 campus), 9 to a same-named one. Many "never a candidate" labels name an organisation the string
 does not print (strings joined by a slash labelled Witten/Herdecke University or
 Dana-Farber/Harvard Cancer Center; Wageningen's short group names labelled Wageningen
-University & Research): no candidate door can fix those.
+University & Research): no candidate door can fix those. With the memory of labelled segments
+(orgs/memory.py, 2026-12-04): inner P 0.955 R 0.776, top-1 0.874; 1,155 misses (506 right but
+abstained, 271 lost to an unrelated organisation, 202 never a candidate).
 """
 
 from __future__ import annotations

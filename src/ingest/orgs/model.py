@@ -34,11 +34,12 @@ from typing import Any
 from ingest.errors import ConfigError
 from ingest.orgs.candidates import candidates, context
 from ingest.orgs.features import NAMES, describe, vector
+from ingest.orgs.memory import Memory
 from ingest.orgs.registry import Org, Registry
 from ingest.orgs.rerank import RERANK_NAMES, TOP_K, Forest, Runner, ancestors, race_features
 
 BUNDLED_MODEL = Path(__file__).resolve().parent / "data" / "model.json"
-MODEL_FORMAT = "ingest-org-model/3"
+MODEL_FORMAT = "ingest-org-model/4"
 # (org index, features, door, segment) of one candidate
 Pair = tuple[int, list[float], str, int]
 ABSENT = -1.0  # the runner-up's features when there is no runner-up
@@ -92,6 +93,7 @@ class Model:
     calibration: Abstainer
     threshold: float
     meta: dict[str, Any]
+    memory: Memory
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -102,6 +104,7 @@ class Model:
             "threshold": self.threshold,
             **self.meta,
             "prior": {k: list(v) for k, v in sorted(self.prior.items())},
+            "memory": self.memory.to_json(),
             "forest": self.forest.to_json(),
             "calibration": self.calibration.linear,
             "calibration_share": self.calibration.linear_share,
@@ -132,7 +135,9 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
         "threshold",
     )
     meta = {
-        k: v for k, v in data.items() if k not in (*parts, "prior", "forest", "calibration_forest")
+        k: v
+        for k, v in data.items()
+        if k not in (*parts, "prior", "memory", "forest", "calibration_forest")
     }
     prior = {k: (int(v[0]), int(v[1])) for k, v in data["prior"].items()}
     return Model(
@@ -146,6 +151,7 @@ def load_model(path: Path = BUNDLED_MODEL) -> Model:
         ),
         float(data["threshold"]),
         meta,
+        Memory.from_json(data["memory"]),
     )
 
 
@@ -273,12 +279,12 @@ def decide(
 
 
 def best(text: str, registry: Registry, model: Model) -> Scored:
-    return score_pairs(pairs_of(text, registry), registry, model)
+    return score_pairs(pairs_of(text, registry), registry, model, text)
 
 
-def score_pairs(pairs: list[Pair], registry: Registry, model: Model) -> Scored:
+def score_pairs(pairs: list[Pair], registry: Registry, model: Model, text: str = "") -> Scored:
     runners = race(pairs, model.weights)
-    rows = race_features(runners, registry, model.prior)
+    rows = race_features(runners, registry, model.prior, model.memory.evidence(text))
     return decide(runners, [model.forest.logit(r) for r in rows], registry, rows, pairs)
 
 

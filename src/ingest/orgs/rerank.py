@@ -16,6 +16,10 @@ whole_later          organisations outside its family printed as a whole segment
                      convention of position)
 whole_earlier        ... before its segment
 seg_rank             runners outside its family matched in a later segment
+mem_seen             log(1 + labelled training strings holding the string's best-known segment)
+mem_hits             log(1 + the most of them one segment was labelled this organisation by)
+mem_share            the highest share of a segment's strings labelled it (memory.py: the
+                     labelled strings as evidence, without the string itself in training)
 prior_gold           log(1 + strings of the training labels naming it)
 prior_share          (labelled + 0.5) / (times it was in the race + 2): how often it wins
                      when it runs (0.25 for an organisation never seen in training)
@@ -49,6 +53,9 @@ REL_NAMES = (
     "whole_later",
     "whole_earlier",
     "seg_rank",
+    "mem_seen",
+    "mem_hits",
+    "mem_share",
     "prior_gold",
     "prior_share",
 )
@@ -84,11 +91,17 @@ def ancestors(org: int, registry: Registry) -> frozenset[int]:
 
 
 def race_features(
-    race: list[Runner], registry: Registry, prior: dict[str, tuple[int, int]]
+    race: list[Runner],
+    registry: Registry,
+    prior: dict[str, tuple[int, int]],
+    evidence: tuple[float, dict[str, tuple[int, float]]] = (0.0, {}),
 ) -> list[list[float]]:
-    """Second-stage features of each runner (in race order, best first-stage logit first)."""
+    """Second-stage features of each runner (in race order, best first-stage logit first);
+    `evidence` is the memory's on the string (memory.Memory.evidence). The prior's two come
+    last (train.py replaces them for a string's own rows)."""
     if not race:
         return []
+    seen, support = evidence
     best = race[0].logit
     up = {r.org: ancestors(r.org, registry) for r in race}
     ids = registry.columns["id"]
@@ -109,7 +122,8 @@ def race_features(
         seg_rank = sum(race[j].x[last] > r.x[last] for j in apart)
         others = [o.org for o in race if o.org != r.org]
         units = sum(r.org in up[o] for o in others)
-        gold, seen = prior.get(ids[r.org], (0, 0))
+        gold, runs = prior.get(ids[r.org], (0, 0))
+        hits, share = support.get(ids[r.org], (0, 0.0))
         rows.append(
             [
                 *r.x,
@@ -126,8 +140,11 @@ def race_features(
                 float(later),
                 float(earlier),
                 float(seg_rank),
+                seen,
+                math.log1p(hits),
+                share,
                 math.log1p(gold),
-                (gold + 0.5) / (seen + 2.0),
+                (gold + 0.5) / (runs + 2.0),
             ]
         )
     return rows

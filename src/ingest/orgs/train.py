@@ -37,6 +37,7 @@ from typing import Any
 
 from ingest.orgs.augment import registry_names
 from ingest.orgs.boost import boost
+from ingest.orgs.memory import Memory
 from ingest.orgs.model import (
     BUNDLED_MODEL,
     Abstainer,
@@ -130,6 +131,7 @@ class Chain:
     weights: list[float]
     prior: Prior
     forest: Forest
+    memory: Memory
 
 
 def _prior(examples: list[Example], weights: list[float], registry: Registry) -> Prior:
@@ -151,12 +153,18 @@ def _prior(examples: list[Example], weights: list[float], registry: Registry) ->
 
 
 def _race_rows(
-    ex: Example, weights: list[float], registry: Registry, prior: Prior, leave_out: bool
+    ex: Example,
+    weights: list[float],
+    registry: Registry,
+    prior: Prior,
+    memory: Memory,
+    leave_out: bool,
 ) -> tuple[list[Runner], list[list[float]]]:
     """The race of a string and its second-stage rows; `leave_out` takes the string's own part
-    out of the prior (a training string must not see its own label)."""
+    out of the prior and the memory (a training string must not see its own label)."""
     runners = race(ex.pairs, weights)
-    rows = race_features(runners, registry, prior)
+    own = ex.gold if leave_out and ex.source != "registry" else None
+    rows = race_features(runners, registry, prior, memory.evidence(ex.text, own))
     if leave_out and ex.source != "registry":
         ids = registry.columns["id"]
         for r, row in zip(runners, rows, strict=True):
@@ -167,12 +175,16 @@ def _race_rows(
 
 
 def _fit_forest(
-    examples: list[Example], weights: list[float], registry: Registry, prior: Prior
+    examples: list[Example],
+    weights: list[float],
+    registry: Registry,
+    prior: Prior,
+    memory: Memory,
 ) -> Forest:
     ids = registry.columns["id"]
     xs, ys = [], []
     for ex in examples:
-        runners, rows = _race_rows(ex, weights, registry, prior, leave_out=True)
+        runners, rows = _race_rows(ex, weights, registry, prior, memory, leave_out=True)
         for r, row in zip(runners, rows, strict=True):
             xs.append(row)
             ys.append(int(ids[r.org] in ex.gold))
@@ -182,11 +194,15 @@ def _fit_forest(
 def _fit_chain(examples: list[Example], registry: Registry) -> Chain:
     weights = _fit(examples, registry)
     prior = _prior(examples, weights, registry)
-    return Chain(weights, prior, _fit_forest(examples, weights, registry, prior))
+    memory = Memory.build((e.text, e.gold) for e in examples if e.source != "registry")
+    forest = _fit_forest(examples, weights, registry, prior, memory)
+    return Chain(weights, prior, forest, memory)
 
 
 def _score(ex: Example, chain: Chain, registry: Registry) -> Scored:
-    runners, rows = _race_rows(ex, chain.weights, registry, chain.prior, leave_out=False)
+    runners, rows = _race_rows(
+        ex, chain.weights, registry, chain.prior, chain.memory, leave_out=False
+    )
     return decide(runners, [chain.forest.logit(r) for r in rows], registry, rows, ex.pairs)
 
 
@@ -244,7 +260,7 @@ def figures(examples: list[Example], registry: Registry, model: Model) -> dict[s
     ids = registry.columns["id"]
     inreg = answered_in = right = answered_all = 0
     bins: dict[int, list[int]] = {}
-    chain = Chain(model.weights, model.prior, model.forest)
+    chain = Chain(model.weights, model.prior, model.forest, model.memory)
     for ex in examples:
         s = _score(ex, chain, registry)
         conf = calibrated(model.calibration, s)
@@ -305,7 +321,9 @@ def train(
     inner = _cross_calibrated(oof)
     threshold = _threshold(inner)
     chain = _fit_chain(fit_on, registry)
-    model = Model(chain.weights, chain.forest, chain.prior, calibration, threshold, {})
+    model = Model(
+        chain.weights, chain.forest, chain.prior, calibration, threshold, {}, chain.memory
+    )
     report = {
         "trained_on": {
             "strings": len(fit_on),
@@ -321,20 +339,25 @@ def train(
             for src in sorted({e.source for e in held})
         },
     }
-    return Model(chain.weights, chain.forest, chain.prior, calibration, threshold, report), report
+    shipped = Model(
+        chain.weights, chain.forest, chain.prior, calibration, threshold, report, chain.memory
+    )
+    return shipped, report
 
 
 def write_model(model: Model, out: Path) -> None:
     """model.json: the weights and figures one per line, the prior on one line and the forest
     one tree a line (small diffs, and one `json.loads`)."""
     body = model.to_json()
-    prior, forest = body.pop("prior"), body.pop("forest")
+    prior, forest, memory = body.pop("prior"), body.pop("forest"), body.pop("memory")
     compact = {"separators": (",", ":")}
     trees = ",\n".join(json.dumps(t, **compact) for t in forest["trees"])  # type: ignore[arg-type]
     text = (
         json.dumps(body, indent=1)[:-2]
         + ',\n "prior": '
         + json.dumps(prior, **compact)  # type: ignore[arg-type]
+        + ',\n "memory": '
+        + json.dumps(memory, **compact)  # type: ignore[arg-type]
         + ',\n "forest": {"base": '
         + json.dumps(forest["base"])
         + ', "trees": [\n'
