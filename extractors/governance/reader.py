@@ -22,6 +22,7 @@ from extractors.document.model import (
 )
 from extractors.governance import blocks as _role_blocks
 from extractors.governance import literal as _literal
+from extractors.governance import paras as _paras
 from extractors.governance import quiet as _quiet
 from extractors.governance import sentences as _sentences
 from extractors.governance.decide import Context, Judge, Sink, page_owner
@@ -130,12 +131,9 @@ class Reader:
             elif isinstance(block, Code):
                 yield from self._code(block)
             elif isinstance(block, Para):
-                cards = _role_blocks.cards(blocks, index - 1)
-                if _role_blocks.is_card_run(blocks, index - 1, cards, MIN_PEOPLE):
-                    index += len(cards) - 1
-                    yield from self._cards(cards)
-                    continue
-                yield from self._para(block)
+                used, found = _paras.read(self, blocks, index - 1, MIN_PEOPLE)
+                index += used - 1
+                yield from found
                 continue
             if self.frames and self.frames[-1].label:
                 self.frames.pop()  # a label line or lead-in names the one list after it
@@ -388,12 +386,6 @@ class Reader:
     # ---- literal blocks ---------------------------------------------------------------------
     def _code(self, code: Code) -> Iterator[Claim]:
         return _literal.read(self, code)
-
-    def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
-        self.ctx = Context("card", len(cards))
-        for para, entry in cards:
-            number = self._count("card")
-            yield from self._emit(entry, f"{self._where()} > card {number}", para.quote)
 
     # ---- prose (extractors.governance.sentences) -------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:
