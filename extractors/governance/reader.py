@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from extractors.document import file_name
 from extractors.document.model import (
     Block,
     Code,
@@ -48,6 +49,7 @@ LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
 MEMBER_KEYS = ("members", "people", "team", "persons", "contributors")  # keys saying "who is in it"
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
+PAST_FILE_FORMATS = frozenset(("csv", "tsv", "json", "yaml", "toml"))  # no heading names the list
 
 
 # ============================================================================================
@@ -80,6 +82,7 @@ class Reader:
     model: Model | None = None  # None: the shipped model
     sink: Sink | None = None  # every candidate, for training
     ctx: Context = field(default_factory=Context)
+    past_file: bool = False  # a data file named as a past list ("emeritus.csv"): all its people
 
     def __post_init__(self) -> None:
         title = page_title(self.document)
@@ -91,6 +94,8 @@ class Reader:
         fmt = self.document.format
         self.page_role = DATA_ROLES.get(fmt) or role or url_role(self.snapshot.url) or "member"
         self.areas = fmt in DATA_ROLES  # every heading of these files is an area
+        stem = file_name(self.snapshot.url).rsplit(".", 1)[0].replace("_", " ").replace("-", " ")
+        self.past_file = fmt in PAST_FILE_FORMATS and _people.is_emeritus(stem)  # "emeritus.csv"
 
     def _role_of(self, text: str) -> str | None:
         """The heading's role word, without the project's name ("Pebblestore maintainers")."""
@@ -237,7 +242,7 @@ class Reader:
             q["section"] = where
         if scope and tier not in ("lead", "core"):
             q["scope"] = scope
-        emeritus = emeritus or entry.emeritus or bool(frame and frame.emeritus)
+        emeritus = emeritus or entry.emeritus or bool(frame and frame.emeritus) or self.past_file
         q["status"] = "emeritus" if emeritus else "current"
         return q
 
