@@ -25,6 +25,7 @@ from extractors.governance import blocks as _role_blocks
 from extractors.governance import literal as _literal
 from extractors.governance import paras as _paras
 from extractors.governance import quiet as _quiet
+from extractors.governance import seats as _seats
 from extractors.governance import sentences as _sentences
 from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
@@ -302,7 +303,7 @@ class Reader:
         named = [_entries.names_somebody(f) for f in found]
         top = [n for n, i in zip(named, sample, strict=True) if i.depth == 0]
         nested = [n for n, i in zip(named, sample, strict=True) if i.depth > 0]
-        share = _role_blocks.share(named)
+        share = _seats.people_share(named, sample)  # (its empty seats not counted)
         if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
             share = _role_blocks.share(nested)
         elif top and nested:  # people at the top, notes nested under them ("- GPG key: ...")
