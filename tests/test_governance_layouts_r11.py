@@ -144,3 +144,47 @@ def test_open_seats_do_not_make_a_list_of_people_read_as_a_list_of_nobody() -> N
         ("Jane Roe", "jroe", "Members"),
         ("Max Muster", "mmuster", "Members"),
     ]
+
+
+RAW_PAGE = """.. title: Contributors
+
+.. raw:: html
+
+    <h1>Maintainers</h1>
+    <ul>
+        <li><a href="https://github.com/jroe">Jane Roe</a></li>
+        <li><a href="https://github.com/mmuster">Max Muster</a></li>
+        <li><a href="https://github.com/asilva">Ana Silva</a></li>
+    </ul>
+    <h1>Issues &amp; Discussions</h1>
+    <ul>
+        <li>Li Wei</li>
+        <li><a href="https://github.com/kim-h">@kim-h</a></li>
+        <li><a href="https://github.com/olsen">@olsen</a></li>
+    </ul>
+"""
+
+
+def test_a_page_written_as_one_raw_html_block_keeps_its_headings() -> None:
+    from extractors.document import rst
+
+    blocks = rst.document(RAW_PAGE).blocks
+    assert [b.text for b in blocks if type(b).__name__ == "Heading"] == [
+        "Maintainers",
+        "Issues & Discussions",
+    ]
+    titled = "Team\n====\n\n.. raw:: html\n\n    <h6>Jane Roe</h6>\n"  # a card's name heading
+    assert not [b for b in rst.document(titled).blocks if b.text == "Jane Roe"]
+
+
+def test_issue_reporters_and_special_mentions_are_credits_not_roles() -> None:
+    claims = read(RAW_PAGE, "https://example.org/site/blob/main/pages/contributors.rst")
+    assert [(n, h, s) for n, h, s, _st in people(claims)] == [
+        ("Jane Roe", "jroe", "Maintainers"),
+        ("Max Muster", "mmuster", "Maintainers"),
+        ("Ana Silva", "asilva", "Maintainers"),
+    ]
+    from extractors.governance import quiet
+
+    assert quiet.heading("Special Mentions", "https://example.org/team", [])
+    assert not quiet.heading("Issue triage team", "https://example.org/team", [])
