@@ -38,10 +38,10 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 16: lines of entries in one paragraph, open seats, data files named as past lists, refitted
-#    with real-probe-10; 14: labelled contacts ("jroe (GitHub)"), P: entries, lenient TOML, Markdown by name, reST field
-#    lists, "X was the <seat>", refitted with real-probe-9; 13: records written as code, one-word
-#    list entries weighed, "X is the <seat>"; 12: fitted on
+# 16: lines of entries in one paragraph, open seats, past-named data files, refitted with
+#    real-probe-10; 14: labelled contacts ("jroe (GitHub)"), P: entries, lenient TOML, Markdown
+#    by name, reST field lists, "X was the <seat>", refitted with real-probe-9; 13: records
+#    written as code, one-word list entries weighed, "X is the <seat>"; 12: fitted on
 #    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
 VERSION = 16
 TAG = f"{NAME}/{VERSION}"
