@@ -230,8 +230,8 @@ def test_urls_from_urls_json_then_provenance_tables_else_file(tmp_path: Path) ->
 
 def test_every_default_page_is_read_under_its_public_url() -> None:
     report = score()
-    # 47 training pages, 8 PEP 13, 8 PyTorch, 107 of the nine real probe sets (no BLIND one)
-    assert len(report.pages) == 170
+    # 47 training pages, 8 PEP 13, 8 PyTorch, 121 of the ten real probe sets (no BLIND one)
+    assert len(report.pages) == 184
     assert all(p.url.startswith("https://") for p in report.pages), [
         p.file for p in report.pages if not p.url.startswith("https://")
     ]

@@ -119,7 +119,7 @@ def test_golden_lines_are_contract_claims(name: str) -> None:
     text = snap.body.decode("utf-8")
     for line in golden_path(name).read_text(encoding="utf-8").splitlines():
         data = json.loads(line)
-        assert data["extractor"] == "governance/15" == extractors.tag(governance)
+        assert data["extractor"] == "governance/16" == extractors.tag(governance)
         assert data["evidence"]["sha256"] == snap.sha256
         quote = data["evidence"]["quote"]
         assert quote and (quote in text or quote in " ".join(text.split()) or "<" in text)

@@ -35,6 +35,6 @@ def test_an_unchanged_page_is_not_chosen_for_again(store: Store, workspace: Sett
                              extractors=counting)  # fmt: skip
     again = process_snapshot(store, workspace, Source(url=URL), Snapshot(url=URL, body=PAGE),
                              profiles, status="unchanged", extractors=counting)  # fmt: skip
-    assert first.extractor == again.extractor == "governance/15"
+    assert first.extractor == again.extractor == "governance/16"
     assert first.claims == again.claims == 3
     assert asked == [None, "governance"]  # the second time, the stored claims' extractor

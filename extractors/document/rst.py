@@ -120,7 +120,9 @@ def document(text: str) -> Document:
         tree = publish_doctree(body, settings_overrides=settings)
     except Exception:  # docutils' own errors on pathological input: nothing to read
         return Document(meta.get("title"), [], "rst", meta)
-    reader = _Reader(body.splitlines())
+    from docutils import nodes
+
+    reader = _Reader(body.splitlines(), titled=tree.next_node(nodes.title) is not None)
     blocks = list(reader.walk(tree))
     return Document(meta.get("title"), blocks, "rst", meta)
 
@@ -146,8 +148,9 @@ def pep_header(text: str) -> tuple[dict[str, str], str]:
 
 
 class _Reader:
-    def __init__(self, source: list[str]) -> None:
+    def __init__(self, source: list[str], *, titled: bool = True) -> None:
         self.source = source
+        self.titled = titled  # the source has section titles of its own (else raw HTML's count)
         self.cursor = 0  # the source line the last quote was found on
         self.lists = 0
         self.tables = 0
@@ -243,7 +246,8 @@ class _Reader:
 
     def _raw_html(self, text: str) -> Iterator[Block]:
         """A `.. raw:: html` block's content (a person's card, a table): its blocks as an HTML
-        page's, quoted as printed; a heading in it is not one of the document's sections."""
+        page's, quoted as printed; a heading in it is not one of the document's sections,
+        unless the document has none of its own (a page written as one raw HTML block)."""
         from dataclasses import replace
 
         from extractors.document import html as _html
@@ -256,7 +260,7 @@ class _Reader:
             elif isinstance(block, Row):
                 block = replace(block, table_no=block.table_no + tables)
                 self.tables = max(self.tables, block.table_no)
-            if not isinstance(block, Heading):
+            if not isinstance(block, Heading) or not self.titled:
                 yield block
 
     def _seek(self, raw: str) -> int | None:

@@ -300,7 +300,7 @@ def record_entry(record: Record, document: Document) -> tuple[Entry | None, str 
         entry.org_field = org is not None
         if org is None:  # `description: Internet Archive`: a note that reads as an organisation
             note = next((fields[k] for k in RECORD_NOTE if isinstance(fields.get(k), str)), None)
-            if note and not _tables.says_empty(note) and _orgs.looks_like_org(note):
+            if note and not _tables.says_empty(note) and _orgs.note_org(note):
                 entry.affiliation = note.strip()
         title = next((fields[k] for k in RECORD_ROLE if isinstance(fields.get(k), str)), None)
         if title and card(record, document):  # a card's own role field is its role

@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 
 QUIET_HEADING = re.compile(
     r"\b(?:sponsors?|sponsorship|donors?|donations?|backers?|supporters?|thanks|thank you"
-    r"|acknowledg\w*|funding|credits|license|licence|copyright)\b",
+    r"|acknowledg\w*|funding|credits|license|licence|copyright|(?:special\s+)?mentions"
+    r"|issues\s*(?:&|and)\s*discussions)\b",
     re.IGNORECASE,
 )
 # A release's credits ("## 0.2.2 (2024-03-01)" / "### Contributors"; "New Contributors" of

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from extractors.document import file_name
 from extractors.document.model import (
     Block,
     Code,
@@ -22,7 +23,9 @@ from extractors.document.model import (
 )
 from extractors.governance import blocks as _role_blocks
 from extractors.governance import literal as _literal
+from extractors.governance import paras as _paras
 from extractors.governance import quiet as _quiet
+from extractors.governance import seats as _seats
 from extractors.governance import sentences as _sentences
 from extractors.governance.decide import Context, Judge, Sink, page_owner
 from extractors.governance.project import page_title, project_of, url_role
@@ -35,11 +38,12 @@ from extractors.people.model import Model, shipped
 from ingest.models import Claim, Evidence, Snapshot, Subject
 
 NAME = "governance"
-# 14: labelled contacts ("jroe (GitHub)"), P: entries, lenient TOML, Markdown by name, reST field
-#    lists, "X was the <seat>", refitted with real-probe-9; 13: records written as code, one-word
-#    list entries weighed, "X is the <seat>"; 12: fitted on
+# 16: lines of entries in one paragraph, open seats, past-named data files, refitted with
+#    real-probe-10; 14: labelled contacts ("jroe (GitHub)"), P: entries, lenient TOML, Markdown
+#    by name, reST field lists, "X was the <seat>", refitted with real-probe-9; 13: records
+#    written as code, one-word list entries weighed, "X is the <seat>"; 12: fitted on
 #    all the gold; 11: header cells, article headers, data cards, bold labels; 10-8: TOML, jobs
-VERSION = 15
+VERSION = 16
 TAG = f"{NAME}/{VERSION}"
 
 PEOPLE_LIST_MIN_SHARE = 0.5  # a list names people when at least this share of items do
@@ -47,6 +51,7 @@ LIST_SAMPLE = 1000  # ... of its first items
 MIN_PEOPLE = 3  # a page with fewer people in its lists is not read as a role page by content
 MEMBER_KEYS = ("members", "people", "team", "persons", "contributors")  # keys saying "who is in it"
 DATA_ROLES = {"codeowners": "code owner", "maintainers": "maintainer"}
+PAST_FILE_FORMATS = frozenset(("csv", "tsv", "json", "yaml", "toml"))  # no heading names the list
 
 
 # ============================================================================================
@@ -79,6 +84,7 @@ class Reader:
     model: Model | None = None  # None: the shipped model
     sink: Sink | None = None  # every candidate, for training
     ctx: Context = field(default_factory=Context)
+    past_file: bool = False  # a data file named as a past list ("emeritus.csv"): all its people
 
     def __post_init__(self) -> None:
         title = page_title(self.document)
@@ -90,6 +96,8 @@ class Reader:
         fmt = self.document.format
         self.page_role = DATA_ROLES.get(fmt) or role or url_role(self.snapshot.url) or "member"
         self.areas = fmt in DATA_ROLES  # every heading of these files is an area
+        stem = file_name(self.snapshot.url).rsplit(".", 1)[0].replace("_", " ").replace("-", " ")
+        self.past_file = fmt in PAST_FILE_FORMATS and _people.is_emeritus(stem)  # "emeritus.csv"
 
     def _role_of(self, text: str) -> str | None:
         """The heading's role word, without the project's name ("Pebblestore maintainers")."""
@@ -130,12 +138,9 @@ class Reader:
             elif isinstance(block, Code):
                 yield from self._code(block)
             elif isinstance(block, Para):
-                cards = _role_blocks.cards(blocks, index - 1)
-                if _role_blocks.is_card_run(blocks, index - 1, cards, MIN_PEOPLE):
-                    index += len(cards) - 1
-                    yield from self._cards(cards)
-                    continue
-                yield from self._para(block)
+                used, found = _paras.read(self, blocks, index - 1, MIN_PEOPLE)
+                index += used - 1
+                yield from found
                 continue
             if self.frames and self.frames[-1].label:
                 self.frames.pop()  # a label line or lead-in names the one list after it
@@ -239,7 +244,7 @@ class Reader:
             q["section"] = where
         if scope and tier not in ("lead", "core"):
             q["scope"] = scope
-        emeritus = emeritus or entry.emeritus or bool(frame and frame.emeritus)
+        emeritus = emeritus or entry.emeritus or bool(frame and frame.emeritus) or self.past_file
         q["status"] = "emeritus" if emeritus else "current"
         return q
 
@@ -299,7 +304,7 @@ class Reader:
         named = [_entries.names_somebody(f) for f in found]
         top = [n for n, i in zip(named, sample, strict=True) if i.depth == 0]
         nested = [n for n, i in zip(named, sample, strict=True) if i.depth > 0]
-        share = _role_blocks.share(named)
+        share = _seats.people_share(named, sample)  # (its empty seats not counted)
         if len(nested) >= 2 and not any(top):  # "- area:" items, the people nested under them
             share = _role_blocks.share(nested)
         elif top and nested:  # people at the top, notes nested under them ("- GPG key: ...")
@@ -388,12 +393,6 @@ class Reader:
     # ---- literal blocks ---------------------------------------------------------------------
     def _code(self, code: Code) -> Iterator[Claim]:
         return _literal.read(self, code)
-
-    def _cards(self, cards: list[tuple[Para, Entry]]) -> Iterator[Claim]:
-        self.ctx = Context("card", len(cards))
-        for para, entry in cards:
-            number = self._count("card")
-            yield from self._emit(entry, f"{self._where()} > card {number}", para.quote)
 
     # ---- prose (extractors.governance.sentences) -------------------------------------------
     def _para(self, para: Para) -> Iterator[Claim]:

@@ -161,8 +161,8 @@ def looks_like_name(text: str, *, org_markers: bool = True) -> bool:
         return False
     capitals = 0
     for index, word in enumerate(words):
-        if word.lower() in PARTICLES:
-            continue
+        if word.lower() in PARTICLES or (word[0] in "'‘" and word[-1] in "'’" and len(word) > 2):
+            continue  # a nickname in single quotes ("Christopher J. 'CJ' Wright")
         bare = word.strip("().,")
         folded = bare.lower().removesuffix("'s").removesuffix("’s")
         if not bare or not NAME_TOKEN.match(bare) or folded in NOT_NAME_WORDS:

@@ -73,6 +73,16 @@ def looks_like_org(text: str) -> bool:
     return True
 
 
+PLAIN_ORG = re.compile(r"[\w][\w .,&'’()/-]*")  # an organisation's name prints no "!", ";", "|"
+
+
+def note_org(note: str) -> bool:
+    """A record's free-text note (`bio`, `description`) that is an organisation's name and no
+    more ("Internet Archive"): not a motto or a list of skills ("Pass the Courvoisi'!",
+    "Talk--; Code++;", "React | Graphql | Typescript"), which are capitalised words too."""
+    return looks_like_org(note) and PLAIN_ORG.fullmatch(note.strip()) is not None
+
+
 def names_org(part: str, parts: list[str], index: int) -> bool:
     """A part after a dash is an organisation (not an area) when it is the last part, reads as
     an organisation and names no part of a project: "Jane Roe - QuantStack", "- Example Labs"
