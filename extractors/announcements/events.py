@@ -220,6 +220,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
 def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, context: Context,
                   when: str | None, extra: dict[str, Any]) -> Iterator[Claim]:  # fmt: skip
     done: set[tuple[int, str]] = set()
+    left: dict[int, str] = {}  # the role each person the sentence names leaves
     for status, pattern in (*pat.ROLE_PATTERNS, *handovers.ROLE_PATTERNS):
         for match in pattern.finditer(masked):
             role = clean_role(match.group("role"))
@@ -229,14 +230,13 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
                 if (index, status) in done:
                     continue
                 done.add((index, status))
+                if status != "current":
+                    left.setdefault(index, role)
                 yield _role_claim(context, people[index], role, status, when, extra, sentence)
-    for match in pat.SUCCESSION.finditer(masked):
-        role = clean_role(match.group("role"))
-        for group, status in (("new", "current"), ("old", "emeritus")):
-            for index in names.indexes(match.group(group)):
-                if (index, status) not in done:
-                    done.add((index, status))
-                    yield _role_claim(context, people[index], role, status, when, extra, sentence)
+    for index, role, status in handovers.successions(masked, left):
+        if (index, status) not in done:
+            done.add((index, status))
+            yield _role_claim(context, people[index], role, status, when, extra, sentence)
     for match in pat.RECRUITED.finditer(masked):
         org = match.group("org") or context.title_project or _first_capitalised(context)
         for index in names.indexes(match.group("people")):

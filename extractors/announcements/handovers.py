@@ -16,14 +16,19 @@ present tense, terms that have ended, and people agreeing to take a role over.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from extractors.announcements import names
+from extractors.announcements.bodies import clean_role
 from extractors.announcements.patterns import (
     FIRST_PERSON_LEFT,
+    NEW,
+    OLD,
     PEOPLE,
     PERSON,
     ROLE_PHRASE,
     ROLE_WORDS,
+    SUCCESSION,
     OnFirstUse,
 )
 
@@ -63,9 +68,10 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"\s+and\s+){PERSON}{_ASIDE})*)\s*,?\s+who\s+will\s+be\s+joining\b[^.]{{0,160}}?"
                 rf"\bas\s+{ROLE_PHRASE}",
             ),
-            (  # "The PMC is happy to add A and B as committers", "we added A as a reviewer"
+            (  # "The PMC is happy to add A and B as committers", "we are adding A to the core
+                # maintainer team"
                 "current",
-                rf"(?i:add|adds|added|adding)\s+{PEOPLE}{_ASIDE}\s+as\s+{ROLE_PHRASE}",
+                rf"(?i:add|adds|added|adding)\s+{PEOPLE}{_ASIDE}\s+(?:as|to)\s+{ROLE_PHRASE}",
             ),
             (  # "both candidates, A and B, were unanimously voted in by the other board members"
                 "current",
@@ -165,3 +171,26 @@ def about_the_author(text: str) -> bool:
 def author_may_leave(author: str, match: re.Match[str]) -> bool:
     """An author slug may step away from a project, as its author (not from a named role)."""
     return match.re is FIRST_PERSON_AWAY and bool(AUTHOR_SLUG.match(author))
+
+
+# "A is stepping down as President ... and will be succeeded by B": the successor of a departure
+SUCCEEDED_BY = re.compile(
+    rf"{OLD}[^.]{{0,200}}?\b(?:will\s+be|is\s+to\s+be|is\s+being|was|has\s+been)\s+"
+    rf"succeeded\s+by\s+{NEW}"
+)
+
+
+def successions(masked: str, left: dict[int, str]) -> Iterator[tuple[int, str, str]]:
+    """(person index, role, status) of a sentence's successions: "B replaces A as chair" (B gains
+    the role, A leaves it), and "A is stepping down as X and will be succeeded by B" (B gains the
+    role `left` says A leaves)."""
+    for match in SUCCESSION.finditer(masked):
+        role = clean_role(match.group("role"))
+        for group, status in (("new", "current"), ("old", "emeritus")):
+            for index in names.indexes(match.group(group)):
+                yield index, role, status
+    for match in SUCCEEDED_BY.finditer(masked):
+        old = names.indexes(match.group("old"))
+        role = left.get(old[0]) if old else None
+        for index in names.indexes(match.group("new")) if role else ():
+            yield index, role, "current"

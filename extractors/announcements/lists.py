@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from extractors.announcements import dates, leadins, names, newslist, presented
+from extractors.announcements import dates, leadins, names, newslist, presented, tables
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
@@ -76,11 +76,6 @@ NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seve
 TITLE_BODY = re.compile(r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Council|Committee|Board|PMC|TSC))")
 SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*|:\s+")  # "Title - Speaker", "Title: Speaker"
 CHAIR = re.compile(r"\bchair\b", re.I)
-TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
-                        "presenters": "speaker", "panelist": "panelist",
-                        "panelists": "panelist"}  # fmt: skip
-NAME_COLUMNS = frozenset({"name", "names", "member", "members", "person", "who"})
-TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "title", "topic"})
 
 
 def list_claims(section: Section, context: Context) -> Iterator[Claim]:
@@ -136,8 +131,8 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
             if block.header:
                 header = block
             elif header is not None:
-                yield from _row_claims(block, header, context, date_line, section)
-                row_item = _name_row(block, header)
+                yield from tables.row_claims(block, header, context, date_line, section)
+                row_item = tables.name_row(block, header)
                 if row_item is not None and not lead and (above or heading):
                     # a table right under its heading: the heading ("New members") says what
                     # its people gain, else the announcing lead-in above the heading
@@ -203,8 +198,12 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
     committee = CONFERENCE_COMMITTEE.search(cue_text)
     prize = PRIZE.search(cue_text) and (heading and PRIZE.search(heading) or PRIZE.search(label))
     body = COMMITTEE.search(label)
-    if not (committee or prize or (body and (ROLE_CUE.search(label) or context.title_is_news))
-            or (ELECTION.search(label) and context.title_is_news)):  # fmt: skip
+    if not (
+        committee
+        or prize
+        or (body and (ROLE_CUE.search(label) or context.title_is_news))
+        or (ELECTION.search(label) and context.title_is_news)
+    ) or leadins.of_things(label):
         return
     status = "emeritus" if ENDED.search(label) else "current"
     thanked = THANKS.search(label) and not (ROLE_CUE.search(label) or committee or prize)
@@ -350,50 +349,3 @@ def _opens_with_person(item: Item) -> bool:
 def _singular(text: str) -> str:
     text = collapse(text)
     return text[:-1] if text.lower().endswith("s") and not text.lower().endswith("ss") else text
-
-
-def _name_row(row: Row, header: Row) -> Item | None:
-    """A row of a table whose first column is titled as names ("Name", "Member"), as a list
-    item: the name, its other cells in brackets ("A (IBM, Fabric)")."""
-    titles = [c.text.strip().lower() for c in header.cells]
-    if not titles or not row.cells:
-        return None
-    column = 0 if titles[0] in NAME_COLUMNS else None
-    if column is None and not any(titles):  # a header of blank cells ("| ![](img) | Name |
-        # Area |" rows): the first cell that is a name alone is the person's
-        column = next((i for i, c in enumerate(row.cells)
-                       if _people.looks_like_name(collapse(c.text))), None)  # fmt: skip
-    if column is None or column >= len(row.cells):
-        return None
-    name = collapse(row.cells[column].text)
-    rest = [collapse(c.text) for c in row.cells[column + 1 : column + 2] if collapse(c.text)]
-    text = f"{name} ({', '.join(rest)})" if rest else name
-    return Item(
-        quote=row.quote,
-        text=text,
-        links=row.cells[column].links,
-        list_no=-2 - header.table_no,
-        depth=0,
-        parent=None,
-        line=row.line,
-    )
-
-
-def _row_claims(row: Row, header: Row, context: Context, date_line: str | None,
-                section: Section) -> Iterator[Claim]:  # fmt: skip
-    titles = [c.text.strip().lower() for c in header.cells]
-    people_column = next((i for i, t in enumerate(titles) if t in TABLE_PEOPLE_COLUMNS), None)
-    if people_column is None or people_column >= len(row.cells) or not context.post.title:
-        return
-    session_column = next((i for i, t in enumerate(titles) if t in TABLE_SESSION_COLUMNS), None)
-    session = (
-        row.cells[session_column].text
-        if session_column is not None and session_column < len(row.cells)
-        else None
-    )
-    _, people, _ = names.mask(row.cells[people_column].text)
-    locator = f"line {row.line}, table column '{header.cells[people_column].text.strip()}'"
-    for person in people:
-        qualifiers = {"date": date_line, "session": session}
-        yield context.claim(names.Person(person.name), TABLE_PEOPLE_COLUMNS[titles[people_column]],
-                            context.post.title, qualifiers, locator, row.quote)  # fmt: skip
