@@ -91,12 +91,16 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     rank = 0  # the item's place in its list
     parent: Heading | None = None  # the last heading that is not a name alone
     presenter: str | None = None  # the announcing lead-in of people presented a line each
+    opening: str | None = None  # an announcing paragraph above the section's first heading
+    prelude = ""  # the text above the section's first heading
     for number, block in enumerate(section.blocks, start=1):
+        if parent is None and heading is None and not isinstance(block, Heading):
+            prelude = f"{prelude} {collapse(getattr(block, 'text', ''))}"
         if isinstance(block, Heading):
             presenter = None
-            named = presented.name_heading(block, parent)
+            named = presented.name_heading(block, parent, opening, prelude)
             if named:  # "## New Directors" / "### Emily": one person of the heading's list
-                yield from _item_claims(named[0], parent.text if parent else None, None,
+                yield from _item_claims(named[0], parent.text if parent else opening, None,
                                         context, section, number)  # fmt: skip
                 continue
             parent = block
@@ -108,6 +112,8 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 date_line = dates.full_date(block.text) or date_line
             continue
         if isinstance(block, Para):
+            if parent is None and heading is None:
+                opening = opening or (block.text if presented.announcing(block.text) else None)
             grid = presented.linked_names(block) if lead and lead.rstrip().endswith(":") else []
             if grid:  # a grid of linked names under a lead-in: a list without list markup
                 for item in grid:
