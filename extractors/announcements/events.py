@@ -72,6 +72,7 @@ class Context:
         self.handle_names: dict[str, str] | None = None  # lists.handle names, read once a post
         self.enumerated: str | None = None  # the role people are presented in (sequence)
         self.farewell = False  # after "say goodbye to some departing members" (prose)
+        self.paragraph = ""  # the text of the block whose sentences are read
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
@@ -320,7 +321,7 @@ def _role_claim(context: Context, person: names.Person, role: str, status: str,
 def _first_person(sentence: Sentence, context: Context, stated: dates.When | None,
                   ) -> Iterator[Claim]:  # fmt: skip
     """ "I ... step down as lead of the team": the post's one author leaves (or takes) the role."""
-    match = handovers.first_person_left(sentence.display)
+    match = handovers.first_person_left(sentence.display, context.paragraph, context.post.title)
     found = match or handovers.first_person_made(sentence.display)  # "I was made a maintainer"
     if not found or len(context.post.authors) != 1:
         return

@@ -149,12 +149,31 @@ def author_named(author: str) -> bool:
     return names.looks_like_person(author) or bool(ONE_NAME.match(author))
 
 
-def first_person_left(text: str) -> re.Match[str] | None:
+# "it's time to step down", "it is time for me to step back": the writer leaves, the role said
+# by the title ("Stepping down as the X project lead") or the paragraph ("Having me as project
+# leader is what ...")
+TIME_TO_STEP = re.compile(
+    r"\b(?:it'?s|it’s|it\s+is)\s+time\s+(?:for\s+me\s+)?to\s+step\s+(?:down|back|away|aside)\b",
+    re.I,
+)
+_NAMED_ROLE = rf"(?:the\s+|an?\s+)?(?P<role>(?:[\w-]+\s+){{0,3}}?{_ROLE_NOUN})\b"
+TITLE_STEP = re.compile(
+    rf"^\W*(?i:stepping|step)\s+(?i:down|back|away)\s+(?i:as|from)\s+{_NAMED_ROLE}"
+)
+ME_AS = re.compile(rf"\b(?i:me|my\s+(?:role|position|time))\s+as\s+{_NAMED_ROLE}")
+
+
+def first_person_left(text: str, paragraph: str = "", title: str | None = None,
+                      ) -> re.Match[str] | None:  # fmt: skip
     """The author's departure the sentence prints: from a role ("I ... step down as lead of the
     team", `patterns.FIRST_PERSON_LEFT`; "my last day as a maintainer"), else from a project
-    ("I'm stepping away from X")."""
-    return (FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_LAST_DAY.search(text)
-            or FIRST_PERSON_AWAY.search(text))  # fmt: skip
+    ("I'm stepping away from X"), else "it's time to step down" from the role the title or the
+    sentence's paragraph gives the writer."""
+    found = (FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_LAST_DAY.search(text)
+             or FIRST_PERSON_AWAY.search(text))  # fmt: skip
+    if found or not TIME_TO_STEP.search(text):
+        return found
+    return TITLE_STEP.search(title or "") or ME_AS.search(paragraph)
 
 
 def first_person_made(text: str) -> re.Match[str] | None:
@@ -165,7 +184,8 @@ def first_person_made(text: str) -> re.Match[str] | None:
 def about_the_author(text: str) -> bool:
     """The sentence is the author's own role change by a first-person phrase that names no one
     else ("Yesterday was my last day as a maintainer of X": X is the project, not a person)."""
-    return bool(FIRST_PERSON_LAST_DAY.search(text) or first_person_made(text))
+    return bool(FIRST_PERSON_LAST_DAY.search(text) or first_person_made(text)
+                or TIME_TO_STEP.search(text))  # fmt: skip
 
 
 def author_may_leave(author: str, match: re.Match[str]) -> bool:

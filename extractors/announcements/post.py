@@ -224,6 +224,7 @@ def _all_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
             locator = (
                 f"line {line}" if line is not None else f"{section.prefix}{kind} {counts[kind]}"
             )
+            context.paragraph = text
             for sentence in events.sentences(quote, text, links, locator, section.date):
                 yield from prose.sentence_claims(sentence, context)
         yield from lists.list_claims(section, context)
