@@ -138,17 +138,18 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 header = block
             elif header is not None:
                 yield from tables.row_claims(block, header, context, date_line, section)
-                row_item = tables.name_row(block, header)
-                if row_item is not None and not lead and (above or heading):
+                row_items = tables.people_of_row(block, header)
+                if row_items and not lead and (above or heading):
                     # a table right under its heading: the heading ("New members") says what
                     # its people gain, else the announcing lead-in above the heading
                     label = heading if heading and ROLE_CUE.search(heading) else above
-                    if label:
+                    for row_item in row_items if label else ():
                         yield from _item_claims(row_item, label, heading, context, section, number)
-                elif row_item is not None and lead:  # a table of people under a lead-in: its list
+                elif row_items and lead:  # a table of people under a lead-in: its list
                     label = (leadins.joined_lead(lead, before, ROLE_CUE)
                              or leadins.titled_lead(lead, context.post.title) or lead)  # fmt: skip
-                    yield from _item_claims(row_item, label, heading, context, section, number)
+                    for row_item in row_items:
+                        yield from _item_claims(row_item, label, heading, context, section, number)
             continue
         if not isinstance(block, Item):
             continue

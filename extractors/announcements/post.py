@@ -58,6 +58,13 @@ URL_PATTERNS = (
         r"/[^?#]+\.md)(?:[?#].*)?$",
         re.IGNORECASE,
     ),
+    # a repository file under a dated folder (`notes/2017-02/feb-22.md`, `.../2023/05/x.md`):
+    # a dated document (notes, a post), not a standing roster
+    re.compile(
+        r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?/(?:19|20)\d\d[-/]"
+        r"(?:0[1-9]|1[0-2])/[^/?#]+\.(?:md|markdown|rst|adoc)(?:[?#].*)?$",
+        re.IGNORECASE,
+    ),
     re.compile(
         r"^https?://raw\.githubusercontent\.com/[^?#]*?(?:/README[^/]*\.md|/_posts/[^/?#]+\.md)$",
         re.IGNORECASE,

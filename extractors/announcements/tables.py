@@ -2,7 +2,8 @@
 
 - a table whose first column is titled as names ("Name", "Member"), or whose header cells are all
   blank, is a list of people, one item a row (`name_row`), read under the table's lead-in or
-  heading by `lists.list_claims`;
+  heading by `lists.list_claims`; a transposed one ("| Name | A | B |" then "| github | [@a](url)
+  | [@b](url) |"), one item a column, read at its first row (`transposed`);
 - agenda tables with a Speakers / Presenters / Panelists column give one claim per person named in
   it, `session` = the Session / Title cell, `date` = the last date line above the table
   (`row_claims`).
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from extractors.announcements import names
@@ -24,6 +26,42 @@ TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter"
                         "panelists": "panelist"}  # fmt: skip
 NAME_COLUMNS = frozenset({"name", "names", "member", "members", "person", "who"})
 TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "title", "topic"})
+
+
+ACCOUNT_LABEL = re.compile(r"^\W*(?:github|gh|handles?|logins?|users?(?:names?)?)\W*$", re.I)
+TRANSPOSED_MIN = 2  # names across the header row
+
+
+def people_of_row(row: Row, header: Row) -> list[Item]:
+    """The people a table row gives as list items: a row each (`name_row`), or, in a transposed
+    table, a column each, given at its first row (`transposed`)."""
+    if transposed_names(header):
+        return transposed(row, header) if row.row_no == header.row_no + 1 else []
+    item = name_row(row, header)
+    return [item] if item is not None else []
+
+
+def transposed_names(header: Row) -> list[str]:
+    """The names across a header row whose first cell titles them ("| Name | A | B |")."""
+    titles = [collapse(c.text) for c in header.cells]
+    if len(titles) <= TRANSPOSED_MIN or titles[0].lower() not in NAME_COLUMNS:
+        return []
+    found = [t for t in titles[1:] if t]
+    return found if all(_people.looks_like_name(t) for t in found) else []
+
+
+def transposed(row: Row, header: Row) -> list[Item]:
+    """A transposed table's people, one item a column: the header's name, with the account the
+    same column of this row links when the row is labelled as accounts ("| github | [@a](url)")."""
+    accounts = bool(row.cells) and bool(ACCOUNT_LABEL.match(row.cells[0].text))
+    out = []
+    for column, name in enumerate(transposed_names(header), start=1):
+        cell = row.cells[column] if accounts and column < len(row.cells) else None
+        text = f"{name} ({collapse(cell.text)})" if cell is not None and cell.text.strip() else name
+        links = cell.links if cell else ()
+        out.append(Item(quote=header.quote, text=text, links=links, list_no=-2 - header.table_no,
+                        depth=0, parent=None, line=header.line))  # fmt: skip
+    return out
 
 
 def name_row(row: Row, header: Row) -> Item | None:
