@@ -65,8 +65,18 @@ PEOPLE_NOUN = re.compile(
 )
 
 
+# "The Board is divided up into committees responsible for ...:": the items are the bodies
+ITEMS_AS_BODIES = re.compile(
+    r"\b(?:divided|split|organi[sz]ed|grouped|broken)\s+(?:up\s+)?into\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:committees|subcommittees|(?:working\s+)?groups|teams|areas|tracks|functions)\b",
+    re.I,
+)
+
+
 def of_things(label: str) -> bool:
-    """The lead-in says its items are things ("the following goals:"), not people or holders of
-    a role ("the following new members:", "these maintainers:")."""
+    """The lead-in says its items are things ("the following goals:") or bodies ("divided up
+    into committees responsible for ...:"), not people or holders of a role ("the following new
+    members:", "these maintainers:")."""
     match = ITEMS_NAMED.search(label)
-    return bool(match) and not PEOPLE_NOUN.match(match.group("noun"))
+    named = bool(match) and not PEOPLE_NOUN.match(match.group("noun"))
+    return named or bool(ITEMS_AS_BODIES.search(label))
