@@ -62,8 +62,8 @@ THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
 ENDED = re.compile(r"\b(?:outgoing|retiring|resigning|former|emeritus|stepping\s+down|departing)\b",
                    re.I)  # fmt: skip
-CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
-                                  r"committee\b", re.I)  # fmt: skip
+CONFERENCE_COMMITTEE = re.compile(r"\b(?:(?:program|programme|organizing|organising|proceedings)"
+                                  r"\s+committee|election\s+officers?)\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
 # a lead-in of ranked results that says how many were elected ("This year we were electing 2
 # governance board members ... full voting results here:"): the items past that rank lost
