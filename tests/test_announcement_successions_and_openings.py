@@ -86,7 +86,7 @@ def test_name_headings_of_people_the_opening_already_named_are_bios() -> None:
 
 def test_joining_an_engineering_team_is_employment_and_a_meetup_speaker() -> None:
     joined = (
-        '---\ntitle: Welcoming Ravi Menon\ndate: 2025-03-18\n---\n\n'
+        "---\ntitle: Welcoming Ravi Menon\ndate: 2025-03-18\n---\n\n"
         "We're so excited to share that [**Ravi Menon**](https://github.com/ravim/) is joining "
         "Example's engineering team.\n"
     )

@@ -211,6 +211,6 @@ def successions(masked: str, left: dict[int, str]) -> Iterator[tuple[int, str, s
                 yield index, role, status
     for match in SUCCEEDED_BY.finditer(masked):
         old = names.indexes(match.group("old"))
-        role = left.get(old[0]) if old else None
-        for index in names.indexes(match.group("new")) if role else ():
-            yield index, role, "current"
+        gone = left.get(old[0]) if old else None
+        for index in names.indexes(match.group("new")) if gone else ():
+            yield index, gone or "", "current"

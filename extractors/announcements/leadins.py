@@ -78,5 +78,5 @@ def of_things(label: str) -> bool:
     into committees responsible for ...:"), not people or holders of a role ("the following new
     members:", "these maintainers:")."""
     match = ITEMS_NAMED.search(label)
-    named = bool(match) and not PEOPLE_NOUN.match(match.group("noun"))
+    named = match is not None and not PEOPLE_NOUN.match(match.group("noun"))
     return named or bool(ITEMS_AS_BODIES.search(label))
