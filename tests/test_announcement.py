@@ -50,7 +50,7 @@ def test_golden_quotes_are_verbatim(name: str) -> None:
     document = (FIXTURE_DIR / name).read_text(encoding="utf-8")
     for claim in read(snapshot(name)):
         assert claim.evidence.url == GOLDEN_URLS[name]
-        assert claim.extractor == "announcement/14"
+        assert claim.extractor == "announcement/15"
         quote = claim.evidence.quote
         assert quote in document or quote in _element_text(document), quote
 

@@ -73,7 +73,7 @@ def test_a_readers_candidate_quoted_elsewhere_by_the_gold_is_left_out() -> None:
 
 def test_the_probe_sets_are_fitted_on_and_reported_as_one_part() -> None:
     labels = [s.label for s in DEFAULT_SETS]
-    suffixes = ("", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9")
+    suffixes = ("", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-10")
     assert [s.label for s in PROBE_SETS] == [f"real-probe{n}" for n in suffixes]
     assert all(s.label in labels for s in PROBE_SETS)
     assert project_key("istio-blog-2021-06-28-steering-election.md") == project_key(

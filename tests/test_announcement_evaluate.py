@@ -95,7 +95,7 @@ def test_a_whole_set_is_read_as_ingest_extract_reads_it(tmp_path: Path) -> None:
                          event("Carla Diaz"), event("Dan Evans", status="emeritus")])  # fmt: skip
     report = score([EvalSet("t", tmp_path, tmp_path / "gold.json")])
     [post] = report.set("t").posts
-    assert post.extractor == "announcement/14" and post.error is None
+    assert post.extractor == "announcement/15" and post.error is None
     assert (post.matched, post.gold) == (4, 4), format_report(report)
     assert post.dated == 4
 

@@ -49,6 +49,9 @@ ISO_PREFIX = re.compile(r"((?:19|20)\d\d)-(\d{1,2})-(\d{1,2})")
 JULIA_DATE = re.compile(r"Date\(\s*((?:19|20)\d\d)\s*,\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
 URL_DATE = re.compile(r"/(?:_posts/)?((?:19|20)\d\d)[-/](\d{1,2})[-/](\d{1,2})(?:[-/]|$)")
 URL_STAMP = re.compile(r"[#/_-]((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:$|[#._/-])")
+URL_MONTH_DAY = re.compile(
+    r"/((?:19|20)\d\d)[-/](0[1-9]|1[0-2])/(?:[a-z]{3,9}[-_])?(0?[1-9]|[12]\d|3[01])\.[a-z]+$", re.I
+)
 DEFAULT_DAY = datetime(2000, 1, 1)  # dateutil's fill-in for missing fields; never the clock
 
 
@@ -131,8 +134,9 @@ def iso_date(value: Any) -> str | None:
 
 def url_date(url: str) -> str | None:
     """A full date in a post URL (`/2024/07/24/`, `/_posts/2022-9-12-`), else a date stamp
-    that names the post's anchor or file (`#en_news_20171107`, `/news-20200318.html`)."""
-    match = URL_DATE.search(url) or URL_STAMP.search(url)
+    that names the post's anchor or file (`#en_news_20171107`, `/news-20200318.html`), else a
+    dated folder and the day the file name ends on (`/2017-02/feb-22.md`)."""
+    match = URL_DATE.search(url) or URL_STAMP.search(url) or URL_MONTH_DAY.search(url)
     return safe_date(*(int(part) for part in match.groups())) if match else None
 
 

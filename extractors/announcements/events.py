@@ -72,6 +72,7 @@ class Context:
         self.handle_names: dict[str, str] | None = None  # lists.handle names, read once a post
         self.enumerated: str | None = None  # the role people are presented in (sequence)
         self.farewell = False  # after "say goodbye to some departing members" (prose)
+        self.paragraph = ""  # the text of the block whose sentences are read
 
     def claim(self, person: names.Person, predicate: str, obj: str, qualifiers: dict[str, Any],
               locator: str, quote: str) -> Claim:  # fmt: skip
@@ -220,6 +221,7 @@ def _sentence_claims(sentence: Sentence, context: Context) -> Iterator[Claim]:
 def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, context: Context,
                   when: str | None, extra: dict[str, Any]) -> Iterator[Claim]:  # fmt: skip
     done: set[tuple[int, str]] = set()
+    left: dict[int, str] = {}  # the role each person the sentence names leaves
     for status, pattern in (*pat.ROLE_PATTERNS, *handovers.ROLE_PATTERNS):
         for match in pattern.finditer(masked):
             role = clean_role(match.group("role"))
@@ -229,14 +231,13 @@ def _role_changes(masked: str, people: list[names.Person], sentence: Sentence, c
                 if (index, status) in done:
                     continue
                 done.add((index, status))
+                if status != "current":
+                    left.setdefault(index, role)
                 yield _role_claim(context, people[index], role, status, when, extra, sentence)
-    for match in pat.SUCCESSION.finditer(masked):
-        role = clean_role(match.group("role"))
-        for group, status in (("new", "current"), ("old", "emeritus")):
-            for index in names.indexes(match.group(group)):
-                if (index, status) not in done:
-                    done.add((index, status))
-                    yield _role_claim(context, people[index], role, status, when, extra, sentence)
+    for index, role, status in handovers.successions(masked, left):
+        if (index, status) not in done:
+            done.add((index, status))
+            yield _role_claim(context, people[index], role, status, when, extra, sentence)
     for match in pat.RECRUITED.finditer(masked):
         org = match.group("org") or context.title_project or _first_capitalised(context)
         for index in names.indexes(match.group("people")):
@@ -320,7 +321,7 @@ def _role_claim(context: Context, person: names.Person, role: str, status: str,
 def _first_person(sentence: Sentence, context: Context, stated: dates.When | None,
                   ) -> Iterator[Claim]:  # fmt: skip
     """ "I ... step down as lead of the team": the post's one author leaves (or takes) the role."""
-    match = handovers.first_person_left(sentence.display)
+    match = handovers.first_person_left(sentence.display, context.paragraph, context.post.title)
     found = match or handovers.first_person_made(sentence.display)  # "I was made a maintainer"
     if not found or len(context.post.authors) != 1:
         return

@@ -16,14 +16,19 @@ present tense, terms that have ended, and people agreeing to take a role over.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from extractors.announcements import names
+from extractors.announcements.bodies import clean_role
 from extractors.announcements.patterns import (
     FIRST_PERSON_LEFT,
+    NEW,
+    OLD,
     PEOPLE,
     PERSON,
     ROLE_PHRASE,
     ROLE_WORDS,
+    SUCCESSION,
     OnFirstUse,
 )
 
@@ -63,9 +68,10 @@ ROLE_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
                 rf"\s+and\s+){PERSON}{_ASIDE})*)\s*,?\s+who\s+will\s+be\s+joining\b[^.]{{0,160}}?"
                 rf"\bas\s+{ROLE_PHRASE}",
             ),
-            (  # "The PMC is happy to add A and B as committers", "we added A as a reviewer"
+            (  # "The PMC is happy to add A and B as committers", "we are adding A to the core
+                # maintainer team"
                 "current",
-                rf"(?i:add|adds|added|adding)\s+{PEOPLE}{_ASIDE}\s+as\s+{ROLE_PHRASE}",
+                rf"(?i:add|adds|added|adding)\s+{PEOPLE}{_ASIDE}\s+(?:as|to)\s+{ROLE_PHRASE}",
             ),
             (  # "both candidates, A and B, were unanimously voted in by the other board members"
                 "current",
@@ -143,12 +149,31 @@ def author_named(author: str) -> bool:
     return names.looks_like_person(author) or bool(ONE_NAME.match(author))
 
 
-def first_person_left(text: str) -> re.Match[str] | None:
+# "it's time to step down", "it is time for me to step back": the writer leaves, the role said
+# by the title ("Stepping down as the X project lead") or the paragraph ("Having me as project
+# leader is what ...")
+TIME_TO_STEP = re.compile(
+    r"\b(?:it'?s|it’s|it\s+is)\s+time\s+(?:for\s+me\s+)?to\s+step\s+(?:down|back|away|aside)\b",
+    re.I,
+)
+_NAMED_ROLE = rf"(?:the\s+|an?\s+)?(?P<role>(?:[\w-]+\s+){{0,3}}?{_ROLE_NOUN})\b"
+TITLE_STEP = re.compile(
+    rf"^\W*(?i:stepping|step)\s+(?i:down|back|away)\s+(?i:as|from)\s+{_NAMED_ROLE}"
+)
+ME_AS = re.compile(rf"\b(?i:me|my\s+(?:role|position|time))\s+as\s+{_NAMED_ROLE}")
+
+
+def first_person_left(text: str, paragraph: str = "", title: str | None = None,
+                      ) -> re.Match[str] | None:  # fmt: skip
     """The author's departure the sentence prints: from a role ("I ... step down as lead of the
     team", `patterns.FIRST_PERSON_LEFT`; "my last day as a maintainer"), else from a project
-    ("I'm stepping away from X")."""
-    return (FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_LAST_DAY.search(text)
-            or FIRST_PERSON_AWAY.search(text))  # fmt: skip
+    ("I'm stepping away from X"), else "it's time to step down" from the role the title or the
+    sentence's paragraph gives the writer."""
+    found = (FIRST_PERSON_LEFT.search(text) or FIRST_PERSON_LAST_DAY.search(text)
+             or FIRST_PERSON_AWAY.search(text))  # fmt: skip
+    if found or not TIME_TO_STEP.search(text):
+        return found
+    return TITLE_STEP.search(title or "") or ME_AS.search(paragraph)
 
 
 def first_person_made(text: str) -> re.Match[str] | None:
@@ -159,9 +184,33 @@ def first_person_made(text: str) -> re.Match[str] | None:
 def about_the_author(text: str) -> bool:
     """The sentence is the author's own role change by a first-person phrase that names no one
     else ("Yesterday was my last day as a maintainer of X": X is the project, not a person)."""
-    return bool(FIRST_PERSON_LAST_DAY.search(text) or first_person_made(text))
+    return bool(FIRST_PERSON_LAST_DAY.search(text) or first_person_made(text)
+                or TIME_TO_STEP.search(text))  # fmt: skip
 
 
 def author_may_leave(author: str, match: re.Match[str]) -> bool:
     """An author slug may step away from a project, as its author (not from a named role)."""
     return match.re is FIRST_PERSON_AWAY and bool(AUTHOR_SLUG.match(author))
+
+
+# "A is stepping down as President ... and will be succeeded by B": the successor of a departure
+SUCCEEDED_BY = re.compile(
+    rf"{OLD}[^.]{{0,200}}?\b(?:will\s+be|is\s+to\s+be|is\s+being|was|has\s+been)\s+"
+    rf"succeeded\s+by\s+{NEW}"
+)
+
+
+def successions(masked: str, left: dict[int, str]) -> Iterator[tuple[int, str, str]]:
+    """(person index, role, status) of a sentence's successions: "B replaces A as chair" (B gains
+    the role, A leaves it), and "A is stepping down as X and will be succeeded by B" (B gains the
+    role `left` says A leaves)."""
+    for match in SUCCESSION.finditer(masked):
+        role = clean_role(match.group("role"))
+        for group, status in (("new", "current"), ("old", "emeritus")):
+            for index in names.indexes(match.group(group)):
+                yield index, role, status
+    for match in SUCCEEDED_BY.finditer(masked):
+        old = names.indexes(match.group("old"))
+        gone = left.get(old[0]) if old else None
+        for index in names.indexes(match.group("new")) if gone else ():
+            yield index, gone or "", "current"

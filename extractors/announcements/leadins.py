@@ -5,7 +5,9 @@
   still the lead-in's, the label only says which part each is for (`is_sublabel`);
 - a paragraph that only describes the body the paragraph above announced ("... time to meet your
   new Project Management Committee." / "The people on this committee will help ..." / * A): the
-  two together are the lead-in (`joined_lead`).
+  two together are the lead-in (`joined_lead`);
+- a lead-in that names what its items are, and they are not people ("committed towards the
+  following goals:", "the following changes:"): its list names no one (`of_things`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,12 @@ from __future__ import annotations
 import re
 
 from extractors.document.model import collapse
+
+ROLE_NOUNS = (
+    r"^(?:maintainers?|committers?|collaborators?|members?|leads?|leaders?|chairs?|directors?|"
+    r"officers?|representatives?|reviewers?|owners?|managers?|developers?|engineers?|"
+    r"organi[sz]ers?|judges?|keynotes?|panelists?|presenters?|recipients?|fellows?|trustees?)$"
+)
 
 SUBLABEL_MAX = 80  # characters: a label line, not a sentence
 SENTENCE_END = re.compile(r"[.!?:;]\W*$")
@@ -44,3 +52,31 @@ def titled_lead(lead: str, title: str | None) -> str | None:
     """An anaphoric lead-in ("Joining him are the following:") with the post's title, which
     says what "him" was elected to, when nothing between them does."""
     return f"{lead} {title}" if title and ANAPHORA.search(lead) else None
+
+
+# "the following goals:", "these three priorities:": what the items are, named by the lead-in
+ITEMS_NAMED = re.compile(
+    r"\b(?:the\s+following|these|those)\s+(?:\w+\s+){0,2}?(?P<noun>\w+)\s*:\W*$", re.I
+)
+PEOPLE_NOUN = re.compile(
+    r"^(?:people|persons?|individuals?|folks|candidates?|nominees?|winners?|speakers?|"
+    r"contributors?|volunteers?|new|elected|appointed)$|" + ROLE_NOUNS,
+    re.I,
+)
+
+
+# "The Board is divided up into committees responsible for ...:": the items are the bodies
+ITEMS_AS_BODIES = re.compile(
+    r"\b(?:divided|split|organi[sz]ed|grouped|broken)\s+(?:up\s+)?into\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:committees|subcommittees|(?:working\s+)?groups|teams|areas|tracks|functions)\b",
+    re.I,
+)
+
+
+def of_things(label: str) -> bool:
+    """The lead-in says its items are things ("the following goals:") or bodies ("divided up
+    into committees responsible for ...:"), not people or holders of a role ("the following new
+    members:", "these maintainers:")."""
+    match = ITEMS_NAMED.search(label)
+    named = match is not None and not PEOPLE_NOUN.match(match.group("noun"))
+    return named or bool(ITEMS_AS_BODIES.search(label))

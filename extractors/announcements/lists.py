@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from extractors.announcements import dates, leadins, names, newslist, presented
+from extractors.announcements import dates, leadins, names, newslist, presented, tables
 from extractors.announcements import patterns as pat
 from extractors.announcements.bodies import clean_body, owned
 from extractors.announcements.events import ROLE_WORD, Context, role_level
@@ -62,8 +62,8 @@ THANKS = re.compile(r"\b(?:thanks?|grateful|contributors?|sponsors?|shout-?outs?
 PRIZE = re.compile(r"\b(?:prize|award)\b", re.I)
 ENDED = re.compile(r"\b(?:outgoing|retiring|resigning|former|emeritus|stepping\s+down|departing)\b",
                    re.I)  # fmt: skip
-CONFERENCE_COMMITTEE = re.compile(r"\b(?:program|programme|organizing|organising|proceedings)\s+"
-                                  r"committee\b", re.I)  # fmt: skip
+CONFERENCE_COMMITTEE = re.compile(r"\b(?:(?:program|programme|organizing|organising|proceedings)"
+                                  r"\s+committee|election\s+officers?)\b", re.I)  # fmt: skip
 ELECTION = re.compile(r"\b(?:vote-getters|winners|elected)\b", re.I)
 # a lead-in of ranked results that says how many were elected ("This year we were electing 2
 # governance board members ... full voting results here:"): the items past that rank lost
@@ -76,11 +76,6 @@ NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seve
 TITLE_BODY = re.compile(r"(?P<body>(?:[A-Z][\w.&'’-]*\s+){0,4}(?:Council|Committee|Board|PMC|TSC))")
 SPEAKER_SPLIT = re.compile(r"\s+[-–]\s+|\t+-\s*|:\s+")  # "Title - Speaker", "Title: Speaker"
 CHAIR = re.compile(r"\bchair\b", re.I)
-TABLE_PEOPLE_COLUMNS = {"speaker": "speaker", "speakers": "speaker", "presenter": "speaker",
-                        "presenters": "speaker", "panelist": "panelist",
-                        "panelists": "panelist"}  # fmt: skip
-NAME_COLUMNS = frozenset({"name", "names", "member", "members", "person", "who"})
-TABLE_SESSION_COLUMNS = frozenset({"session", "sessions", "talk", "talks", "title", "topic"})
 
 
 def list_claims(section: Section, context: Context) -> Iterator[Claim]:
@@ -96,12 +91,16 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
     rank = 0  # the item's place in its list
     parent: Heading | None = None  # the last heading that is not a name alone
     presenter: str | None = None  # the announcing lead-in of people presented a line each
+    opening: str | None = None  # an announcing paragraph above the section's first heading
+    prelude = ""  # the text above the section's first heading
     for number, block in enumerate(section.blocks, start=1):
+        if parent is None and heading is None and not isinstance(block, Heading):
+            prelude = f"{prelude} {collapse(getattr(block, 'text', ''))}"
         if isinstance(block, Heading):
             presenter = None
-            named = presented.name_heading(block, parent)
+            named = presented.name_heading(block, parent, opening, prelude)
             if named:  # "## New Directors" / "### Emily": one person of the heading's list
-                yield from _item_claims(named[0], parent.text if parent else None, None,
+                yield from _item_claims(named[0], parent.text if parent else opening, None,
                                         context, section, number)  # fmt: skip
                 continue
             parent = block
@@ -113,6 +112,8 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
                 date_line = dates.full_date(block.text) or date_line
             continue
         if isinstance(block, Para):
+            if parent is None and heading is None:
+                opening = opening or (block.text if presented.announcing(block.text) else None)
             grid = presented.linked_names(block) if lead and lead.rstrip().endswith(":") else []
             if grid:  # a grid of linked names under a lead-in: a list without list markup
                 for item in grid:
@@ -136,18 +137,19 @@ def list_claims(section: Section, context: Context) -> Iterator[Claim]:
             if block.header:
                 header = block
             elif header is not None:
-                yield from _row_claims(block, header, context, date_line, section)
-                row_item = _name_row(block, header)
-                if row_item is not None and not lead and (above or heading):
+                yield from tables.row_claims(block, header, context, date_line, section)
+                row_items = tables.people_of_row(block, header)
+                if row_items and not lead and (above or heading):
                     # a table right under its heading: the heading ("New members") says what
                     # its people gain, else the announcing lead-in above the heading
                     label = heading if heading and ROLE_CUE.search(heading) else above
-                    if label:
+                    for row_item in row_items if label else ():
                         yield from _item_claims(row_item, label, heading, context, section, number)
-                elif row_item is not None and lead:  # a table of people under a lead-in: its list
+                elif row_items and lead:  # a table of people under a lead-in: its list
                     label = (leadins.joined_lead(lead, before, ROLE_CUE)
                              or leadins.titled_lead(lead, context.post.title) or lead)  # fmt: skip
-                    yield from _item_claims(row_item, label, heading, context, section, number)
+                    for row_item in row_items:
+                        yield from _item_claims(row_item, label, heading, context, section, number)
             continue
         if not isinstance(block, Item):
             continue
@@ -203,8 +205,12 @@ def _item_claims(item: Item, label: str | None, heading: str | None, context: Co
     committee = CONFERENCE_COMMITTEE.search(cue_text)
     prize = PRIZE.search(cue_text) and (heading and PRIZE.search(heading) or PRIZE.search(label))
     body = COMMITTEE.search(label)
-    if not (committee or prize or (body and (ROLE_CUE.search(label) or context.title_is_news))
-            or (ELECTION.search(label) and context.title_is_news)):  # fmt: skip
+    if not (
+        committee
+        or prize
+        or (body and (ROLE_CUE.search(label) or context.title_is_news))
+        or (ELECTION.search(label) and context.title_is_news)
+    ) or leadins.of_things(label):
         return
     status = "emeritus" if ENDED.search(label) else "current"
     thanked = THANKS.search(label) and not (ROLE_CUE.search(label) or committee or prize)
@@ -350,50 +356,3 @@ def _opens_with_person(item: Item) -> bool:
 def _singular(text: str) -> str:
     text = collapse(text)
     return text[:-1] if text.lower().endswith("s") and not text.lower().endswith("ss") else text
-
-
-def _name_row(row: Row, header: Row) -> Item | None:
-    """A row of a table whose first column is titled as names ("Name", "Member"), as a list
-    item: the name, its other cells in brackets ("A (IBM, Fabric)")."""
-    titles = [c.text.strip().lower() for c in header.cells]
-    if not titles or not row.cells:
-        return None
-    column = 0 if titles[0] in NAME_COLUMNS else None
-    if column is None and not any(titles):  # a header of blank cells ("| ![](img) | Name |
-        # Area |" rows): the first cell that is a name alone is the person's
-        column = next((i for i, c in enumerate(row.cells)
-                       if _people.looks_like_name(collapse(c.text))), None)  # fmt: skip
-    if column is None or column >= len(row.cells):
-        return None
-    name = collapse(row.cells[column].text)
-    rest = [collapse(c.text) for c in row.cells[column + 1 : column + 2] if collapse(c.text)]
-    text = f"{name} ({', '.join(rest)})" if rest else name
-    return Item(
-        quote=row.quote,
-        text=text,
-        links=row.cells[column].links,
-        list_no=-2 - header.table_no,
-        depth=0,
-        parent=None,
-        line=row.line,
-    )
-
-
-def _row_claims(row: Row, header: Row, context: Context, date_line: str | None,
-                section: Section) -> Iterator[Claim]:  # fmt: skip
-    titles = [c.text.strip().lower() for c in header.cells]
-    people_column = next((i for i, t in enumerate(titles) if t in TABLE_PEOPLE_COLUMNS), None)
-    if people_column is None or people_column >= len(row.cells) or not context.post.title:
-        return
-    session_column = next((i for i, t in enumerate(titles) if t in TABLE_SESSION_COLUMNS), None)
-    session = (
-        row.cells[session_column].text
-        if session_column is not None and session_column < len(row.cells)
-        else None
-    )
-    _, people, _ = names.mask(row.cells[people_column].text)
-    locator = f"line {row.line}, table column '{header.cells[people_column].text.strip()}'"
-    for person in people:
-        qualifiers = {"date": date_line, "session": session}
-        yield context.claim(names.Person(person.name), TABLE_PEOPLE_COLUMNS[titles[people_column]],
-                            context.post.title, qualifiers, locator, row.quote)  # fmt: skip

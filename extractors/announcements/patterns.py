@@ -120,7 +120,7 @@ EVENT_PATTERNS: OnFirstUse[tuple[str, re.Pattern[str]]] = OnFirstUse(
             (
                 "speaker",
                 rf"{PEOPLE}\s+(?:will|is\s+going\s+to|is\s+set\s+to|are\s+set\s+to)\s+"
-                rf"(?:present|speak|deliver|give\s+(?:a|the)\s+(?:talk|keynote))",
+                rf"(?:present|speak|deliver|teach|demo|give\s+(?:a|the)\s+(?:talk|keynote))",
             ),
             ("speaker", rf"{PEOPLE}\s+(?:is|are)\s+(?:speaking|presenting|delivering)"),
             ("speaker", rf"(?i:featuring|features|featured)\s+{PEOPLE}"),
@@ -363,7 +363,11 @@ LEAD_WORDS = re.compile(
 )
 VICE = re.compile(r"\bvice[- ]", re.I)
 CORE_WORD = re.compile(r"\bcore\b", re.I)
-COMPANY_ROLE = re.compile(r"\b(?:community\s+manager|engineer|employee|hired|staff)\b", re.I)
+COMPANY_ROLE = re.compile(  # a job: "joining BuildBuddy's engineering team" is employment
+    r"\b(?:community\s+manager|engineer|employee|hired|staff|(?:engineering|sales|marketing|"
+    r"support|operations|solutions|customer\s+success)\s+team)\b",
+    re.I,
+)
 # "<Name>, who joined the Rust Foundation last year", "Ahsen Khaliq who joined our company"
 WHO_JOINED = re.compile(
     rf"{PEOPLE}\s*,?\s+who\s+(?:has\s+)?joined\s+(?P<org>our\s+company|the\s+(?:[A-Z][\w.&-]*\s*)"

@@ -21,7 +21,7 @@ from ingest.errors import ExtractionError, UnsupportedFormatError
 from ingest.models import Claim, Snapshot
 
 NAME = "announcement"
-VERSION = 14  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
+VERSION = 15  # 2: status emeritus; 3: the body's name, not the title; 4: projects read, not listed;
 # 5: the learned event decision over rule and person-reader candidates, `confidence`; 6: a list's
 # role from its lead-in's body (no company), "Title: Speaker" items, first-person step-downs from
 # any role, "over the last year" no date, bare handles named as the post names them, grids of
@@ -39,7 +39,11 @@ VERSION = 14  # 2: status emeritus; 3: the body's name, not the title; 4: projec
 # name lines under an announcing heading or lead-in, bare handle items, departures after a
 # goodbye, the writer's return to a role, a date stamp naming the post's anchor or file; 14:
 # blank-header tables of people under an announcing heading, "add A as X", "voted in by the
-# other X members", "elected A the new X", volunteering to serve, thanks for a past tenure
+# other X members", "elected A the new X", volunteering to serve, thanks for a past tenure;
+# 15: Markdown after a raw HTML block, "will be succeeded by B", "adding A to the X team", a
+# title's nickname form once, lead-ins of things or bodies list no one, name headings under an
+# announcing opening, a company's engineering team is employment, "will teach us", the writer's
+# "it's time to step down", dated repository folders are posts, transposed tables
 TAG = f"{NAME}/{VERSION}"
 
 # --- which URLs are announcements -----------------------------------------------------------
@@ -56,6 +60,13 @@ URL_PATTERNS = (
         r"(?:/README[^/]*\.md|/_posts/[^/?#]+\.md|/(?:blog|news|announcements?|events?|workshops?|"
         r"release[-_]notes?)"
         r"/[^?#]+\.md)(?:[?#].*)?$",
+        re.IGNORECASE,
+    ),
+    # a repository file under a dated folder (`notes/2017-02/feb-22.md`, `.../2023/05/x.md`):
+    # a dated document (notes, a post), not a standing roster
+    re.compile(
+        r"^https?://(?:www\.)?github\.com/[^/]+/[^/]+/blob/[^?#]*?/(?:19|20)\d\d[-/]"
+        r"(?:0[1-9]|1[0-2])/[^/?#]+\.(?:md|markdown|rst|adoc)(?:[?#].*)?$",
         re.IGNORECASE,
     ),
     re.compile(
@@ -224,6 +235,7 @@ def _all_claims(post: source.Post, context: events.Context) -> Iterator[Claim]:
             locator = (
                 f"line {line}" if line is not None else f"{section.prefix}{kind} {counts[kind]}"
             )
+            context.paragraph = text
             for sentence in events.sentences(quote, text, links, locator, section.date):
                 yield from prose.sentence_claims(sentence, context)
         yield from lists.list_claims(section, context)

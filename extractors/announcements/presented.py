@@ -2,7 +2,8 @@
 
 - a heading that is one person's name (a full name, or one capitalised word) under a higher
   heading announcing a role change: "## New Directors" / "### Emily" / "### Yannic"
-  (`name_heading`; "## Resigning Directors" ends the role);
+  (`name_heading`; "## Resigning Directors" ends the role), or under the post's opening
+  paragraph announcing one, when no heading is above it;
 - a paragraph that is one linked name ("**[A](url)**", `name_line`), or only linked names
   (`linked_names`), under a lead-in that announces the people below it (`announcing`: a word of
   change and a body, "These seven nominees have been elected ... the Board");
@@ -30,6 +31,7 @@ COMMITTEE = re.compile(
     re.I,
 )
 NAME_HEADING = -2  # the list number of a name heading read as an item
+ASIDE = re.compile(r"\s*\([^()]*\)\s*$")  # "Florian Gilcher (skade)": the handle aside
 
 
 def linked_line(para: Para) -> bool:
@@ -42,12 +44,21 @@ def announcing(text: str | None) -> bool:
     return bool(text and ROLE_CUE.search(text) and COMMITTEE.search(text))
 
 
-def name_heading(heading: Heading, parent: Heading | None) -> list[Item]:
+def name_heading(heading: Heading, parent: Heading | None, opening: str | None = None,
+                 prelude: str = "") -> list[Item]:  # fmt: skip
     """A heading that is one person's name (a full name, or one capitalised word) under a
-    higher heading that announces a role change ("## New Directors" / "### Emily"), as an item."""
-    if parent is None or heading.level <= parent.level or not announcing(parent.text):
-        return []
+    higher heading that announces a role change ("## New Directors" / "### Emily"), or, with no
+    heading above it, a full name under the post's opening paragraph that announces one ("... to
+    announce the formation of the inaugural core development team" / "### Josh Cartmell") and
+    that the paragraphs above (`prelude`) do not name already (a bio of someone announced there),
+    as an item."""
     text = collapse(heading.text)
+    if parent is None:
+        name = collapse(ASIDE.sub("", text))
+        if not announcing(opening) or not is_name_only(text) or name in prelude:
+            return []
+    elif heading.level <= parent.level or not announcing(parent.text):
+        return []
     if not (is_name_only(text) or ONE_WORD.match(text)) or COMMITTEE.search(text):
         return []
     return [Item(quote=heading.text, text=text, links=(), list_no=NAME_HEADING, depth=0,

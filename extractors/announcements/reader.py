@@ -18,6 +18,7 @@ once per class, at the spot the decision is surest of.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,16 +181,27 @@ def decide(found: list[Candidate], model: Model, context: Context,
     return _without_title_repeats(out + [claim for _m, claim in best.values()])
 
 
-def _fact(claim: Claim) -> tuple[str, str, str]:
+NICKNAME = re.compile(r"^(?P<first>\S+)\s+\((?P<nick>[^()]+)\)\s+(?P<rest>.+)$")
+
+
+def _facts(claim: Claim) -> set[tuple[str, str, str]]:
+    """The claim's (name, predicate, status), under each form of a name with a nickname:
+    "Tomasz (Tomek) Zawadzki" is also "Tomasz Zawadzki" and "Tomek Zawadzki"."""
     status = "emeritus" if claim.qualifiers.get("status") in ("emeritus", "former") else "current"
-    return " ".join(collapse(claim.subject.name).lower().split()), claim.predicate, status
+    name = " ".join(collapse(claim.subject.name).lower().split())
+    forms = {name}
+    nick = NICKNAME.match(name)
+    if nick:
+        forms |= {f"{nick['first']} {nick['rest']}", f"{nick['nick']} {nick['rest']}"}
+    return {(form, claim.predicate, status) for form in forms}
 
 
 def _without_title_repeats(claims: list[Claim]) -> list[Claim]:
     """A title's claim that the body says too (the same person, predicate and status) is given
-    once, from the body ("Welcome A as our newest maintainer!" over "... A is now a maintainer")."""
-    body = {_fact(c) for c in claims if not c.evidence.locator.startswith("title")}
-    return [c for c in claims if not (c.evidence.locator.startswith("title") and _fact(c) in body)]
+    once, from the body ("Welcome A as our newest maintainer!" over "... A is now a maintainer";
+    "New maintainer - Tomek Z." over "adding Tomasz (Tomek) Z. to the maintainers")."""
+    body = set().union(*(_facts(c) for c in claims if not c.evidence.locator.startswith("title")))
+    return [c for c in claims if not (c.evidence.locator.startswith("title") and _facts(c) & body)]
 
 
 def _with_confidence(claim: Claim, confidence: float, post_date: str | None = None) -> Claim:

@@ -52,6 +52,11 @@ PUBLISHED_SELECTORS = (
 TITLE_SUFFIX = re.compile(r"\s+[-–—|]\s+[^-–—|]{2,60}$")
 MAX_HEADER_LINES = 400
 HTML_BODY = re.compile(r"\s*<(?!!--)[A-Za-z!]")  # a page body, not a comment before Markdown
+# a line of Markdown outside any tag: a heading, a list item, a quote, bold text or a link
+MARKDOWN_LINE = re.compile(
+    r"^(?!\s*<)\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+\.\s|>\s|\*\*)|\]\([^)\s]+\)", re.M
+)
+MARKDOWN_AFTER_HTML = 2  # such lines: a body opening with a tag is Markdown (raw HTML blocks)
 JSON_START = re.compile(r'\s*\{\s*["}]')  # `{"post_stream": ...`, not `{%`
 HEADER_FENCES = {"---": ("---", "..."), "+++": ("+++",), "{%": ("%}",)}  # opening -> closing
 
@@ -92,6 +97,14 @@ def block_text(block: Block) -> str:
     return ""
 
 
+def _html_body(body: str) -> bool:
+    """A post body (after its front matter) in HTML: it opens with a tag, and it is not Markdown
+    that opens with a raw HTML block (an image caption) before its Markdown paragraphs."""
+    if not HTML_BODY.match(body):
+        return False
+    return len(MARKDOWN_LINE.findall(body)) < MARKDOWN_AFTER_HTML
+
+
 def read(snapshot: Snapshot) -> Post:
     """The post a snapshot holds; UnsupportedFormatError for what is not a post format."""
     text = decode(snapshot.body)
@@ -106,7 +119,7 @@ def read(snapshot: Snapshot) -> Post:
         return _of_entries([message] if message else [], None)
     meta, body = header(text)
     if meta:
-        fmt = "html" if HTML_BODY.match(body) else "markdown"
+        fmt = "html" if _html_body(body) else "markdown"
         if fmt == "markdown" and _doc_asciidoc.looks_like_asciidoc(body):
             fmt = "text"  # AsciiDoc titles: the document layer reads its titles and link macros
         inner = Snapshot(url=snapshot.url, body=body.encode("utf-8"))

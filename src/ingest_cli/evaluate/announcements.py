@@ -58,7 +58,7 @@ PROBES = ROOT / "fixtures" / "announcements"
 # A folder holding a BLIND file is a set still kept blind: scored only with --gold, never fitted.
 PROBE_SETS: tuple[EvalSet, ...] = tuple(
     EvalSet(d.name, d, d / "gold.json")
-    for d in sorted(PROBES.glob("real-probe*"))
+    for d in sorted(PROBES.glob("real-probe*"), key=lambda d: (len(d.name), d.name))  # 2 < 10
     if (d / "gold.json").is_file() and not (d / "BLIND").is_file()
 )
 DEFAULT_SETS: tuple[EvalSet, ...] = (
