@@ -33,6 +33,10 @@ errors and 304s included: its transports are wrapped in `ingest.fetch.warc_trans
 ArchivingTransport, so `fetch` behaves and returns exactly as without it and never knows. Whether
 a client is offline is kept beside it (`client_mode`), not in a subclass: any httpx.Client can be
 passed, and one not made by `make_client` is online.
+
+A conditional request of a client from `make_client` on httpx's own transport goes first by
+`ingest.fetch.lean` (a 304 read without httpx's machinery, archived the same way, under the same
+checks and deadline); any other answer is requested again here (INGEST_LEAN_REVALIDATION).
 """
 
 from __future__ import annotations
