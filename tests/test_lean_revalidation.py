@@ -8,12 +8,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from ingest.errors import FetchError, RefusedURLError
 from ingest.fetch.client import client_mode, fetch, make_client
+from ingest.fetch.lean import Answer304
 from ingest.fetch.warc import WarcWriter
 from ingest.fetch.warc_reader import read_responses, warc_files
 from ingest.settings import Settings
@@ -146,3 +148,48 @@ def test_no_lean_path_without_httpx_own_transport() -> None:
         assert client_mode(client).lean is None
         result = fetch(client, "http://127.0.0.1:9/page", settings=s, etag=ETAG)
     assert (result.status, result.http_status) == ("unchanged", 304)
+
+
+def test_https_304_through_the_clients_own_ssl_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over TLS (a constructed self-signed certificate for 127.0.0.1, trusted through
+    SSL_CERT_FILE as httpx reads it): the lean path verifies with the client's SSL context and
+    reads the 304; a client that does not trust the certificate gets httpx's error."""
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make the constructed certificate")
+    key, cert = tmp_path / "constructed-key.pem", tmp_path / "constructed-cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1"]
+        + ["-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+    )
+    with Server() as srv:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        srv.socket = context.wrap_socket(srv.socket, server_side=True)
+        url = srv.base.replace("http://", "https://") + "/page"
+        s = settings()
+        with make_client(s) as untrusting, pytest.raises(FetchError):
+            fetch(untrusting, url, settings=s, etag=ETAG)
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        with make_client(s) as client:
+            lean = client_mode(client).lean
+            assert lean is not None
+            real, answers = lean.not_modified, []
+
+            def spied(*args: Any, **kwargs: Any) -> Any:
+                answers.append(real(*args, **kwargs))
+                return answers[-1]
+
+            monkeypatch.setattr(lean, "not_modified", spied)
+            results = [fetch(client, url, settings=s, etag=ETAG) for _ in range(3)]
+    assert [(r.status, r.http_status) for r in results] == [("unchanged", 304)] * 3
+    assert answers == [Answer304(ETAG, None)] * 3  # read by the lean path, not httpx's
+    assert len({port for path, port, _headers in srv.seen if path == "/page"}) == 1
