@@ -4,6 +4,7 @@ was not committed (issue 30)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -229,3 +230,19 @@ def test_registering_sources_writes_the_new_and_the_changed_by_one_statement_eac
     assert rows[urls[3]].extractor == "announcement"
     assert (rows[urls[7]].meta or {}).get("title") == "Team"
     assert rows[urls[8]].extractor == "governance"
+
+
+def test_a_sources_check_row_is_its_state_without_the_registry_entry(store: Store) -> None:
+    """What the nightly's store-and-diff reads of each source (`source_checks`): every column
+    of `source_states` but the registry entry, which the run has from its registry."""
+    url = "https://example.org/checked"
+    store.upsert_source(Source(url=url, title="A page", publisher="Someone"))
+    store.update_source_state(
+        url, etag='"e1"', last_sha256="ab" * 32, people_count=3, settled={"key": "k"}
+    )
+    whole = store.source_states([url])[url]
+    checked = store.source_checks([url, "https://example.org/never-seen"])
+    assert list(checked) == [url]
+    assert whole.meta and whole.title == "A page"
+    assert checked[url].meta is None
+    assert dataclasses.replace(whole, meta=None) == checked[url]

@@ -33,6 +33,10 @@ errors and 304s included: its transports are wrapped in `ingest.fetch.warc_trans
 ArchivingTransport, so `fetch` behaves and returns exactly as without it and never knows. Whether
 a client is offline is kept beside it (`client_mode`), not in a subclass: any httpx.Client can be
 passed, and one not made by `make_client` is online.
+
+A conditional request of a client from `make_client` on httpx's own transport goes first by
+`ingest.fetch.lean` (a 304 read without httpx's machinery, archived the same way, under the same
+checks and deadline); any other answer is requested again here (INGEST_LEAN_REVALIDATION).
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ from ingest.fetch.addresses import DEFAULT_PORTS, check_url, normalize_url, refu
 from ingest.fetch.causes import network_cause, short_text, timeout_cause
 from ingest.fetch.deadlines import DEADLINE, Deadline, attempt_deadline, clip_to_deadlines
 from ingest.fetch.decoding import ACCEPT_ENCODING, decoded
+from ingest.fetch.lean import Answer304, LeanRevalidator, lean_revalidator
 from ingest.fetch.pinning import AddressRefused, connecting_to, pin_addresses
 from ingest.fetch.result import FetchResult as FetchResult  # (re-exported)
 from ingest.fetch.transient import retry_after_seconds
@@ -96,6 +101,7 @@ class ClientMode:
 
     offline: bool = False
     archive: WarcWriter | None = None  # the WARC writer its exchanges go to (`make_client`'s)
+    lean: LeanRevalidator | None = None  # its 304s' lean path (ingest.fetch.lean), if any
 
 
 class _Cookies(httpx.Cookies):
@@ -144,11 +150,14 @@ def make_client(
         transport=transport,
     )
     client._cookies = _Cookies()  # httpx's setter would copy it into a plain Cookies
-    _MODES[client] = ClientMode(offline=offline, archive=archive)
     pin_addresses(client, settings)  # inside the deadlines: a connect is still clipped
     clip_to_deadlines(client)
     if archive is not None:  # outermost: it sees what the client sees
         archive_through(client, archive, settings.max_bytes)
+    lean = None if offline or transport is not None else lean_revalidator(client, settings, archive)
+    if lean is not None:  # its idle connections closed with the client's last reference
+        weakref.finalize(client, lean.close)
+    _MODES[client] = ClientMode(offline=offline, archive=archive, lean=lean)
     return client
 
 
@@ -175,12 +184,22 @@ def fetch(
     """
     deadline = attempt_deadline(settings, source_left)
     token = DEADLINE.set(deadline)
+    conditional = _conditional_headers(etag, last_modified)
+    lean = client_mode(client).lean if conditional else None
     try:
+        if lean is not None and normalize_url(validated_url or url) == normalize_url(url):
+            answer = _lean_304(lean, url, conditional, settings, deadline)
+            if answer is not None:  # unchanged: the full path's result, without its cost
+                return FetchResult(
+                    status="unchanged", snapshot=None, url=url, final_url=url, http_status=304,
+                    etag=answer.etag or etag, last_modified=answer.last_modified or last_modified,
+                    redirects=[],
+                )  # fmt: skip
         response, current, redirects = _follow(
             client,
             url,
             settings=settings,
-            conditional=_conditional_headers(etag, last_modified),
+            conditional=conditional,
             validated=normalize_url(validated_url or url),
             deadline=deadline,
         )
@@ -208,6 +227,24 @@ def fetch(
         http_status=response.status_code, etag=new_etag, last_modified=new_modified,
         redirects=redirects,
     )  # fmt: skip
+
+
+def _lean_304(
+    lean: LeanRevalidator,
+    url: str,
+    conditional: dict[str, str],
+    settings: Settings,
+    deadline: Deadline,
+) -> Answer304 | None:
+    """The lean path's 304 (ingest.fetch.lean), or None: the full path then; its timeouts
+    are the errors `_get` makes of httpx's."""
+    try:
+        return lean.not_modified(url, conditional, settings, deadline)
+    except httpx.TimeoutException as exc:
+        if deadline.left() <= DEADLINE_SLACK:
+            raise _deadline_error(url, url, deadline) from exc
+        reason = timeout_cause(exc, url, settings.http_timeout)
+        raise _hop_error(url, url, reason, transient=True) from exc
 
 
 def _follow(

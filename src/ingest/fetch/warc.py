@@ -202,15 +202,45 @@ class WarcWriter:
         ip: str | None = None,
     ) -> None:
         """Write the request record and the response record of one exchange (StoreError)."""
-        when = (when or self.now()).astimezone(UTC)
         request = response.request
-        uri = str(request.url)
+        status_line = f"{response.status_code} {response.reason_phrase}".rstrip()
+        target = request.url.raw_path.decode("ascii", errors="replace")
+        self.write_heads(
+            str(request.url),
+            f"{request.method} {target} HTTP/1.1",
+            [(_text(k), _text(v)) for k, v in request.headers.raw],
+            " ".join(filter(None, (response.http_version, status_line))),
+            [(_text(k), _text(v)) for k, v in response.headers.raw],
+            body,
+            request_body=request.content if _has_content(request) else b"",
+            truncated=truncated,
+            when=when,
+            ip=ip,
+        )
+
+    def write_heads(
+        self,
+        uri: str,
+        request_line: str,
+        request_headers: list[tuple[str, str]],
+        response_line: str,
+        response_headers: list[tuple[str, str]],
+        body: bytes,
+        *,
+        request_body: bytes = b"",
+        truncated: str | None = None,
+        when: datetime | None = None,
+        ip: str | None = None,
+    ) -> None:
+        """`write_exchange` from the exchange's heads as sent and received (the lean 304 path,
+        ingest.fetch.lean, has no httpx objects): the same two records."""
+        when = (when or self.now()).astimezone(UTC)
         request_id, response_id = warc_id(), warc_id()
         common = {"WARC-Target-URI": uri, "WARC-Date": warc_date(when)}
         if ip:
             common["WARC-IP-Address"] = ip
 
-        headers, originals = _recorded_headers(response, len(body))
+        headers, originals = _recorded_headers(response_headers, len(body))
         response_warc = {
             **common,
             "WARC-Record-ID": response_id,
@@ -220,13 +250,7 @@ class WarcWriter:
         }
         if truncated:
             response_warc["WARC-Truncated"] = truncated
-        status_line = f"{response.status_code} {response.reason_phrase}".rstrip()
-        target = request.url.raw_path.decode("ascii", errors="replace")
-        request_headers = [(_text(k), _text(v)) for k, v in request.headers.raw]
         request_warc = {**common, "WARC-Record-ID": request_id, "WARC-Concurrent-To": response_id}
-        request_body = request.content if _has_content(request) else b""
-        request_line = f"{request.method} {target} HTTP/1.1"
-        response_line = " ".join(filter(None, (response.http_version, status_line)))
         records = [
             record("request", uri, request_body, request_line, request_headers, request_warc),
             record("response", uri, body, response_line, headers, response_warc),
@@ -352,13 +376,12 @@ def truncation(failure: BaseException | None) -> str | None:
 
 
 def _recorded_headers(
-    response: httpx.Response, length: int
+    received: list[tuple[str, str]], length: int
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """Response headers as received, made true of the decoded body; and the originals changed."""
     kept: list[tuple[str, str]] = []
     originals: list[tuple[str, str]] = []
-    for raw_name, raw_value in response.headers.raw:
-        name, value = _text(raw_name), _text(raw_value)
+    for name, value in received:
         lower = name.lower()
         if lower in DROPPED_HEADERS or lower == "content-length":
             originals.append(("-".join(p.capitalize() for p in lower.split("-")), value))

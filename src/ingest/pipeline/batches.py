@@ -142,8 +142,9 @@ def _process_fetched(
     extractors: ExtractorSet,
 ) -> list[SourceOutcome]:
     # read again, not taken from the jobs: a row may have changed since the batch was planned
-    # (an editor's one-off run of the same URL, say); one query per batch
-    states = store.source_states([source.url for source, _state in jobs])
+    # (an editor's one-off run of the same URL, say); one query per batch, the registry
+    # entries left out (the batch has its sources)
+    states = store.source_checks([source.url for source, _state in jobs])
     settled_ids = [cid for state in states.values() for cid in settled_changes(state)]
     statuses = store.change_statuses(settled_ids) if settled_ids else {}
     # the rows of the pending changes settled sources name, read in one query when first

@@ -205,7 +205,8 @@ def _render(report: dict[str, Any], runs_list: Markup) -> str:
             notice={"error": notice.get("error"), "message": notice.get("message", "")}
             if notice
             else None,
-            sources=[_source_row(s) for s in sources],
+            sources=sources,
+            source_rows=_source_rows(sources),
             alerts=[str(a) for s in sources for a in s.get("alerts", [])],
             facts=[
                 _fact_row(group) | {"new": str(group[0].get("id", "")) in new_ids}
@@ -218,6 +219,22 @@ def _render(report: dict[str, Any], runs_list: Markup) -> str:
             unreachable=[_unreachable_row(ch) for ch in report.get("unreachable", [])],
         )
     )
+
+
+def _source_rows(sources: list[dict[str, Any]]) -> Markup:
+    """The `<tr>` of each source, as the template's loop printed them (every value escaped
+    by `_escaped`, the URL by `_link`): made here, not in the template, which took ~0.3 ms a
+    row, most of the report of an unchanged 10,000-source nightly."""
+    rows = []
+    for s in sources:
+        row = _source_row(s)
+        error = f'<br><span class="failed">{_escaped(row["error"])}</span>' if row["error"] else ""
+        rows.append(
+            f"<tr><td>{_link(row['url'])}</td><td>{_escaped(row['status'])}{error}</td>"
+            f'<td class="n">{row["claims"]}</td><td class="n">{row["people"]}</td>'
+            f'<td class="n">{row["flags"]}</td><td>{_escaped("; ".join(row["alerts"]))}</td></tr>'
+        )
+    return Markup("".join(rows))
 
 
 def _source_row(s: dict[str, Any]) -> dict[str, Any]:

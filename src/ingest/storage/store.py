@@ -136,6 +136,10 @@ class Store:
     def source_states(self, urls: list[str]) -> dict[str, SourceRow]:
         return self._sources.states(urls)
 
+    def source_checks(self, urls: list[str]) -> dict[str, SourceRow]:
+        """`source_states` without the registry entries (`Sources.checks`)."""
+        return self._sources.checks(urls)
+
     def source_validators(self, urls: list[str]) -> dict[str, SourceRow]:
         """`source_states` with only the validators read (`Sources.validators`)."""
         return self._sources.validators(urls)
