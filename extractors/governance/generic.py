@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 from extractors import document as _document
 from extractors.document.model import Heading, Record
 from extractors.governance import blocks as _role_blocks
+from extractors.governance import fallback as _fallback
 from extractors.governance import reader as _reader
 from extractors.governance.reader import MIN_PEOPLE, Reader
 from extractors.people import names as _people
@@ -122,5 +123,9 @@ def iter_claims(snapshot: Snapshot, *, model: Model | None = None) -> Iterator[C
 
     A chair named in prose after the list ("A is the chair") turns the member claim already
     given into a `lead` one: claims may change until the iterator is exhausted. `model`: the
-    decision to use instead of the shipped one (cross-validation refits it per fold)."""
-    return Reader(_document.parse(snapshot), snapshot, model=model).claims()
+    decision to use instead of the shipped one (cross-validation refits it per fold).
+
+    When the readers give no person, the fallback reader (`extractors.governance.fallback`)
+    walks the page's repeated structures and lets the people decision pick them."""
+    document = _document.parse(snapshot)
+    return _fallback.after(lambda: Reader(document, snapshot, model=model))
