@@ -24,13 +24,18 @@ from ingest.documents import snapshot_from_file
 from ingest_cli.evaluate.governance import DEFAULT_SETS, PageScore, score_claims
 from ingest_cli.evaluate.governance_model import collect, fit_model
 
-POSTS = (Path("/work/shared/corpus/announcements-train"), Path("/work/shared/corpus/announcements"))
+POSTS = (
+    Path("fixtures/announcements-train"),
+    Path("fixtures/announcements"),
+    Path("fixtures/release-notes"),
+)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cv", action="store_true")
     parser.add_argument("--logits", default=str(fallback.MIN_LOGIT))
+    parser.add_argument("--account", type=float, default=fallback.MIN_LOGIT_ACCOUNT)
     parser.add_argument("--pages", action="store_true", help="print each page's figures")
     args = parser.parse_args()
     pages = [p for p in collect(DEFAULT_SETS) if p.generic]
@@ -39,6 +44,7 @@ def main() -> int:
         if p.group not in models:  # leave one project out, or the shipped model
             others = [q for q in pages if q.group != p.group]
             models[p.group] = fit_model(others) if args.cv else shipped()
+    fallback.MIN_LOGIT_ACCOUNT = args.account
     for logit in (float(x) for x in args.logits.split(",")):
         fallback.MIN_LOGIT = logit
         totals = {"people": [0, 0, 0], "sections": [0, 0, 0], "affiliations": [0, 0, 0]}
@@ -64,7 +70,9 @@ def main() -> int:
             f"{n} P {_div(h, pr)} ({h}/{pr}) R {_div(h, g)} ({h}/{g})"
             for n, (h, pr, g) in totals.items()
         )
-        print(f"MIN_LOGIT {logit}: {len(pages)} pages, {yielding} yield people; {figures}")
+        print(
+            f"MIN_LOGIT {logit} (account {args.account}): {len(pages)} pages, {yielding} yield people; {figures}"
+        )
         false_posts = 0
         for folder in POSTS:
             for post in sorted(folder.iterdir()):

@@ -46,10 +46,13 @@ from ingest.models import Claim
 Reader = Any  # extractors.governance.reader.Reader (not imported: no cycle inside extractors)
 
 MIN_LOGIT = 3.0  # the people decision's logit a fallback candidate needs
+MIN_LOGIT_ACCOUNT = 2.0  # ... when it prints an account (a handle, an address)
 GROUP_MIN = 2  # people a structure must give to give any
 GROUP_SHARE = 0.6  # ... and their share of its candidates
 CONFIDENCE = 0.9  # the fallback's measured people precision: its claims' confidence at most
 LINE_MAX_CHARS = 120  # a longer line is prose, not an entry
+MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link in a paragraph's source line
+CARD_MAX_LINES = 4  # a paragraph card: a name line and its contact lines
 QUIET_HERE = re.compile(
     r"\b(?:speakers?|talks?|keynotes?|attendees?|users|adopters|companies"
     r"|organi[sz]ations|commits|changes|changelog|fixes|bug ?fixes|program|schedule|agenda)\b",
@@ -80,6 +83,7 @@ def claims(reader: Reader) -> Iterator[Claim]:
     if any(_quiet.RELEASE_CONTEXT.search(t) or VERSION.search(t) for t in context if t):
         return
     blocks = document.blocks
+    out: list[Claim] = []  # held: a page giving fewer than GROUP_MIN people gives none
     index = 0
     while index < len(blocks):
         block = blocks[index]
@@ -104,9 +108,12 @@ def claims(reader: Reader) -> Iterator[Claim]:
             index += len(run)
         if not _quiet_here(reader):
             slots, found = _candidates(reader, run)
-            yield from _judged(reader, slots, found)
+            out.extend(_judged(reader, slots, found))
         if reader.frames and reader.frames[-1].label:
             reader.frames.pop()  # a label names the one structure after it
+    people = {(c.subject.github, c.subject.name) for c in out if c.predicate == "maintainer"}
+    if len(people) >= GROUP_MIN:
+        yield from out
 
 
 def _label(reader: Reader, para: Para) -> str | None:
@@ -129,7 +136,12 @@ def _candidates(reader: Reader, run: list[Any]) -> tuple[int, list[Candidate]]:
     if isinstance(first, Item):
         ctx = Context("li", len(run))
         for number, item in enumerate(run, 1):
-            for entry in _entries.read(item.text, item.links, propose=True, lone=True):
+            lines = item.quote.split("\n")  # a data file read as text: "- name: A\n  github: a"
+            card = _card(reader, lines, item.quote) if len(lines) > 1 else None
+            people = (
+                [card] if card else _entries.read(item.text, item.links, propose=True, lone=True)
+            )
+            for entry in people:
                 found.append((entry, item.quote, f"li {number}", _nested(ctx, item.depth > 0), {}))
         return len(run), found
     if isinstance(first, Row):
@@ -176,47 +188,72 @@ def _nested(ctx: Context, nested: bool) -> Context:
 
 
 def _paragraphs(reader: Reader, paras: list[Para]) -> tuple[int, list[Candidate]]:
-    """A paragraph of `key: value` lines naming a person is one record (a card); any other
-    paragraph's lines are entries, one a line."""
-    lines: list[tuple[str, Any]] = []
-    cards: list[tuple[Para, Entry]] = []
+    """A paragraph of `key: value` lines, or a name line with its contact lines, naming a person
+    is one record (a card); any other paragraph's lines are entries, one a line (a paragraph
+    none of whose lines reads as one is prose: one slot)."""
+    found: list[Candidate] = []
+    slots = cards = lines = 0
     for para in paras:
-        card = _card(reader, para)
+        source = _source_lines(para)
+        card = _card(reader, source, para.quote) or _contact_card(para, source)
         if card is not None:
-            cards.append((para, card))
+            cards += 1
+            found.append((card, para.quote, f"card {cards}", Context("card", len(paras)), {}))
+            slots += 1
             continue
-        for line in para.text.split("\n"):
-            links = tuple(link for link in para.links if link[0] and link[0] in line)
-            lines.append((line, links))
-    ctx = Context("card", len(cards))
-    found: list[Candidate] = [
-        (e, para.quote, f"card {n}", ctx, {}) for n, (para, e) in enumerate(cards, 1)
-    ]
-    slots, more = _lines(lines, "li")
-    return len(cards) + slots, found + more
+        pairs = [(line, tuple(k for k in para.links if k[0] and k[0] in line)) for line in source]
+        count, more = _lines(pairs, "li", lines)
+        lines += count
+        slots += count if more else 1
+        found.extend(more)
+    ctx = Context("li", lines)  # a line's list: every line of the structure's paragraphs
+    return slots, [(e, q, w, ctx if w.startswith("line") else c, t) for e, q, w, c, t in found]
 
 
-def _card(reader: Reader, para: Para) -> Entry | None:
+def _source_lines(para: Para) -> list[str]:
+    """The paragraph's lines: as displayed when it breaks them, else as written (Markdown
+    joins the lines of a paragraph; a file of "Name <mail>" lines means one entry a line)."""
+    if "\n" in para.text or "\n" not in para.quote:
+        return para.text.split("\n")
+    lines = (MD_LINK.sub(r"\1", line).rstrip("\\ ").strip() for line in para.quote.split("\n"))
+    return [line.strip("*_") for line in lines]
+
+
+def _contact_card(para: Para, source: list[str]) -> Entry | None:
+    """A name line, then its contact lines ("Jane Roe" / "jroe@example.org (email), jroe
+    (GitHub)"): read together, one person with an account whose name is the first line's."""
+    lines = [line.strip() for line in source if line.strip()]
+    if not 2 <= len(lines) <= CARD_MAX_LINES or any(len(t) > LINE_MAX_CHARS for t in lines):
+        return None
+    people = _entries.read(", ".join(lines), para.links, propose=True)
+    if len(people) != 1 or not (people[0].github or people[0].email):
+        return None
+    return people[0] if people[0].name and people[0].name in lines[0] else None
+
+
+def _card(reader: Reader, lines: list[str], quote: str) -> Entry | None:
+    """Lines that are all `key: value` ("Name: Jane Roe", "GitHub: jroe"), one of the keys a
+    name's or an account's: one record, read as a data file's (`blocks.record_entry`)."""
     fields: dict[str, str] = {}
-    for line in para.text.split("\n"):
+    for line in lines:
         match = KEY_LINE.match(line)
         if match is None:
             return None
-        fields[match.group(1).strip().lower().replace(" ", "_")] = match.group(2)
+        value = match.group(2).strip(" \"'[]{},")  # a data file's quoting, read as text
+        fields[match.group(1).strip().lower().replace(" ", "_")] = value
     keys = set(fields)
     if len(fields) < 2 or not keys & {*_role_blocks.RECORD_NAME, *_role_blocks.RECORD_HANDLE}:
         return None
-    record = Record(para.quote, (), fields, None, 0)
-    return _role_blocks.record_entry(record, reader.document)[0]
+    return _role_blocks.record_entry(Record(quote, (), fields, None, 0), reader.document)[0]
 
 
-def _lines(lines: list[tuple[str, Any]], kind: str) -> tuple[int, list[Candidate]]:
+def _lines(lines: list[tuple[str, Any]], kind: str, before: int = 0) -> tuple[int, list[Candidate]]:
     """Each line that is not blank an entry (a line of prose, too long for one, a slot all the
     same: a paragraph of sentences is no roster)."""
     kept = [(t.strip(), links) for t, links in lines if t.strip()]
     ctx = Context(kind, len(kept))
     found: list[Candidate] = []
-    for number, (text, links) in enumerate(kept, 1):
+    for number, (text, links) in enumerate(kept, before + 1):
         if len(text) > LINE_MAX_CHARS:
             continue
         for entry in _entries.read(text.lstrip("-*+ "), links, propose=True, lone=True):
@@ -226,16 +263,19 @@ def _lines(lines: list[tuple[str, Any]], kind: str) -> tuple[int, list[Candidate
 
 def _judged(reader: Reader, slots: int, found: list[Candidate]) -> Iterator[Claim]:
     """The structure's people, when enough of its slots name one (see the module docstring)."""
-    if len(found) < GROUP_MIN:
-        return
     kept = []
     for candidate in found:
         entry, quote, _where, ctx, _told = candidate
         verdict = reader.judge.person(entry, quote, ctx, reader.frame)
-        if verdict.keep and reader.judge.model.person.logit(verdict.features) >= MIN_LOGIT:
+        least = MIN_LOGIT_ACCOUNT if entry.github or entry.email else MIN_LOGIT
+        if verdict.keep and reader.judge.model.person.logit(verdict.features) >= least:
             kept.append(candidate)
     people_slots = len({where for _e, _q, where, _c, _t in kept})
-    if len(kept) < GROUP_MIN or people_slots < GROUP_SHARE * slots:
+    # one card with an account (a name line and its contact lines) under its own heading: the
+    # page's other cards are weighed at the end (`claims`: GROUP_MIN people in all)
+    card = slots == 1 and any(where.startswith("card") and (e.github or e.email)
+                              for e, _q, where, _c, _t in kept)  # fmt: skip
+    if (len(kept) < GROUP_MIN and not card) or people_slots < GROUP_SHARE * slots:
         return
     for entry, quote, where, ctx, told in kept:
         reader.ctx = ctx

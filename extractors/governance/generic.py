@@ -127,5 +127,12 @@ def iter_claims(snapshot: Snapshot, *, model: Model | None = None) -> Iterator[C
 
     When the readers give no person, the fallback reader (`extractors.governance.fallback`)
     walks the page's repeated structures and lets the people decision pick them."""
-    document = _document.parse(snapshot)
+    try:
+        document = _document.parse(snapshot)
+    except ExtractionError:  # a data file that does not parse: its lines, read as text
+        text = _document.parse(snapshot, "text")
+        found = list(_fallback.claims(Reader(text, snapshot, model=model)))
+        if not any(c.predicate == "maintainer" for c in found):
+            raise
+        return iter(found)
     return _fallback.after(lambda: Reader(document, snapshot, model=model))
