@@ -71,7 +71,8 @@ def main() -> int:
             for n, (h, pr, g) in totals.items()
         )
         print(
-            f"MIN_LOGIT {logit} (account {args.account}): {len(pages)} pages, {yielding} yield people; {figures}"
+            f"MIN_LOGIT {logit} (account {args.account}): {len(pages)} pages, "
+            f"{yielding} yield people; {figures}"
         )
         false_posts = 0
         for folder in POSTS:
