@@ -150,7 +150,11 @@ def _candidates(reader: Reader, run: list[Any]) -> tuple[int, list[Candidate]]:
             role = _role_blocks.row_role(row.role, reader.frame.role if reader.frame else None)
             told = {"role": role, "section": row.section, "emeritus": row.emeritus}
             found.append((row.entry, row.row.quote, f"table row {row.row.row_no}", ctx, told))
-        return sum(not r.header for r in run), found
+        body = [r for r in run if not r.header]
+        if len(body) > 1 and len(found) == 1 and found[0][1] == body[0].quote:
+            entry, quote, _where, _ctx, told = found[0]  # one person's card: name, then a bio
+            return 1, [(entry, quote, f"card row {body[0].row_no}", ctx, told)]
+        return len(body), found
     if isinstance(first, Term):
         ctx = Context("dt", len(run))
         for number, term in enumerate(run, 1):
@@ -273,8 +277,11 @@ def _judged(reader: Reader, slots: int, found: list[Candidate]) -> Iterator[Clai
     people_slots = len({where for _e, _q, where, _c, _t in kept})
     # one card with an account (a name line and its contact lines) under its own heading: the
     # page's other cards are weighed at the end (`claims`: GROUP_MIN people in all)
-    card = slots == 1 and any(where.startswith("card") and (e.github or e.email)
-                              for e, _q, where, _c, _t in kept)  # fmt: skip
+    # (or a table that is one person's card: the name in its first row, a bio in the others)
+    card = slots == 1 and any(
+        where.startswith("card row") or (where.startswith("card") and (e.github or e.email))
+        for e, _q, where, _c, _t in kept
+    )
     if (len(kept) < GROUP_MIN and not card) or people_slots < GROUP_SHARE * slots:
         return
     for entry, quote, where, ctx, told in kept:

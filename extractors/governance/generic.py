@@ -10,6 +10,8 @@ Where the people are: list items (`_entries`: "Name (handle)", "[Name](github) (
 definition lists, data-file records ("- handle # Name <mail>", `{ github = "x", roles = [...] }`,
 `name:`/`role:` mappings) and prose (`_prose`: "The council is A, B and C.", "Chair: A").
 A list counts when at least half its items name a person, so lists of links or duties give none.
+A page whose readers give nobody is walked again by the fallback reader (`fallback`): its repeated
+structures are candidates and the people model keeps those it is sure of (P >= 0.97 measured).
 A table of person cards (photo cells between them) is read card by card, each card's lines as one
 record's fields; a heading with a list under it is a group's name, not a person's; "- Area: what
 it is" or "- `cmd`" with people nested under it is their area.
