@@ -52,6 +52,7 @@ GROUP_SHARE = 0.6  # ... and their share of its candidates
 CONFIDENCE = 0.9  # the fallback's measured people precision: its claims' confidence at most
 LINE_MAX_CHARS = 120  # a longer line is prose, not an entry
 MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link in a paragraph's source line
+MAX_SLOTS = 2000  # a structure's slots read (the readers read a long list that names people)
 CARD_MAX_LINES = 4  # a paragraph card: a name line and its contact lines
 QUIET_HERE = re.compile(
     r"\b(?:speakers?|talks?|keynotes?|attendees?|users|adopters|companies"
@@ -106,8 +107,8 @@ def claims(reader: Reader) -> Iterator[Claim]:
         else:
             run = _role_blocks.run(blocks, index)
             index += len(run)
-        if not _quiet_here(reader):
-            slots, found = _candidates(reader, run)
+        if not _quiet_here(reader):  # (a structure's first MAX_SLOTS: a hostile page is no roster)
+            slots, found = _candidates(reader, run[:MAX_SLOTS])
             out.extend(_judged(reader, slots, found))
         if reader.frames and reader.frames[-1].label:
             reader.frames.pop()  # a label names the one structure after it
@@ -174,7 +175,7 @@ def _candidates(reader: Reader, run: list[Any]) -> tuple[int, list[Candidate]]:
                 found.append((person, record.quote, f"entry {record.record_no}", ctx, told))
         return len(run), found
     if isinstance(first, Code):
-        return _lines([(line, ()) for line in first.lines], "code")
+        return _lines([(line, ()) for line in first.lines[:MAX_SLOTS]], "code")
     return _paragraphs(reader, run)
 
 
@@ -254,7 +255,7 @@ def _card(reader: Reader, lines: list[str], quote: str) -> Entry | None:
 def _lines(lines: list[tuple[str, Any]], kind: str, before: int = 0) -> tuple[int, list[Candidate]]:
     """Each line that is not blank an entry (a line of prose, too long for one, a slot all the
     same: a paragraph of sentences is no roster)."""
-    kept = [(t.strip(), links) for t, links in lines if t.strip()]
+    kept = [(t.strip(), links) for t, links in lines if t.strip()][:MAX_SLOTS]
     ctx = Context(kind, len(kept))
     found: list[Candidate] = []
     for number, (text, links) in enumerate(kept, before + 1):
