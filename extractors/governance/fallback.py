@@ -4,21 +4,26 @@ When the role-list reader (`reader.Reader`) gives no person, the page's repeated
 walked again with the readers' structural gates off (the share of a list that must name people,
 the minimum of people, the layouts a reader knows): each list item, table row, definition-list
 entry, data-file record, line of a paragraph or literal block ("Jane Roe <jroe@example.org>",
-"Jane Roe (@jroe)") and each paragraph of `key: value` lines (a card: "Name: ...", "GitHub: ...")
-is a candidate, read by `entries.read(propose=True, lone=True)` as a list item is. Whether a
+"Jane Roe (@jroe)"; a Markdown paragraph's source lines), each paragraph or item of `key: value`
+lines (a card: "Name: ...", "GitHub: ...") and each name line followed by its contact lines is a
+candidate, read by `entries.read(propose=True, lone=True)` as a list item is. Whether a
 candidate is a person is the learned people decision's (`decide.Judge`, the shipped model);
 since that decision was fitted on what the readers propose, the fallback asks more of it:
 
-- the candidate's logit must reach `MIN_LOGIT` (chosen on every labelled page read by the
-  fallback alone, scripts/measure_governance_fallback.py: the people precision it gives);
-- a structure (one list, one table, the paragraphs or literal block under one heading) gives
-  people only when at least `GROUP_MIN` of its candidates pass and they are at least
-  `GROUP_SHARE` of them: one name in a changelog line, a duty list with a name in it, a prose
-  paragraph's words are no roster;
+- the candidate's logit must reach `MIN_LOGIT`, or `MIN_LOGIT_ACCOUNT` when it prints a handle or
+  an address (chosen on every labelled page read by the fallback alone, leave one project out:
+  scripts/measure_governance_fallback.py --cv, the people precision it gives);
+- a structure (one list, one table, the paragraphs or literal block under one heading or label)
+  gives people only when at least `GROUP_MIN` of its candidates pass and they fill at least
+  `GROUP_SHARE` of its slots (items, rows, lines; a prose paragraph is one slot): one name in a
+  changelog line, a duty list with a name in it, a paragraph's words are no roster. A card is
+  one slot: a table that is one person's card (the name in its first row, a bio below) or a
+  name with its contact lines, alone under its heading; a page gives people only when it gives
+  `GROUP_MIN` or more in all;
 - nobody is read under a quiet heading (`quiet.heading`: sponsors, thanks, a release's
-  credits) or one of `QUIET_HERE` right above (speakers, keynotes, users,
-  adopters, commits, a programme), nor from a page titled or filed as release notes or a
-  changelog (`quiet.RELEASE_CONTEXT`).
+  credits) or one of `QUIET_HERE` right above (speakers, keynotes, users, adopters, commits, a
+  programme), nor from a page titled or filed as a release (`quiet.RELEASE_CONTEXT`, a version
+  number).
 
 Claims are the reader's (`Reader._emit`: role, status, affiliation as for any list); their
 `confidence` is at most `CONFIDENCE`, the precision the fallback alone measures on the labelled
@@ -48,7 +53,7 @@ Reader = Any  # extractors.governance.reader.Reader (not imported: no cycle insi
 MIN_LOGIT = 3.0  # the people decision's logit a fallback candidate needs
 MIN_LOGIT_ACCOUNT = 2.0  # ... when it prints an account (a handle, an address)
 GROUP_MIN = 2  # people a structure must give to give any
-GROUP_SHARE = 0.6  # ... and their share of its candidates
+GROUP_SHARE = 0.6  # ... and the share of its slots they fill
 CONFIDENCE = 0.9  # the fallback's measured people precision: its claims' confidence at most
 LINE_MAX_CHARS = 120  # a longer line is prose, not an entry
 MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link in a paragraph's source line
