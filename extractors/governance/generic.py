@@ -10,6 +10,8 @@ Where the people are: list items (`_entries`: "Name (handle)", "[Name](github) (
 definition lists, data-file records ("- handle # Name <mail>", `{ github = "x", roles = [...] }`,
 `name:`/`role:` mappings) and prose (`_prose`: "The council is A, B and C.", "Chair: A").
 A list counts when at least half its items name a person, so lists of links or duties give none.
+A page whose readers give nobody is walked again by the fallback reader (`fallback`): its repeated
+structures are candidates and the people model keeps those it is sure of (P >= 0.97 measured).
 A table of person cards (photo cells between them) is read card by card, each card's lines as one
 record's fields; a heading with a list under it is a group's name, not a person's; "- Area: what
 it is" or "- `cmd`" with people nested under it is their area.
@@ -37,6 +39,7 @@ from urllib.parse import urlsplit
 from extractors import document as _document
 from extractors.document.model import Heading, Record
 from extractors.governance import blocks as _role_blocks
+from extractors.governance import fallback as _fallback
 from extractors.governance import reader as _reader
 from extractors.governance.reader import MIN_PEOPLE, Reader
 from extractors.people import names as _people
@@ -122,5 +125,16 @@ def iter_claims(snapshot: Snapshot, *, model: Model | None = None) -> Iterator[C
 
     A chair named in prose after the list ("A is the chair") turns the member claim already
     given into a `lead` one: claims may change until the iterator is exhausted. `model`: the
-    decision to use instead of the shipped one (cross-validation refits it per fold)."""
-    return Reader(_document.parse(snapshot), snapshot, model=model).claims()
+    decision to use instead of the shipped one (cross-validation refits it per fold).
+
+    When the readers give no person, the fallback reader (`extractors.governance.fallback`)
+    walks the page's repeated structures and lets the people decision pick them."""
+    try:
+        document = _document.parse(snapshot)
+    except ExtractionError:  # a data file that does not parse: its lines, read as text
+        text = _document.parse(snapshot, "text")
+        found = list(_fallback.claims(Reader(text, snapshot, model=model)))
+        if not any(c.predicate == "maintainer" for c in found):
+            raise
+        return iter(found)
+    return _fallback.after(lambda: Reader(document, snapshot, model=model))

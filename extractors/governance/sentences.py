@@ -23,7 +23,7 @@ BOLD_LINE = re.compile(r"^\s*(\*\*|__)([^*_\n.!?]{1,80}?):?\1:?\s*$")
 
 def para(self: Reader, para: Para) -> Iterator[Claim]:
     label = _role_blocks.label_of(para.text, lead_in=not self.frames)  # (no heading above)
-    label = label or _bold_label(self, para)
+    label = label or bold_label(self, para)
     if label is not None:
         self._heading((self.frame.level if self.frame else 0) + 1, label, label=True)
         return
@@ -62,7 +62,7 @@ def para(self: Reader, para: Para) -> Iterator[Claim]:
             yield from self._emit(entry, locator, quote, role=role, section=group)
 
 
-def _bold_label(self: Reader, para: Para) -> str | None:
+def bold_label(self: Reader, para: Para) -> str | None:
     """A short line printed all in bold, a list or table right under it ("**Release
     Managers**" then "| Name | GitHub |"): a heading in all but markup, the label of that list."""
     match = BOLD_LINE.match(para.quote)
