@@ -181,6 +181,8 @@ def choose(url: str, snapshot: Snapshot | None = None, name: str | None = None) 
         return announcement  # a post URL whose page says nothing yet: read as one
     if announcement.post_like(snapshot):
         return announcement  # a news fragment at no post URL: a sentence reports a role change
+    if governance.fallback_lists_people(snapshot):
+        return governance  # people the fallback reader's strict decision finds, nothing else
     raise NoExtractorError(url, "no extractor claims this URL or its content")
 
 

@@ -65,6 +65,7 @@ QUIET_HERE = re.compile(
     re.IGNORECASE,
 )
 VERSION = re.compile(r"\bv?\d+\.\d+\.\d+\b|\bv\d+\.\d+\b")  # a release's title: "Node.js 10.14.2"
+LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")  # a GitHub login's shape
 KEY_LINE = re.compile(r"^\s*[-*]?\s*\**([A-Za-z][\w .-]{0,24}?)\**\s*[:=]\s*(.+?)\s*$")
 
 # entry, quote, locator tail, context, what `Reader._emit` is told (a row's role, a key's section)
@@ -271,8 +272,25 @@ def _lines(lines: list[tuple[str, Any]], kind: str, before: int = 0) -> tuple[in
     return len(kept), found
 
 
+def _logins_in_parentheses(found: list[Candidate]) -> None:
+    """One convention per structure: when most of its `Name (x)` entries read `x` as a login,
+    a one-word `x` read as an organisation is a login too ("Juan Linietsky (reduz)" beside
+    "Paul Batty (Paulb23)": a page printing logins in parentheses)."""
+    printed = [e for e, q, *_ in found if e.github and f"({e.github})" in q]
+    single = [e for e, q, *_ in found if _one_word_org(e, q)]
+    if len(printed) >= GROUP_MIN and len(printed) >= 2 * len(single):
+        for entry in single:
+            entry.github, entry.affiliation, entry.org_field = entry.affiliation, None, False
+
+
+def _one_word_org(entry: Entry, quote: str) -> bool:
+    org = entry.affiliation
+    return bool(org and not entry.github and LOGIN.fullmatch(org) and f"({org})" in quote)
+
+
 def _judged(reader: Reader, slots: int, found: list[Candidate]) -> Iterator[Claim]:
     """The structure's people, when enough of its slots name one (see the module docstring)."""
+    _logins_in_parentheses(found)
     kept = []
     for candidate in found:
         entry, quote, _where, ctx, _told = candidate

@@ -91,6 +91,16 @@ def lists_people(snapshot: Snapshot) -> bool:
     )
 
 
+def fallback_lists_people(snapshot: Snapshot) -> bool:
+    """The last word of routing: the fallback reader (its strict people decision) finds people
+    in a page that nothing else claims (an `AUTHORS.md` at no governance URL)."""
+    try:
+        document = _document.parse(snapshot)
+    except ExtractionError:
+        return False
+    return any(c.predicate == "maintainer" for c in _fallback.claims(Reader(document, snapshot)))
+
+
 def standing_roster(snapshot: Snapshot) -> bool:
     """Content evidence of a roster, not news: some of the people the page lists are in a
     list, a table, records or cards (a post that only names people in its sentences reports a
