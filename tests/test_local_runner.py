@@ -354,23 +354,32 @@ def test_a_nightly_whose_sources_failed_exits_1_and_its_flow_run_fails(
     assert [r["state_type"] for r in runs] == ["COMPLETED", "FAILED"]
 
 
-def test_a_runner_started_in_the_background_starts_at_a_lower_priority(
-    workspace: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """start_in_background lowers the runner's priority by INGEST_RUNNER_NICE and tells it the
-    command's, to take back once up; ensure (a command that waits for it) lowers nothing."""
+FAKE_PID = 999_999_999  # no such process: not "starting" for the next call, never signalled
+
+
+def fake_spawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """`start_in_background` spawning nothing: the keyword arguments of each Popen call."""
     spawned: list[dict[str, object]] = []
 
     class Started:
-        pid = 999_999_999  # no such process: not "starting" for the next call, never signalled
+        pid = FAKE_PID
 
         def __init__(self, args: list[str], **kwargs: object) -> None:
             spawned.append(kwargs)
 
     monkeypatch.setattr(local_server, "seed_database", lambda *args, **kwargs: None)
     monkeypatch.setattr(local_server.subprocess, "Popen", Started)
-    assert local_server.start_in_background(workspace) == Started.pid
-    assert local_server.start_in_background(Settings(runner_nice=0)) == Started.pid
+    return spawned
+
+
+def test_a_runner_started_in_the_background_starts_at_a_lower_priority(
+    workspace: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """start_in_background lowers the runner's priority by INGEST_RUNNER_NICE and tells it the
+    command's, to take back once up; ensure (a command that waits for it) lowers nothing."""
+    spawned = fake_spawn(monkeypatch)
+    assert local_server.start_in_background(workspace) == FAKE_PID
+    assert local_server.start_in_background(Settings(runner_nice=0)) == FAKE_PID
     lowered, same = spawned
     assert lowered["preexec_fn"] is not None and same["preexec_fn"] is None
     env, same_env = lowered["env"], same["env"]

@@ -15,6 +15,8 @@ import pytest
 from ingest.runner import local_server, priority
 from ingest.settings import Settings
 
+from .test_local_runner import fake_spawn
+
 ROOT = Path(__file__).resolve().parent.parent
 OURS = priority.group_nice()
 needs_autogroups = pytest.mark.skipif(
@@ -101,16 +103,7 @@ def test_a_runner_up_takes_its_groups_priority_back() -> None:
 def test_start_in_background_tells_the_runner_the_commands_group(
     workspace: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    spawned: list[dict[str, object]] = []
-
-    class Started:
-        pid = 999_999_999  # no such process: not "starting" for the next call, never signalled
-
-        def __init__(self, args: list[str], **kwargs: object) -> None:
-            spawned.append(kwargs)
-
-    monkeypatch.setattr(local_server, "seed_database", lambda *args, **kwargs: None)
-    monkeypatch.setattr(local_server.subprocess, "Popen", Started)
+    spawned = fake_spawn(monkeypatch)
     monkeypatch.setattr(priority, "group_nice", lambda pid=None: 2)
     local_server.start_in_background(workspace)
     monkeypatch.setattr(priority, "group_nice", lambda pid=None: None)
