@@ -34,7 +34,7 @@ nearest heading as printed, else none (never the page's title or a lead-in sente
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from extractors.document.model import Code, Heading, Item, Para, Record, Row, Term
@@ -81,6 +81,11 @@ def after(make: Callable[[], Reader]) -> Iterator[Claim]:
         yield claim
     if not found:
         yield from claims(make())
+
+
+def names_people(found: Iterable[Claim]) -> bool:
+    """Some claim names a person in a role (not an affiliation only); stops at the first."""
+    return any(claim.predicate == "maintainer" for claim in found)
 
 
 def claims(reader: Reader) -> Iterator[Claim]:

@@ -98,7 +98,7 @@ def fallback_lists_people(snapshot: Snapshot) -> bool:
         document = _document.parse(snapshot)
     except ExtractionError:
         return False
-    return any(c.predicate == "maintainer" for c in _fallback.claims(Reader(document, snapshot)))
+    return _fallback.names_people(_fallback.claims(Reader(document, snapshot)))
 
 
 def standing_roster(snapshot: Snapshot) -> bool:
@@ -144,7 +144,7 @@ def iter_claims(snapshot: Snapshot, *, model: Model | None = None) -> Iterator[C
     except ExtractionError:  # a data file that does not parse: its lines, read as text
         text = _document.parse(snapshot, "text")
         found = list(_fallback.claims(Reader(text, snapshot, model=model)))
-        if not any(c.predicate == "maintainer" for c in found):
+        if not _fallback.names_people(found):
             raise
         return iter(found)
     return _fallback.after(lambda: Reader(document, snapshot, model=model))
